@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { routes as allRoutes } from './modules/index.js';
+import type { Clock } from './platform/clock.js';
+import type { Database } from './platform/db/database.js';
+import { pendingMigrations } from './platform/db/migrate.js';
+import {
+  ApiError,
+  BadRequest,
+  PayloadTooLarge,
+  ResourceNotFound,
+  UnsupportedMediaType,
+  validationError,
+} from './platform/http/errors.js';
+import { buildOpenApiDocument } from './platform/http/openapi.js';
+import { registerRoutes } from './platform/http/register.js';
+import type { AnyRoute } from './platform/http/route.js';
+import type { JobQueue } from './platform/jobs/queue.js';
+import { WEB_DIST_DIR } from './paths.js';
+import { VERSION } from './version.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  routes?: AnyRoute[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const routes = deps.routes ?? allRoutes;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.production,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  await app.register(fastifyCookie);
+
+  // Our own JSON parser: an empty body is "no body" (a 422 where one is required), malformed JSON is a
+  // 422 in the validation shape, never a 5xx.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: config.bodyLimit },
+    (_request, body, done) => {
+      const text = (body as string).trim();
+      if (text === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        done(validationError(['body'], `JSON decode error: ${(error as Error).message}`, 'json_invalid'), undefined);
+      }
+    },
+  );
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    let apiError: ApiError | undefined;
+    if (error instanceof ApiError) apiError = error;
+    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = new PayloadTooLarge();
+    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') apiError = new UnsupportedMediaType();
+    else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      apiError = new BadRequest(error.message);
+    }
+    if (apiError) {
+      return reply.code(apiError.status).headers(apiError.headers).type('application/json').send(apiError.body());
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .code(500)
+      .type('application/json')
+      .send({ error: 'InternalServerError', detail: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    const error = new ResourceNotFound();
+    return reply.code(404).type('application/json').send(error.body());
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await deps.database.pool.query('SELECT 1');
+      const pending = await pendingMigrations(deps.database.pool);
+      if (pending.length > 0) return reply.code(503).send({ status: 'migrations pending', pending });
+      return { status: 'ready' };
+    } catch (error) {
+      return reply.code(503).send({ status: 'database unreachable', detail: (error as Error).message });
+    }
+  });
+
+  const document = buildOpenApiDocument(routes, { version: VERSION });
+  const documentJson = JSON.stringify(document);
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(documentJson));
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  registerRoutes(app, routes, { db: deps.database.db, config, clock: deps.clock, jobs: deps.jobs });
+
+  if (existsSync(WEB_DIST_DIR)) {
+    await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });
+  }
+
+  return app;
+}

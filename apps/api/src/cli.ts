@@ -1,0 +1,235 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig, type Role } from './config.js';
+import { routes } from './modules/index.js';
+import { createUser } from './modules/auth/auth.service.js';
+import { addMember, findOrganizationBySlug } from './modules/organizations/organizations.repository.js';
+import { serializeOrganization } from './modules/organizations/organizations.serializer.js';
+import { createOrganization } from './modules/organizations/organizations.service.js';
+import { issueOrganizationAccessToken } from './modules/organization-access-tokens/organization-access-tokens.service.js';
+import { GRANTABLE_SCOPES, isScope, RESERVED_SCOPES } from './platform/auth/scopes.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrate } from './platform/db/migrate.js';
+import { ApiError, RequestValidationError } from './platform/http/errors.js';
+import { buildOpenApiDocument } from './platform/http/openapi.js';
+import { startRuntime, type Runtime } from './runtime.js';
+import { VERSION } from './version.js';
+
+/**
+ * `tessera`: serve, migrate and administer. Each command works whether or not a server runs on the
+ * same DATA_DIR: with the embedded database, a running server's socket is joined instead of opening
+ * PGlite a second time.
+ */
+const program = new Command('tessera').version(VERSION).description('Tessera billing platform');
+
+function parseScopes(value: string): string[] {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const scope of scopes) {
+    if (!isScope(scope) || RESERVED_SCOPES.includes(scope))
+      throw new InvalidArgumentError(`unknown or reserved scope "${scope}"`);
+  }
+  return scopes;
+}
+
+/** Runs a command against the database with a quiet runtime (no HTTP, no workers). */
+async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  const runtime = await startRuntime(config, { role: 'worker', work: false });
+  try {
+    return await runtime.database.db
+      .transaction()
+      .execute(async (tx) => fn({ ...runtime, database: { ...runtime.database, db: tx } }));
+  } finally {
+    await runtime.stop();
+  }
+}
+
+function fail(error: unknown): never {
+  if (error instanceof RequestValidationError) {
+    for (const issue of error.issues) process.stderr.write(`error: ${issue.loc.slice(1).join('.')}: ${issue.msg}\n`);
+  } else if (error instanceof ApiError) {
+    process.stderr.write(`error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+}
+
+program
+  .command('serve')
+  .description('Start the API server and workers')
+  .option('--role <role>', 'all | api | worker', 'all')
+  .action(async (options: { role: Role }) => {
+    if (!['all', 'api', 'worker'].includes(options.role)) fail(new Error(`unknown role ${options.role}`));
+    const config = loadConfig();
+    const runtime = await startRuntime(config, { role: options.role });
+    runtime.log.info(
+      {
+        role: options.role,
+        url: runtime.app ? config.baseUrl : undefined,
+        database: config.databaseUrl ? 'server' : 'embedded',
+      },
+      'tessera started',
+    );
+    const shutdown = (signal: string) => {
+      runtime.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 30_000);
+      force.unref();
+      runtime.stop().then(
+        () => process.exit(0),
+        (error) => {
+          runtime.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations')
+  .action(async () => {
+    const config = loadConfig(process.env, { logLevel: 'warn' });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      const applied = await migrate(database.pool);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+    } finally {
+      await database.close();
+    }
+  });
+
+const org = program.command('org').description('Organizations');
+org
+  .command('create')
+  .description('Create an organization and an access token with every scope')
+  .requiredOption('--name <name>')
+  .requiredOption('--slug <slug>')
+  .option('--json', 'print {"organization", "access_token"} as JSON and nothing else')
+  .action(async (options: { name: string; slug: string; json?: boolean }) => {
+    try {
+      const result = await withRuntime(async (runtime) => {
+        const ctx = runtime.context(runtime.database.db);
+        const organization = await createOrganization(ctx, { name: options.name, slug: options.slug });
+        const { token } = await issueOrganizationAccessToken(ctx.db, {
+          organizationId: organization.id,
+          scopes: GRANTABLE_SCOPES,
+          comment: 'Created by tessera org create',
+          expiresAt: null,
+          now: ctx.clock.now(),
+          secret: ctx.config.secret,
+        });
+        return { organization: serializeOrganization(organization), access_token: token };
+      });
+      if (options.json) process.stdout.write(JSON.stringify(result) + '\n');
+      else {
+        process.stdout.write(`organization ${result.organization.slug} (${result.organization.id}) created\n`);
+        process.stdout.write(`access token (shown once): ${result.access_token}\n`);
+      }
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+const token = program.command('token').description('Organization access tokens');
+token
+  .command('create')
+  .description('Create an organization access token')
+  .requiredOption('--org <slug>')
+  .option('--scopes <list>', 'comma-separated scopes (default: every scope)', parseScopes)
+  .option('--comment <text>', 'what the token is for', 'Created by tessera token create')
+  .option('--expires-in-days <days>', 'expire after this many days', (v) => {
+    const days = Number(v);
+    if (!Number.isInteger(days) || days < 1) throw new InvalidArgumentError('must be a positive integer');
+    return days;
+  })
+  .option('--json', 'print JSON')
+  .action(
+    async (options: { org: string; scopes?: string[]; comment: string; expiresInDays?: number; json?: boolean }) => {
+      try {
+        const result = await withRuntime(async (runtime) => {
+          const ctx = runtime.context(runtime.database.db);
+          const organization = await findOrganizationBySlug(ctx.db, options.org);
+          if (!organization || organization.deleted_at) throw new Error(`no organization with slug "${options.org}"`);
+          const now = ctx.clock.now();
+          const issued = await issueOrganizationAccessToken(ctx.db, {
+            organizationId: organization.id,
+            scopes: options.scopes ?? GRANTABLE_SCOPES,
+            comment: options.comment,
+            expiresAt: options.expiresInDays ? new Date(now.getTime() + options.expiresInDays * 86400_000) : null,
+            now,
+            secret: ctx.config.secret,
+          });
+          return {
+            id: issued.row.id,
+            scopes: issued.row.scopes,
+            expires_at: issued.row.expires_at,
+            access_token: issued.token,
+          };
+        });
+        process.stdout.write(options.json ? JSON.stringify(result) + '\n' : `${result.access_token}\n`);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  );
+
+const user = program.command('user').description('Dashboard users');
+user
+  .command('create')
+  .description('Create a dashboard user, optionally a member of an organization')
+  .requiredOption('--email <email>')
+  .requiredOption('--password <password>')
+  .option('--org <slug>', 'make the user a member of this organization')
+  .action(async (options: { email: string; password: string; org?: string }) => {
+    try {
+      if (options.password.length < 8) throw new Error('the password must be at least 8 characters');
+      const created = await withRuntime(async (runtime) => {
+        const ctx = runtime.context(runtime.database.db);
+        const row = await createUser(ctx.db, {
+          email: options.email,
+          password: options.password,
+          now: ctx.clock.now(),
+        });
+        if (options.org) {
+          const organization = await findOrganizationBySlug(ctx.db, options.org);
+          if (!organization || organization.deleted_at) throw new Error(`no organization with slug "${options.org}"`);
+          await addMember(ctx.db, organization.id, row.id, ctx.clock.now());
+        }
+        return row;
+      });
+      process.stdout.write(`user ${created.email} (${created.id}) created\n`);
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+program
+  .command('openapi')
+  .description('Print the OpenAPI document, write it to a file, or check a file is current')
+  .option('--write <file>')
+  .option('--check <file>')
+  .action((options: { write?: string; check?: string }) => {
+    const text = JSON.stringify(buildOpenApiDocument(routes, { version: VERSION }), null, 2) + '\n';
+    if (options.write) writeFileSync(options.write, text);
+    else if (options.check) {
+      let committed = '';
+      try {
+        committed = readFileSync(options.check, 'utf8');
+      } catch {
+        // missing counts as stale
+      }
+      if (committed !== text) {
+        process.stderr.write(`${options.check} is stale: run \`npm run openapi\` and commit the result\n`);
+        process.exit(1);
+      }
+      process.stdout.write(`${options.check} is current\n`);
+    } else process.stdout.write(text);
+  });
+
+program.parseAsync().catch(fail);

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset means the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Server secret: keys token hashes. Never logged. */
+  secret: string;
+  baseUrl: string;
+  production: boolean;
+  /** Development conveniences (test clock, simulated payments, loopback webhooks). Off in production. */
+  devMode: boolean;
+  allowSimulatedPayments: boolean;
+  logLevel: string;
+  /** Validate every response against its route schema (off in production for speed). */
+  validateResponses: boolean;
+  bodyLimit: number;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** Reads `SECRET`, or the secret generated once into `DATA_DIR/secret`. */
+function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.SECRET) {
+    if (env.SECRET.length < 32) throw new Error('SECRET must be at least 32 characters');
+    return env.SECRET;
+  }
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs, so every process agrees on one key.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  const port = overrides.port ?? intFromEnv(env, 'PORT', 8000);
+  const host = overrides.host ?? env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
+  const baseUrl = (overrides.baseUrl ?? env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    secret: '',
+    baseUrl,
+    production,
+    devMode: !production,
+    allowSimulatedPayments: !production || env.ALLOW_SIMULATED_PAYMENTS === 'true',
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    validateResponses: !production,
+    bodyLimit: intFromEnv(env, 'BODY_LIMIT', 1024 * 1024),
+    ...overrides,
+  };
+  if (!config.secret) config.secret = loadSecret(env, dataDir);
+  return config;
+}

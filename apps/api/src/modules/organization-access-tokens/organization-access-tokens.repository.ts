@@ -1,0 +1,74 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { OrganizationAccessTokensTable } from '../../db/schema.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
+import type { Executor } from '../../platform/db/database.js';
+import { paginate } from '../../platform/db/paginate.js';
+import type { OrganizationAccessTokenListParams } from './organization-access-tokens.schemas.js';
+
+export type OrganizationAccessTokenRow = Selectable<OrganizationAccessTokensTable>;
+
+function visible(db: Executor, subject: Subject) {
+  return db
+    .selectFrom('organization_access_tokens')
+    .selectAll('organization_access_tokens')
+    .where('organization_access_tokens.deleted_at', 'is', null)
+    .where(organizationVisibleTo(subject, 'organization_access_tokens.organization_id'));
+}
+
+export async function insertOrganizationAccessToken(
+  db: Executor,
+  row: Insertable<OrganizationAccessTokensTable>,
+): Promise<OrganizationAccessTokenRow> {
+  return db.insertInto('organization_access_tokens').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findVisibleOrganizationAccessToken(db: Executor, subject: Subject, id: string) {
+  return visible(db, subject).where('organization_access_tokens.id', '=', id).executeTakeFirst();
+}
+
+export async function listVisibleOrganizationAccessTokens(
+  db: Executor,
+  subject: Subject,
+  params: OrganizationAccessTokenListParams,
+) {
+  let query = visible(db, subject);
+  if (params.organization_id)
+    query = query.where('organization_access_tokens.organization_id', 'in', params.organization_id);
+  for (const sort of params.sorting) {
+    query = query.orderBy(`organization_access_tokens.${sort.key}`, (ob) =>
+      sort.descending ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
+    );
+  }
+  return paginate(db, query.orderBy('organization_access_tokens.id'), params);
+}
+
+export async function updateOrganizationAccessTokenRow(
+  db: Executor,
+  id: string,
+  changes: { modified_at: Date; comment?: string; scopes?: string[]; deleted_at?: Date },
+): Promise<OrganizationAccessTokenRow> {
+  return db
+    .updateTable('organization_access_tokens')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The token behind a bearer value, if it is live: not revoked, not expired, its organization not deleted. */
+export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: Date) {
+  return db
+    .selectFrom('organization_access_tokens as t')
+    .innerJoin('organizations as o', 'o.id', 't.organization_id')
+    .select(['t.id', 't.organization_id', 't.scopes', 't.last_used_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.deleted_at', 'is', null)
+    .where('o.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
+    .executeTakeFirst();
+}
+
+export async function touchOrganizationAccessToken(db: Executor, id: string, at: Date): Promise<void> {
+  await db.updateTable('organization_access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+}

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { OrganizationsTable } from '../../db/schema.js';
+import type { Executor } from '../../platform/db/database.js';
+import { paginate } from '../../platform/db/paginate.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import type { OrganizationListParams } from './organizations.schemas.js';
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+
+function visible(db: Executor, subject: Subject) {
+  return db
+    .selectFrom('organizations')
+    .selectAll('organizations')
+    .where('organizations.deleted_at', 'is', null)
+    .where(organizationVisibleTo(subject, 'organizations.id'));
+}
+
+export async function findVisibleOrganization(
+  db: Executor,
+  subject: Subject,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  return visible(db, subject).where('organizations.id', '=', id).executeTakeFirst();
+}
+
+/** Locks the row for the rest of the transaction (updates read-modify-write the JSON settings). */
+export async function lockVisibleOrganization(
+  db: Executor,
+  subject: Subject,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  return visible(db, subject).where('organizations.id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function listVisibleOrganizations(db: Executor, subject: Subject, params: OrganizationListParams) {
+  let query = visible(db, subject);
+  if (params.slug !== undefined) query = query.where(sql`lower(organizations.slug)`, '=', params.slug.toLowerCase());
+  for (const sort of params.sorting) {
+    query = query.orderBy(`organizations.${sort.key}`, sort.descending ? 'desc' : 'asc');
+  }
+  query = query.orderBy('organizations.id');
+  return paginate(db, query, params);
+}
+
+export async function findOrganizationBySlug(db: Executor, slug: string): Promise<OrganizationRow | undefined> {
+  return db
+    .selectFrom('organizations')
+    .selectAll()
+    .where(sql`lower(slug)`, '=', slug.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function insertOrganization(
+  db: Executor,
+  row: Omit<OrganizationRow, 'socials' | 'details' | 'feature_settings' | 'subscription_settings'> & {
+    socials: unknown;
+    details: unknown;
+    feature_settings: unknown;
+    subscription_settings: unknown;
+  },
+): Promise<OrganizationRow> {
+  return db
+    .insertInto('organizations')
+    .values({
+      ...row,
+      socials: JSON.stringify(row.socials),
+      details: row.details === null ? null : JSON.stringify(row.details),
+      feature_settings: JSON.stringify(row.feature_settings),
+      subscription_settings: JSON.stringify(row.subscription_settings),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface OrganizationChanges {
+  modified_at: Date;
+  name?: string;
+  avatar_url?: string | null;
+  email?: string | null;
+  website?: string | null;
+  socials?: unknown;
+  details?: unknown;
+  details_submitted_at?: Date;
+  feature_settings?: unknown;
+  subscription_settings?: unknown;
+}
+
+export async function updateOrganization(
+  db: Executor,
+  id: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRow> {
+  const { socials, details, feature_settings, subscription_settings, ...plain } = changes;
+  return db
+    .updateTable('organizations')
+    .set({
+      ...plain,
+      ...(socials !== undefined ? { socials: JSON.stringify(socials) } : {}),
+      ...(details !== undefined ? { details: JSON.stringify(details) } : {}),
+      ...(feature_settings !== undefined ? { feature_settings: JSON.stringify(feature_settings) } : {}),
+      ...(subscription_settings !== undefined ? { subscription_settings: JSON.stringify(subscription_settings) } : {}),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function addMember(db: Executor, organizationId: string, userId: string, at: Date): Promise<void> {
+  await db
+    .insertInto('user_organizations')
+    .values({ organization_id: organizationId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

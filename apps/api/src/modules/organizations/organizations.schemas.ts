@@ -1,0 +1,101 @@
+import { z } from 'zod/v4';
+import { paginationQuery, queryString, sortingQuery } from '../../platform/http/query.js';
+import { DateTime, ListResource } from '../../platform/http/schemas.js';
+
+export const SOCIAL_PLATFORMS = [
+  'x',
+  'github',
+  'facebook',
+  'instagram',
+  'youtube',
+  'tiktok',
+  'linkedin',
+  'other',
+] as const;
+
+export const OrganizationSocialLink = z
+  .object({ platform: z.enum(SOCIAL_PLATFORMS), url: z.url({ protocol: /^https?$/ }) })
+  .meta({ id: 'OrganizationSocialLink' });
+
+export const OrganizationFeatureSettings = z
+  .object({
+    issue_funding_enabled: z.boolean().default(false),
+    usage_based_billing_enabled: z.boolean().default(false),
+  })
+  .meta({ id: 'OrganizationFeatureSettings' });
+
+export const OrganizationSubscriptionSettings = z
+  .object({
+    allow_multiple_subscriptions: z.boolean(),
+    allow_customer_updates: z.boolean(),
+    proration_behavior: z.enum(['invoice', 'prorate']),
+  })
+  .meta({ id: 'OrganizationSubscriptionSettings' });
+
+export const OrganizationDetails = z
+  .object({
+    about: z.string().min(1).max(5000),
+    product_description: z.string().min(1).max(5000),
+    intended_use: z.string().min(1).max(5000),
+    customer_acquisition: z.array(z.string().min(1).max(200)).max(20),
+    future_annual_revenue: z.int().min(0),
+    switching: z.boolean().default(true),
+    switching_from: z.enum(['paddle', 'lemon_squeezy', 'gumroad', 'stripe', 'other']).nullable().optional(),
+    previous_annual_revenue: z.int().min(0).default(0),
+  })
+  .meta({ id: 'OrganizationDetails' });
+
+export const Organization = z
+  .object({
+    created_at: DateTime(),
+    modified_at: DateTime().nullable(),
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    avatar_url: z.string().nullable(),
+    email: z.string().nullable(),
+    website: z.string().nullable(),
+    socials: z.array(OrganizationSocialLink),
+    details_submitted_at: DateTime().nullable(),
+    feature_settings: OrganizationFeatureSettings.nullable(),
+    subscription_settings: OrganizationSubscriptionSettings,
+  })
+  .meta({ id: 'Organization' });
+
+export const ListResourceOrganization = ListResource(Organization, 'ListResourceOrganization');
+
+const name = z.string().trim().min(3, 'Name must be at least 3 characters').max(200);
+const url = z.url({ protocol: /^https?$/, message: 'Input should be a valid http(s) URL' }).max(2048);
+const email = z.email({ message: 'Input should be a valid email address' }).max(320);
+
+const optionalFields = {
+  avatar_url: url.nullable().optional(),
+  email: email.nullable().optional(),
+  website: url.nullable().optional(),
+  socials: z.array(OrganizationSocialLink).max(20).nullable().optional(),
+  details: OrganizationDetails.nullable().optional(),
+  feature_settings: OrganizationFeatureSettings.nullable().optional(),
+  subscription_settings: OrganizationSubscriptionSettings.nullable().optional(),
+};
+
+export const OrganizationCreate = z
+  .object({
+    name,
+    slug: z.string().min(3, 'Slug must be at least 3 characters').max(100),
+    ...optionalFields,
+  })
+  .meta({ id: 'OrganizationCreate' });
+
+export const OrganizationUpdate = z
+  .object({ name: name.nullable().optional(), ...optionalFields })
+  .meta({ id: 'OrganizationUpdate' });
+
+export type OrganizationCreateInput = z.output<typeof OrganizationCreate>;
+export type OrganizationUpdateInput = z.output<typeof OrganizationUpdate>;
+
+export const OrganizationListQuery = z.object({
+  slug: queryString(),
+  ...paginationQuery,
+  sorting: sortingQuery(['created_at', 'slug', 'name'], ['created_at']),
+});
+export type OrganizationListParams = z.output<typeof OrganizationListQuery>;

@@ -1,0 +1,22 @@
+import type { Scope } from './scopes.js';
+
+/** Who is calling. Every route declares which kinds it admits. */
+export type Subject =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: string; sessionId: string; scopes: ReadonlySet<string>; viaCookie: boolean }
+  | { kind: 'organization'; organizationId: string; tokenId: string; scopes: ReadonlySet<string> };
+
+export type SubjectKind = Subject['kind'];
+export type AuthenticatedSubject = Exclude<Subject, { kind: 'anonymous' }>;
+
+/**
+ * A route's auth requirement. `subjects` lists who may call; `scopes` lists the scopes of which any
+ * one suffices (an empty list means no scope is needed). `optional` admits anonymous callers too.
+ */
+export interface AuthRequirement {
+  subjects: Exclude<SubjectKind, 'anonymous'>[];
+  scopes: Scope[];
+  optional?: boolean;
+}
+
+export const PUBLIC: AuthRequirement = { subjects: [], scopes: [], optional: true };

@@ -1,0 +1,110 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type pg from 'pg';
+
+/**
+ * The embedded database: PGlite persisted in DATA_DIR, served over the PostgreSQL wire protocol on a
+ * unix socket so that the same `pg` driver, migrations and job queue work for both the embedded and the
+ * server database. PGlite admits one process per data directory: the process that opens it writes
+ * `run/embedded.json`, and any other process (the CLI next to a running server) connects to its socket.
+ */
+export interface EmbeddedDatabase {
+  connection: pg.PoolConfig;
+  /** True when this process owns PGlite; false when it reached another process's socket. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+const SOCKET_PORT = 5432;
+// Each connection holds a queued slot; transactions stay on their own connection (pglite-socket).
+const MAX_CONNECTIONS = 64;
+
+interface RunFile {
+  pid: number;
+  socketDir: string;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readRunFile(file: string): RunFile | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RunFile;
+  } catch {
+    return undefined;
+  }
+}
+
+function connectionFor(socketDir: string): pg.PoolConfig {
+  return { host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+}
+
+/**
+ * Opens the embedded database under `dataDir`, or joins the process that already has it open.
+ * `dataDir` undefined gives an in-memory database (tests), served on a socket under `socketDir`.
+ */
+export async function openEmbedded(options: { dataDir?: string; socketDir: string }): Promise<EmbeddedDatabase> {
+  const runDir = options.socketDir;
+  mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const runFile = join(runDir, 'embedded.json');
+
+  if (options.dataDir) {
+    const existing = readRunFile(runFile);
+    if (existing && existing.pid !== process.pid && processAlive(existing.pid)) {
+      await waitForSocket(join(existing.socketDir, `.s.PGSQL.${SOCKET_PORT}`));
+      return { connection: connectionFor(existing.socketDir), owned: false, stop: async () => {} };
+    }
+    // Claim the directory. `wx` makes two processes starting at once agree on one owner.
+    rmSync(runFile, { force: true });
+    try {
+      writeFileSync(runFile, JSON.stringify({ pid: process.pid, socketDir: runDir }), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const winner = readRunFile(runFile);
+      if (winner && processAlive(winner.pid)) {
+        await waitForSocket(join(winner.socketDir, `.s.PGSQL.${SOCKET_PORT}`));
+        return { connection: connectionFor(winner.socketDir), owned: false, stop: async () => {} };
+      }
+      throw error;
+    }
+  }
+
+  const socketPath = join(runDir, `.s.PGSQL.${SOCKET_PORT}`);
+  if (socketPath.length > 100) {
+    throw new Error(`DATA_DIR path is too long for a unix socket (${socketPath.length} > 100 characters)`);
+  }
+  rmSync(socketPath, { force: true });
+  const db = options.dataDir ? await PGlite.create(join(options.dataDir, 'pgdata')) : await PGlite.create();
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: MAX_CONNECTIONS });
+  await server.start();
+
+  return {
+    connection: connectionFor(runDir),
+    owned: true,
+    async stop() {
+      await server.stop();
+      await db.close();
+      rmSync(socketPath, { force: true });
+      if (options.dataDir) {
+        const current = readRunFile(runFile);
+        if (current?.pid === process.pid) rmSync(runFile, { force: true });
+      }
+    },
+  };
+}
+
+async function waitForSocket(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (existsSync(path)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the embedded database socket ${path} did not appear`);
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import { authorize, checkSameOrigin, resolveSubject, type AuthDeps } from '../auth/authenticate.js';
+import type { Subject } from '../auth/subject.js';
+import type { Clock } from '../clock.js';
+import type { Context } from '../context.js';
+import type { Db, Executor } from '../db/database.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
+import { collectMetadataQuery } from './query.js';
+import type { AnyRoute, RouteReply } from './route.js';
+import { toValidationIssues } from './validation.js';
+import { SESSION_COOKIE } from '../../modules/auth/auth.service.js';
+
+export interface RouteDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  jobs: JobQueue;
+}
+
+const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** `{id}` placeholders (OpenAPI, SDK) to Fastify's `:id`. */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function parseInputs(route: AnyRoute, request: FastifyRequest) {
+  const issues: ValidationIssue[] = [];
+  const parse = (schema: AnyRoute['body'], value: unknown, where: 'path' | 'query' | 'body') => {
+    if (!schema) return undefined;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    issues.push(...toValidationIssues(result.error.issues, [where]));
+    return undefined;
+  };
+  const params = parse(route.params, request.params, 'path');
+  const query = parse(route.query, collectMetadataQuery((request.query ?? {}) as Record<string, unknown>), 'query');
+  const body = parse(route.body, request.body, 'body');
+  // Every problem of the request at once, in one 422.
+  if (issues.length > 0) throw new RequestValidationError(issues);
+  return { params, query, body };
+}
+
+function replyAdapter(reply: FastifyReply): RouteReply {
+  return {
+    setCookie: (name, value, options) => void reply.setCookie(name, value, options),
+    clearCookie: (name, options) => void reply.clearCookie(name, options),
+    header: (name, value) => void reply.header(name, value),
+  };
+}
+
+export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: RouteDeps): void {
+  const authDeps: AuthDeps = {
+    db: deps.db,
+    config: deps.config,
+    clock: deps.clock,
+    onBackgroundError: (error) => app.log.warn({ err: error }, 'background write failed'),
+  };
+  const ownOrigin = new URL(deps.config.baseUrl).origin;
+  const subjects = new WeakMap<FastifyRequest, Subject>();
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      // Authentication runs before the body is read: no credentials is a 401 whatever the body holds.
+      onRequest: async (request) => {
+        const resolved = await resolveSubject(authDeps, {
+          authorization: request.headers.authorization,
+          sessionCookie: request.cookies[SESSION_COOKIE],
+        });
+        const subject = authorize(resolved, route.auth);
+        if (UNSAFE.has(route.method)) {
+          const cookieAuthenticated = subject.kind === 'user' && subject.viaCookie;
+          // Sign-in forms are guarded too (login CSRF) whenever a browser tells us the origin.
+          if (cookieAuthenticated || (route.path.startsWith('/v1/auth/') && request.headers.origin)) {
+            checkSameOrigin(request.headers, [ownOrigin, `${request.protocol}://${request.host}`]);
+          }
+        }
+        subjects.set(request, subject);
+      },
+      handler: async (request, reply) => {
+        const subject = subjects.get(request)!;
+        const input = parseInputs(route, request);
+        const adapter = replyAdapter(reply);
+        const run = (db: Executor) => {
+          const ctx: Context = {
+            db,
+            clock: deps.clock,
+            subject,
+            jobs: deps.jobs.bind(db),
+            config: deps.config,
+            log: request.log,
+            request: { ip: request.ip, userAgent: request.headers['user-agent'] },
+          };
+          return route.handler(ctx, input as never, adapter);
+        };
+        const output =
+          UNSAFE.has(route.method) || route.transaction ? await deps.db.transaction().execute(run) : await run(deps.db);
+
+        if (route.status === 204) return reply.code(204).send();
+        if (deps.config.validateResponses && route.response) {
+          const checked = route.response.safeParse(output);
+          if (!checked.success) {
+            request.log.error(
+              { issues: checked.error.issues, route: route.operationId },
+              'response does not match its schema',
+            );
+            throw new Error(`response of ${route.operationId} does not match its schema`);
+          }
+        }
+        return reply
+          .code(route.status)
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(output ?? {}));
+      },
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod/v4';
+import type { AuthRequirement } from '../auth/subject.js';
+import type { Context } from '../context.js';
+
+/**
+ * A route says five things: method and path, auth (subjects and scopes), input schemas, one service
+ * call, and the serializer with its status. Everything else (transactions, parsing, 422s, auth checks,
+ * OpenAPI) is the platform's job.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type ErrorName =
+  | 'ResourceNotFound'
+  | 'NotPermitted'
+  | 'Unauthorized'
+  | 'BadRequest'
+  | 'ResourceAlreadyExists'
+  | 'TooManyRequests'
+  | 'AlreadyActiveSubscriptionError'
+  | 'NotOpenCheckout'
+  | 'ExpiredCheckoutError'
+  | 'PaymentError'
+  | 'AlreadyCanceledSubscription'
+  | 'RefundAmountTooHigh'
+  | 'RefundedAlready'
+  | 'InvoiceAlreadyExists'
+  | 'MissingInvoiceBillingDetails'
+  | 'NotPaidOrder';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** What a handler may return besides the body: a cookie to set or clear, extra headers. */
+export interface RouteReply {
+  setCookie(name: string, value: string, options: CookieOptions): void;
+  clearCookie(name: string, options: CookieOptions): void;
+  header(name: string, value: string): void;
+}
+
+export interface CookieOptions {
+  path: string;
+  httpOnly: boolean;
+  sameSite: 'lax' | 'strict';
+  secure: boolean;
+  expires?: Date;
+}
+
+export interface RouteDefinition<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** Canonical path as clients call it, with `{param}` placeholders (`/v1/organizations/{id}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  auth: AuthRequirement;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Extra documented error responses besides 401/403/422. */
+  errors?: ErrorName[];
+  status: 200 | 201 | 202 | 204;
+  response: R;
+  /** Opens a transaction even for a GET (rare: reads that must see a consistent snapshot). */
+  transaction?: boolean;
+  /** Hidden from the public OpenAPI document (dashboard-only helpers stay documented: false by default). */
+  internal?: boolean;
+  handler: (
+    ctx: Context,
+    input: RouteInput<
+      P extends AnyObject ? z.output<P> : undefined,
+      Q extends AnyObject ? z.output<Q> : undefined,
+      B extends z.ZodType ? z.output<B> : undefined
+    >,
+    reply: RouteReply,
+  ) => Promise<R extends z.ZodUndefined ? void : R extends z.ZodType ? z.input<R> : void>;
+}
+
+export function defineRoute<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(definition: RouteDefinition<P, Q, B, R>): RouteDefinition<P, Q, B, R> {
+  return definition;
+}
+
+// Routes of every shape live in one list; the platform treats them uniformly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any, any, any>;
+
+export const NoContent = undefined;

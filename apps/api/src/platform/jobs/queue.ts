@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { z } from 'zod/v4';
+import type { Context } from '../context.js';
+import { executeRaw, type Db, type Executor } from '../db/database.js';
+
+/**
+ * Jobs run on pg-boss in the same database. A job is enqueued through the executor of the caller's
+ * transaction (pg-boss's `db` option), so it exists only if that transaction commits: this is the
+ * outbox. Handlers run inside a transaction of their own and are retried when they throw.
+ */
+export interface JobDefinition<T = unknown> {
+  name: string;
+  schema: z.ZodType<T>;
+  handle(ctx: Context, data: T): Promise<void>;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export function defineJob<T>(definition: JobDefinition<T>): JobDefinition<T> {
+  return definition;
+}
+
+export interface EnqueueOptions {
+  startAfter?: Date | number;
+  /** At most one queued job per key (pg-boss singleton), for idempotent scheduling. */
+  singletonKey?: string;
+}
+
+export interface Jobs {
+  enqueue<T>(job: JobDefinition<T>, data: T, options?: EnqueueOptions): Promise<string | null>;
+}
+
+export type ContextFactory = (db: Executor) => Context;
+
+export class JobQueue {
+  readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private started = false;
+
+  constructor(
+    connection: pg.PoolConfig,
+    definitions: JobDefinition<never>[],
+    private readonly log: FastifyBaseLogger,
+    options: { supervise: boolean } = { supervise: true },
+  ) {
+    this.boss = new PgBoss({
+      ...(connection.connectionString
+        ? { connectionString: connection.connectionString }
+        : {
+            host: connection.host as string,
+            port: connection.port as number,
+            user: connection.user as string,
+            database: connection.database as string,
+          }),
+      max: 4,
+      // Maintenance runs where jobs are worked; API-only nodes and CLI commands only send.
+      supervise: options.supervise,
+      schedule: false,
+    });
+    this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+    for (const definition of definitions) this.define(definition);
+  }
+
+  define(definition: JobDefinition<never>): void {
+    this.definitions.set(definition.name, definition);
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const definition of this.definitions.values()) await this.ensureQueue(definition);
+  }
+
+  private async ensureQueue(definition: JobDefinition<never>): Promise<void> {
+    const existing = await this.boss.getQueue(definition.name);
+    const options = {
+      name: definition.name,
+      retryLimit: definition.retryLimit ?? 5,
+      retryDelay: definition.retryDelaySeconds ?? 10,
+      retryBackoff: definition.retryBackoff ?? true,
+      expireInSeconds: definition.expireInSeconds ?? 15 * 60,
+    };
+    if (!existing) await this.boss.createQueue(definition.name, options);
+    else await this.boss.updateQueue(definition.name, options);
+  }
+
+  /** Jobs bound to an executor: inside a transaction, the job commits or rolls back with it. */
+  bind(executor: Executor): Jobs {
+    return {
+      enqueue: async (job, data, options = {}) => {
+        if (!this.started) throw new Error('the job queue is not started');
+        if (!this.definitions.has(job.name)) throw new Error(`unknown job ${job.name}`);
+        const payload = job.schema.parse(data);
+        return this.boss.send(job.name, payload as object, {
+          ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
+          ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+          db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) },
+        });
+      },
+    };
+  }
+
+  /** Starts workers for every defined job; each job runs in its own transaction. */
+  async work(db: Db, makeContext: ContextFactory): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      await this.boss.work(definition.name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) {
+          const data = definition.schema.parse(job.data);
+          await db.transaction().execute((tx) => definition.handle(makeContext(tx), data as never));
+        }
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}

@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { pino, destination } from 'pino';
+import { buildApp } from './app.js';
+import type { Config, Role } from './config.js';
+import { jobs as jobDefinitions } from './modules/index.js';
+import type { Subject } from './platform/auth/subject.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import type { Context } from './platform/context.js';
+import { openDatabase, type Database, type Executor } from './platform/db/database.js';
+import { migrate } from './platform/db/migrate.js';
+import { JobQueue, type JobDefinition } from './platform/jobs/queue.js';
+import type { AnyRoute } from './platform/http/route.js';
+
+/**
+ * One process: the database (embedded or server), migrations, the job queue, and by role the HTTP API
+ * and/or the workers. `stop()` shuts them down in reverse order.
+ */
+export interface Runtime {
+  config: Config;
+  database: Database;
+  jobs: JobQueue;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  app: FastifyInstance | undefined;
+  /** A context for work outside a request (CLI commands, jobs). */
+  context(db?: Executor, subject?: Subject): Context;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  role?: Role;
+  clock?: Clock;
+  /** Listen on the configured port (false for in-process tests that use `app.inject`). */
+  listen?: boolean;
+  /** In-memory embedded database (tests). */
+  memory?: boolean;
+  socketDir?: string;
+  logger?: FastifyBaseLogger;
+  routes?: AnyRoute[];
+  extraJobs?: JobDefinition<never>[];
+  /** Start the job queue's workers and maintenance (default: role all or worker). */
+  work?: boolean;
+}
+
+export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const role = options.role ?? 'all';
+  const clock = options.clock ?? systemClock;
+  const log =
+    options.logger ??
+    (pino({ level: config.logLevel, base: { role } }, destination(2)) as unknown as FastifyBaseLogger);
+
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    memory: options.memory,
+    socketDir: options.socketDir ?? (options.memory ? undefined : join(config.dataDir, 'run')),
+  });
+  let jobs: JobQueue | undefined;
+  let app: FastifyInstance | undefined;
+  try {
+    const applied = await migrate(database.pool);
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+
+    const work = options.work ?? role !== 'api';
+    jobs = new JobQueue(database.connection, [...jobDefinitions, ...(options.extraJobs ?? [])], log, {
+      supervise: work,
+    });
+    await jobs.start();
+    const queue = jobs;
+    const context = (db: Executor = database.db, subject: Subject = { kind: 'anonymous' }): Context => ({
+      db,
+      clock,
+      subject,
+      jobs: queue.bind(db),
+      config,
+      log,
+    });
+    if (work) await queue.work(database.db, (db) => context(db));
+
+    if (role !== 'worker') {
+      app = await buildApp({ config, database, clock, jobs: queue, routes: options.routes });
+      if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
+      else await app.ready();
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      config,
+      database,
+      jobs: queue,
+      clock,
+      log,
+      app,
+      context,
+      stop() {
+        stopping ??= (async () => {
+          await app?.close();
+          await queue.stop();
+          await database.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await jobs?.stop().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+}

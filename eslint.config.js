@@ -1,0 +1,46 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/build/**', 'data/**', 'packages/sdk/src/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: "Application code uses zod 4 from 'zod/v4'." }] },
+      ],
+    },
+  },
+  {
+    // Only repositories (and the platform's database layer) write SQL.
+    files: ['apps/api/src/modules/**/*.ts'],
+    ignores: ['apps/api/src/modules/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: "Application code uses zod 4 from 'zod/v4'." },
+            { name: 'kysely', importNames: ['sql'], message: 'SQL lives in *.repository.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+);
