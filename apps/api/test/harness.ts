@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../src/config.js';
+import { ManualClock, type Clock } from '../src/platform/clock.js';
+import type { Subject } from '../src/platform/auth/subject.js';
+import type { Context } from '../src/platform/context.js';
+import type { JobDefinition } from '../src/platform/jobs/queue.js';
+import { startRuntime, type Runtime } from '../src/runtime.js';
+
+/**
+ * The test harness: a real server on a real database per test file. By default the embedded
+ * database (in-memory PGlite behind the same socket and `pg` driver as production); with
+ * TEST_DATABASE_URL, a fresh database on that PostgreSQL server, dropped afterwards.
+ */
+export interface TestServer {
+  runtime: Runtime;
+  app: FastifyInstance;
+  config: Config;
+  clock: Clock;
+  /** Base URL when started with `listen: true` (SDK and CLI tests). */
+  url: string;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  context(subject?: Subject): Context;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  listen?: boolean;
+  clock?: Clock;
+  extraJobs?: JobDefinition<never>[];
+  /** Persist the embedded database in this directory (restart tests). */
+  dataDir?: string;
+  /** Reuse a server database created by an earlier `startTestServer` (restart tests). */
+  databaseUrl?: string;
+  config?: Partial<Config>;
+}
+
+export const TEST_SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+async function createServerDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tessera_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function usingServerDatabase(): boolean {
+  return Boolean(process.env.TEST_DATABASE_URL);
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const scratch = mkdtempSync(join(tmpdir(), 'tessera-test-'));
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  if (options.databaseUrl) database = { url: options.databaseUrl, drop: async () => {} };
+  else if (process.env.TEST_DATABASE_URL && !options.dataDir)
+    database = await createServerDatabase(process.env.TEST_DATABASE_URL);
+
+  const clock = options.clock ?? new ManualClock('2026-01-15T12:00:00.000Z');
+  const config = loadConfig(
+    { NODE_ENV: 'test' },
+    {
+      dataDir: options.dataDir ?? scratch,
+      secret: TEST_SECRET,
+      port: 0,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1',
+      logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+      databaseUrl: database?.url,
+      ...options.config,
+    },
+  );
+  const runtime = await startRuntime(config, {
+    clock,
+    listen: options.listen ?? false,
+    memory: !database && !options.dataDir,
+    socketDir: options.dataDir ? join(options.dataDir, 'run') : join(scratch, 'run'),
+    extraJobs: options.extraJobs,
+  });
+  const app = runtime.app!;
+  let url = '';
+  if (options.listen) {
+    const address = app.server.address();
+    if (address && typeof address === 'object') url = `http://127.0.0.1:${address.port}`;
+  }
+  return {
+    runtime,
+    app,
+    config,
+    clock,
+    url,
+    inject: (injectOptions) => app.inject(injectOptions),
+    context: (subject) => runtime.context(runtime.database.db, subject),
+    async stop() {
+      await runtime.stop();
+      // A restart test keeps its database for the next server; the harness-created one is dropped.
+      if (!options.databaseUrl) await database?.drop();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Keeps a server database alive across several `startTestServer` calls (restart tests). */
+export async function reusableServerDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  return process.env.TEST_DATABASE_URL ? createServerDatabase(process.env.TEST_DATABASE_URL) : undefined;
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+export function json(response: LightMyRequestResponse): any {
+  return JSON.parse(response.body);
+}
