@@ -43,4 +43,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Tests read JSON bodies of many shapes.
+    files: ['**/test/**/*.ts', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

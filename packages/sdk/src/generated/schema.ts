@@ -247,6 +247,10 @@ export interface components {
             /** @default false */
             usage_based_billing_enabled: boolean;
         };
+        OrganizationFeatureSettingsUpdate: {
+            issue_funding_enabled?: boolean;
+            usage_based_billing_enabled?: boolean;
+        };
         OrganizationSocialLink: {
             /** @enum {string} */
             platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "other";
@@ -278,7 +282,7 @@ export interface components {
             website?: string | null;
             socials?: components["schemas"]["OrganizationSocialLinkInput"][] | null;
             details?: components["schemas"]["OrganizationDetails"] | null;
-            feature_settings?: components["schemas"]["OrganizationFeatureSettingsInput"] | null;
+            feature_settings?: components["schemas"]["OrganizationFeatureSettingsUpdate"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsInput"] | null;
         };
         Pagination: {

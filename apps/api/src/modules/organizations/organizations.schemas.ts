@@ -24,6 +24,11 @@ export const OrganizationFeatureSettings = z
   })
   .meta({ id: 'OrganizationFeatureSettings' });
 
+/** In updates, feature settings merge: only the keys sent change, so no defaults apply. */
+const OrganizationFeatureSettingsPatch = z
+  .object({ issue_funding_enabled: z.boolean().optional(), usage_based_billing_enabled: z.boolean().optional() })
+  .meta({ id: 'OrganizationFeatureSettingsUpdate' });
+
 export const OrganizationSubscriptionSettings = z
   .object({
     allow_multiple_subscriptions: z.boolean(),
@@ -87,7 +92,11 @@ export const OrganizationCreate = z
   .meta({ id: 'OrganizationCreate' });
 
 export const OrganizationUpdate = z
-  .object({ name: name.nullable().optional(), ...optionalFields })
+  .object({
+    name: name.nullable().optional(),
+    ...optionalFields,
+    feature_settings: OrganizationFeatureSettingsPatch.nullable().optional(),
+  })
   .meta({ id: 'OrganizationUpdate' });
 
 export type OrganizationCreateInput = z.output<typeof OrganizationCreate>;

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import { defineJob, type JobDefinition } from '../src/platform/jobs/queue.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+/** The outbox: a job enqueued inside a transaction exists only if that transaction commits. */
+const seen: string[] = [];
+const recordJob = defineJob({
+  name: 'test.record',
+  schema: z.object({ marker: z.string() }),
+  handle: async (_ctx, data) => {
+    seen.push(data.marker);
+  },
+});
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ extraJobs: [recordJob as JobDefinition<never>] });
+});
+afterAll(() => server?.stop());
+
+describe('job queue outbox', () => {
+  it('runs a job enqueued in a committed transaction', async () => {
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'committed' });
+    });
+    await expect.poll(() => seen, { timeout: 15_000, interval: 100 }).toContain('committed');
+  });
+
+  it('never runs a job enqueued in a transaction that rolls back', async () => {
+    await expect(
+      server.runtime.database.db.transaction().execute(async (tx) => {
+        await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'rolled-back' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'after' });
+    });
+    await expect.poll(() => seen, { timeout: 15_000, interval: 100 }).toContain('after');
+    expect(seen).not.toContain('rolled-back');
+    const queued = await server.runtime.jobs.boss.getQueueSize('test.record');
+    expect(queued).toBe(0);
+  });
+
+  it('refuses a payload that does not match the job schema', async () => {
+    await expect(
+      server.runtime.context().jobs.enqueue(recordJob, { marker: 42 } as unknown as { marker: string }),
+    ).rejects.toThrow();
+  });
+});
