@@ -37,7 +37,7 @@ function parseScopes(value: string): string[] {
 /** Runs a command against the database with a quiet runtime (no HTTP, no workers). */
 async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
-  const runtime = await startRuntime(config, { role: 'worker', work: false });
+  const runtime = await startRuntime(config, { role: 'worker', work: false, logTo: 'stderr' });
   try {
     return await runtime.database.db
       .transaction()

@@ -39,6 +39,8 @@ export interface RuntimeOptions {
   logger?: FastifyBaseLogger;
   routes?: AnyRoute[];
   extraJobs?: JobDefinition<never>[];
+  /** Where logs go: stdout (server) or stderr (CLI commands, whose stdout is their output). */
+  logTo?: 'stdout' | 'stderr';
   /** Start the job queue's workers and maintenance (default: role all or worker). */
   work?: boolean;
 }
@@ -48,7 +50,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const clock = options.clock ?? systemClock;
   const log =
     options.logger ??
-    (pino({ level: config.logLevel, base: { role } }, destination(2)) as unknown as FastifyBaseLogger);
+    (pino(
+      {
+        level: config.logLevel,
+        base: { role },
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
+      },
+      destination(options.logTo === 'stderr' ? 2 : 1),
+    ) as unknown as FastifyBaseLogger);
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -79,7 +88,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (work) await queue.work(database.db, (db) => context(db));
 
     if (role !== 'worker') {
-      app = await buildApp({ config, database, clock, jobs: queue, routes: options.routes });
+      app = await buildApp({ config, database, clock, jobs: queue, routes: options.routes, logger: log });
       if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
       else await app.ready();
     }
