@@ -1,1 +1,349 @@
-export {};
+/**
+ * `npm run bench`: starts the built server on a fresh database (embedded, or a new database on the
+ * PostgreSQL server of DATABASE_URL), loads each scenario with autocannon and prints requests/s and
+ * latency, with requests/s as ratios of the baselines measured in the same run. See bench/README.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { baselines, scenarios, type BenchContext, type Method, type Scenario } from './scenarios.js';
+import {
+  createServerDatabase,
+  ensureBuilt,
+  freePort,
+  ROOT,
+  runCli,
+  startServer,
+  stopChildren,
+  waitReady,
+  type RunningServer,
+} from './server.js';
+
+const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
+
+function positiveNumber(name: string, fallback: number, integer: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  return value;
+}
+
+interface ScenarioResult {
+  name: string;
+  method: Method;
+  path: string;
+  requests: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p99: number; mean: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  vsSelect1: number | null;
+  vsConstant: number | null;
+}
+
+// --- cleanup, also on SIGINT/SIGTERM ---------------------------------------------------------------
+
+const cleanups: (() => Promise<void> | void)[] = [];
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+let current: autocannon.Instance | undefined;
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    current?.stop();
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(`cleanup: ${(error as Error).message}\n`);
+      }
+    }
+    await stopChildren();
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the server and cleaning up\n`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+function checkInterrupted(): void {
+  if (interrupted) throw new Error('interrupted');
+}
+
+// --- load ------------------------------------------------------------------------------------------
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+interface Load {
+  result: autocannon.Result;
+  latencies: Float64Array;
+}
+
+/** One autocannon run; latencies are collected from every response (ms, sub-millisecond precision). */
+function load(options: autocannon.Options): Promise<Load> {
+  checkInterrupted();
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(options, (error, result) => {
+      current = undefined;
+      if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+      resolve({ result, latencies: Float64Array.from(latencies).sort() });
+    });
+    current = instance;
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
+  });
+}
+
+async function runScenario(
+  scenario: Scenario,
+  base: Omit<BenchContext, 'data'>,
+  options: { duration: number; warmup: number; connections: number },
+): Promise<ScenarioResult> {
+  const ctx: BenchContext = { ...base, data: {} };
+  if (scenario.setup) ctx.data = await scenario.setup(ctx);
+  const path = scenario.path(ctx);
+  const headers: Record<string, string> = { ...scenario.headers?.(ctx) };
+  let seq = 0;
+  const request: autocannon.Request = { method: scenario.method, path, headers };
+  const makeBody = scenario.body;
+  if (makeBody) {
+    headers['content-type'] = 'application/json';
+    request.setupRequest = (req) => ({ ...req, body: JSON.stringify(makeBody(ctx, ++seq)) });
+  }
+  const common: autocannon.Options = {
+    url: base.baseUrl,
+    connections: options.connections,
+    requests: [request],
+    timeout: 10,
+  };
+  await load({ ...common, duration: options.warmup });
+  const { result, latencies } = await load({ ...common, duration: options.duration });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
+  const sum = latencies.reduce((a, b) => a + b, 0);
+  return {
+    name: scenario.name,
+    method: scenario.method,
+    path,
+    requests: latencies.length,
+    durationSeconds: result.duration,
+    requestsPerSecond: result.duration > 0 ? latencies.length / result.duration : 0,
+    latencyMs: {
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      mean: latencies.length ? sum / latencies.length : 0,
+      max: latencies.length ? latencies[latencies.length - 1]! : 0,
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    vsSelect1: null,
+    vsConstant: null,
+  };
+}
+
+// --- report ----------------------------------------------------------------------------------------
+
+function table(rows: string[][], rightAligned: boolean[]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (rightAligned[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const [head, ...body] = rows;
+  return [line(head!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+function ratio(value: number | null): string {
+  return value === null ? '-' : `${value.toFixed(2)}x`;
+}
+
+function report(header: string, results: ScenarioResult[]): string {
+  const rows = [
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs select1', 'vs constant'],
+    ...results.map((r) => [
+      r.name,
+      r.requestsPerSecond.toFixed(0),
+      r.latencyMs.p50.toFixed(2),
+      r.latencyMs.p99.toFixed(2),
+      String(r.non2xx),
+      String(r.errors),
+      ratio(r.vsSelect1),
+      ratio(r.vsConstant),
+    ]),
+  ];
+  return `${header}\n\n${table(rows, [false, true, true, true, true, true, true, true])}\n`;
+}
+
+/** The end of the server's output (its warnings and errors), a few lines, each cut to a readable length. */
+function printServerOutput(server: RunningServer, lines = 50, width = 300): void {
+  const tail = server.output().trim().split('\n').slice(-lines);
+  if (tail.length === 0 || tail[0] === '') return;
+  const shown = tail.map((line) => (line.length > width ? `${line.slice(0, width)}...` : line));
+  process.stderr.write(`\nserver output (last ${shown.length} lines):\n${shown.join('\n')}\n`);
+}
+
+// --- main ------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const duration = positiveNumber('BENCH_DURATION', 5, false);
+  const connections = positiveNumber('BENCH_CONNECTIONS', 10, true);
+  const warmup = Math.min(1, duration);
+  const adminUrl = process.env.DATABASE_URL || undefined;
+
+  await ensureBuilt();
+  checkInterrupted();
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  let databaseUrl: string | undefined;
+  let databaseLabel = 'embedded (PGlite)';
+  if (adminUrl) {
+    const database = await createServerDatabase(adminUrl);
+    cleanups.push(() => database.drop());
+    databaseUrl = database.url;
+    const url = new URL(adminUrl);
+    databaseLabel = `PostgreSQL (${url.hostname}:${url.port || '5432'}, database ${database.name})`;
+  }
+  checkInterrupted();
+
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SECRET: randomBytes(32).toString('base64url'),
+    TESSERA_BENCH_ROUTES: '1',
+  };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+
+  const server: RunningServer = startServer(env, port);
+  cleanups.push(() => server.stop());
+  try {
+    await waitReady(server);
+    checkInterrupted();
+
+    const slug = `bench-${randomBytes(4).toString('hex')}`;
+    const stdout = await runCli(['org', 'create', '--name', 'Bench', '--slug', slug, '--json'], env);
+    const created = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+      organization: { id: string };
+      access_token: string;
+    };
+    const base: Omit<BenchContext, 'data'> = {
+      baseUrl: server.baseUrl,
+      organizationId: created.organization.id,
+      token: created.access_token,
+      async request(method, path, body) {
+        const response = await fetch(`${server.baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${created.access_token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+        return text ? (JSON.parse(text) as unknown) : undefined;
+      },
+    };
+
+    const header =
+      `Tessera bench: database ${databaseLabel}; ${duration} s per scenario after a ${warmup} s warm-up; ` +
+      `${connections} connections; node ${process.version}`;
+    process.stderr.write(`${header}\n`);
+
+    const results: ScenarioResult[] = [];
+    let serverDied: string | undefined;
+    for (const scenario of [...baselines, ...scenarios]) {
+      process.stderr.write(`  ${scenario.name}...\n`);
+      results.push(await runScenario(scenario, base, { duration, warmup, connections }));
+      if (!server.running()) {
+        serverDied = scenario.name;
+        break;
+      }
+    }
+    const select1 = results.find((r) => r.name === 'select1')?.requestsPerSecond;
+    const constant = results.find((r) => r.name === 'constant')?.requestsPerSecond;
+    for (const r of results) {
+      r.vsSelect1 = select1 ? r.requestsPerSecond / select1 : null;
+      r.vsConstant = constant ? r.requestsPerSecond / constant : null;
+    }
+    const failed = results.filter((r) => r.non2xx > 0 || r.errors > 0);
+
+    process.stdout.write(`\n${report(header, results)}`);
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(
+      RESULTS_FILE,
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          database: adminUrl ? 'postgresql' : 'embedded',
+          durationSeconds: duration,
+          warmupSeconds: warmup,
+          connections,
+          node: process.version,
+          ok: failed.length === 0 && !serverDied,
+          serverExitedDuring: serverDied ?? null,
+          scenarios: results,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    process.stdout.write(`\nresults written to bench/results/latest.json\n`);
+
+    if (failed.length > 0 || serverDied) {
+      if (serverDied) {
+        process.stderr.write(
+          `\nthe server exited (${server.exitStatus()}) during ${serverDied}; later scenarios were not run\n`,
+        );
+      }
+      if (failed.length > 0) {
+        const detail = failed.map((r) => `${r.name} (status ${JSON.stringify(r.statusCodes)}, ${r.errors} errors)`);
+        process.stderr.write(`\nfailed: ${detail.join(', ')}\n`);
+      }
+      printServerOutput(server);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    if (!interrupted) printServerOutput(server);
+    throw error;
+  }
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  if (!interrupted) process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+} finally {
+  await cleanup();
+}
+process.exit(interrupted ? 130 : exitCode);

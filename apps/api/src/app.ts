@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { routes as allRoutes } from './modules/index.js';
 import type { Clock } from './platform/clock.js';
@@ -18,6 +18,7 @@ import {
   UnsupportedMediaType,
   validationError,
 } from './platform/http/errors.js';
+import { registerBenchRoutes } from './platform/http/bench-routes.js';
 import { buildOpenApiDocument } from './platform/http/openapi.js';
 import { registerRoutes } from './platform/http/register.js';
 import type { AnyRoute } from './platform/http/route.js';
@@ -31,6 +32,7 @@ export interface AppDeps {
   clock: Clock;
   jobs: JobQueue;
   routes?: AnyRoute[];
+  logger: FastifyBaseLogger;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -39,10 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const routes = deps.routes ?? allRoutes;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    loggerInstance: deps.logger,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -117,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   registerRoutes(app, routes, { db: deps.database.db, config, clock: deps.clock, jobs: deps.jobs });
+  if (config.benchRoutes) registerBenchRoutes(app, deps.database.pool);
 
   if (existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });

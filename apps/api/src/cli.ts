@@ -20,6 +20,9 @@ import { VERSION } from './version.js';
  * same DATA_DIR: with the embedded database, a running server's socket is joined instead of opening
  * PGlite a second time.
  */
+/** A mistake of the person at the terminal: one line on stderr, no stack trace. */
+class UsageError extends Error {}
+
 const program = new Command('tessera').version(VERSION).description('Tessera billing platform');
 
 function parseScopes(value: string): string[] {
@@ -50,7 +53,7 @@ async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> 
 function fail(error: unknown): never {
   if (error instanceof RequestValidationError) {
     for (const issue of error.issues) process.stderr.write(`error: ${issue.loc.slice(1).join('.')}: ${issue.msg}\n`);
-  } else if (error instanceof ApiError) {
+  } else if (error instanceof ApiError || error instanceof UsageError) {
     process.stderr.write(`error: ${error.message}\n`);
   } else {
     process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
@@ -63,7 +66,7 @@ program
   .description('Start the API server and workers')
   .option('--role <role>', 'all | api | worker', 'all')
   .action(async (options: { role: Role }) => {
-    if (!['all', 'api', 'worker'].includes(options.role)) fail(new Error(`unknown role ${options.role}`));
+    if (!['all', 'api', 'worker'].includes(options.role)) fail(new UsageError(`unknown role ${options.role}`));
     const config = loadConfig();
     const runtime = await startRuntime(config, { role: options.role });
     runtime.log.info(
@@ -155,7 +158,8 @@ token
         const result = await withRuntime(async (runtime) => {
           const ctx = runtime.context(runtime.database.db);
           const organization = await findOrganizationBySlug(ctx.db, options.org);
-          if (!organization || organization.deleted_at) throw new Error(`no organization with slug "${options.org}"`);
+          if (!organization || organization.deleted_at)
+            throw new UsageError(`no organization with slug "${options.org}"`);
           const now = ctx.clock.now();
           const issued = await issueOrganizationAccessToken(ctx.db, {
             organizationId: organization.id,
@@ -188,7 +192,7 @@ user
   .option('--org <slug>', 'make the user a member of this organization')
   .action(async (options: { email: string; password: string; org?: string }) => {
     try {
-      if (options.password.length < 8) throw new Error('the password must be at least 8 characters');
+      if (options.password.length < 8) throw new UsageError('the password must be at least 8 characters');
       const created = await withRuntime(async (runtime) => {
         const ctx = runtime.context(runtime.database.db);
         const row = await createUser(ctx.db, {
@@ -198,7 +202,8 @@ user
         });
         if (options.org) {
           const organization = await findOrganizationBySlug(ctx.db, options.org);
-          if (!organization || organization.deleted_at) throw new Error(`no organization with slug "${options.org}"`);
+          if (!organization || organization.deleted_at)
+            throw new UsageError(`no organization with slug "${options.org}"`);
           await addMember(ctx.db, organization.id, row.id, ctx.clock.now());
         }
         return row;

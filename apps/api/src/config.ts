@@ -21,6 +21,8 @@ export interface Config {
   /** Validate every response against its route schema (off in production for speed). */
   validateResponses: boolean;
   bodyLimit: number;
+  /** Baseline routes under /__bench for `npm run bench` (`TESSERA_BENCH_ROUTES=1`); off unless set. */
+  benchRoutes: boolean;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     validateResponses: !production,
     bodyLimit: intFromEnv(env, 'BODY_LIMIT', 1024 * 1024),
+    benchRoutes: env.TESSERA_BENCH_ROUTES === '1',
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

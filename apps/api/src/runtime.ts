@@ -54,7 +54,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       {
         level: config.logLevel,
         base: { role },
-        redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
+        redact: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          '*.password',
+          '*.token',
+        ],
       },
       destination(options.logTo === 'stderr' ? 2 : 1),
     ) as unknown as FastifyBaseLogger);

@@ -58,6 +58,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     embedded,
     async close() {
       await db.destroy();
+      // Kysely ends the pool only if it used it; commands that used the pool directly need this.
+      if (!pool.ended) await pool.end();
       await embedded?.stop();
     },
   };

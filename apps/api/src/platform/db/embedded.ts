@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type pg from 'pg';
+import { PGliteServer } from './pglite-server.js';
 
 /**
  * The embedded database: PGlite persisted in DATA_DIR, served over the PostgreSQL wire protocol on a
  * unix socket so that the same `pg` driver, migrations and job queue work for both the embedded and the
  * server database. PGlite admits one process per data directory: the process that opens it writes
  * `run/embedded.json`, and any other process (the CLI next to a running server) connects to its socket.
+ * The wire protocol is served by `PGliteServer` (see there for how connections take turns).
  */
 export interface EmbeddedDatabase {
   connection: pg.PoolConfig;
@@ -18,8 +19,6 @@ export interface EmbeddedDatabase {
 }
 
 const SOCKET_PORT = 5432;
-// Each connection holds a queued slot; transactions stay on their own connection (pglite-socket).
-const MAX_CONNECTIONS = 64;
 
 interface RunFile {
   pid: number;
@@ -83,14 +82,14 @@ export async function openEmbedded(options: { dataDir?: string; socketDir: strin
   }
   rmSync(socketPath, { force: true });
   const db = options.dataDir ? await PGlite.create(join(options.dataDir, 'pgdata')) : await PGlite.create();
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: MAX_CONNECTIONS });
-  await server.start();
+  const server = new PGliteServer(db, (error) => process.emitWarning(`embedded database connection: ${String(error)}`));
+  await server.listen(socketPath);
 
   return {
     connection: connectionFor(runDir),
     owned: true,
     async stop() {
-      await server.stop();
+      await server.close();
       await db.close();
       rmSync(socketPath, { force: true });
       if (options.dataDir) {

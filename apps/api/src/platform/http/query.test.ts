@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { collectMetadataQuery, oneOrList, pageOf, paginationQuery, queryBool, sortingQuery } from './query.js';
-import { toValidationIssues } from './validation.js';
+import { safeParseInput, toValidationIssues } from './validation.js';
 
 const Query = z.object({
   organization_id: oneOrList(z.string()),
@@ -40,7 +40,7 @@ describe('query parsing', () => {
     [{ is_archived: 'maybe' }, 'is_archived'],
     [{ sorting: 'nope' }, 'sorting'],
   ])('rejects %j at %s', (input, key) => {
-    const result = Query.safeParse(input);
+    const result = safeParseInput(Query, input);
     expect(result.success).toBe(false);
     expect(toValidationIssues(result.error!.issues, ['query'])[0]!.loc.slice(0, 2)).toEqual(['query', key]);
   });

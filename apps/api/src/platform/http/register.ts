@@ -9,7 +9,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { collectMetadataQuery } from './query.js';
 import type { AnyRoute, RouteReply } from './route.js';
-import { toValidationIssues } from './validation.js';
+import { safeParseInput, toValidationIssues } from './validation.js';
 import { SESSION_COOKIE } from '../../modules/auth/auth.service.js';
 
 export interface RouteDeps {
@@ -30,7 +30,7 @@ function parseInputs(route: AnyRoute, request: FastifyRequest) {
   const issues: ValidationIssue[] = [];
   const parse = (schema: AnyRoute['body'], value: unknown, where: 'path' | 'query' | 'body') => {
     if (!schema) return undefined;
-    const result = schema.safeParse(value);
+    const result = safeParseInput(schema, value);
     if (result.success) return result.data;
     issues.push(...toValidationIssues(result.error.issues, [where]));
     return undefined;

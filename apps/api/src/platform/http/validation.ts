@@ -58,8 +58,16 @@ function depth(issues: readonly ZodIssue[]): number {
   return Math.max(0, ...issues.map((i) => (i.code === 'invalid_type' && i.path.length === 0 ? -1 : i.path.length)));
 }
 
+/**
+ * Parses client input. `reportInput` lets issues tell a missing field from a wrong type; the input
+ * itself never reaches the response.
+ */
+export function safeParseInput<T extends z.ZodType>(schema: T, value: unknown) {
+  return schema.safeParse(value, { reportInput: true });
+}
+
 export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: Loc): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = safeParseInput(schema, value);
   if (!result.success) throw new RequestValidationError(toValidationIssues(result.error.issues, prefix));
   return result.data;
 }

@@ -1,0 +1,368 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { REPO_ROOT } from '../src/paths.js';
+
+/**
+ * The `tessera` CLI as a real subprocess, always from the current TypeScript source (never a stale
+ * dist/). Each test gets its own DATA_DIR and, with TEST_DATABASE_URL, its own server database.
+ */
+
+const CLI = ['--import', 'tsx', 'apps/api/src/cli.ts'];
+const TEST_TIMEOUT = 120_000;
+const READY_TIMEOUT_MS = 60_000;
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+interface CliEnv {
+  dataDir: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+}
+
+interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+
+function alive(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (!alive(child)) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+async function killAll(): Promise<void> {
+  await Promise.all(
+    [...children].map(async (child) => {
+      if (alive(child)) {
+        child.kill('SIGKILL');
+        await exited(child);
+      }
+      children.delete(child);
+    }),
+  );
+}
+
+afterEach(killAll);
+
+function launch(args: string[], cli: CliEnv): ChildProcess {
+  const child = spawn(process.execPath, [...CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: cli.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  return child;
+}
+
+function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return { stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Runs one CLI command to completion (killed after `timeoutMs`). */
+async function runCli(args: string[], cli: CliEnv, timeoutMs = 60_000): Promise<CliResult> {
+  const child = launch(args, cli);
+  const output = collect(child);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  // Wait for 'close' so that stdout and stderr are fully read.
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  clearTimeout(timer);
+  children.delete(child);
+  return { code, signal, stdout: output.stdout(), stderr: output.stderr() };
+}
+
+/** Expects exit code 0, with the command's stderr in the failure message. */
+function expectSuccess(result: CliResult, what: string): void {
+  expect(result.code, `${what} failed:\n${result.stderr}`).toBe(0);
+}
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+/** Starts `tessera serve` and waits until /readyz answers 200. */
+async function serve(cli: CliEnv): Promise<Served> {
+  const child = launch(['serve'], cli);
+  const output = collect(child);
+  const url = `http://127.0.0.1:${cli.port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (!alive(child)) throw new Error(`tessera serve exited with ${child.exitCode}:\n${output.stderr()}`);
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline)
+      throw new Error(`tessera serve not ready after ${READY_TIMEOUT_MS} ms:\n${output.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { child, url, stderr: output.stderr };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A fresh DATA_DIR (and, with TEST_DATABASE_URL, a fresh database) for one test; children, the
+ * database and the directory are gone afterwards whatever happens.
+ */
+async function withCliEnv(fn: (cli: CliEnv) => Promise<void>): Promise<void> {
+  // Short path: the embedded database's unix socket lives in DATA_DIR/run.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tcli-'));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const databaseName = `tessera_cli_${randomBytes(6).toString('hex')}`;
+  let databaseUrl: string | undefined;
+  try {
+    if (adminUrl) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${databaseName}`);
+      } finally {
+        await admin.end();
+      }
+      const url = new URL(adminUrl);
+      url.pathname = `/${databaseName}`;
+      databaseUrl = url.toString();
+    }
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    await fn({ dataDir, port, env });
+  } finally {
+    await killAll();
+    if (adminUrl) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface OrgCreateOutput {
+  organization: { id: string; slug: string; name: string };
+  access_token: string;
+}
+
+/** `org create --json`: exactly one JSON line on stdout, nothing else. */
+function parseOrgCreate(result: CliResult): OrgCreateOutput {
+  expectSuccess(result, 'org create');
+  expect(result.stdout.endsWith('\n')).toBe(true);
+  expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+  const parsed = JSON.parse(result.stdout) as OrgCreateOutput;
+  expect(Object.keys(parsed).sort()).toEqual(['access_token', 'organization']);
+  expect(parsed.access_token).toMatch(/^polar_oat_[0-9A-Za-z]{43}$/);
+  return parsed;
+}
+
+async function stopGracefully(served: Served): Promise<void> {
+  const done = exited(served.child);
+  served.child.kill('SIGTERM');
+  const result = await Promise.race([
+    done,
+    new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), SHUTDOWN_TIMEOUT_MS)),
+  ]);
+  expect(result, `tessera serve did not stop on SIGTERM:\n${served.stderr()}`).toEqual({ code: 0, signal: null });
+}
+
+function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+describe('tessera org create', () => {
+  it(
+    'prints one JSON line with the organization and its access token when no server runs',
+    () =>
+      withCliEnv(async (cli) => {
+        const result = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli);
+        const { organization } = parseOrgCreate(result);
+        expect(organization.slug).toBe('acme');
+        expect(organization.name).toBe('Acme');
+      }),
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'works next to a running server, whose API accepts the printed token, and the server stops on SIGTERM',
+    () =>
+      withCliEnv(async (cli) => {
+        const served = await serve(cli);
+        const result = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli);
+        const { organization, access_token } = parseOrgCreate(result);
+        expect(organization.slug).toBe('acme');
+
+        const response = await fetch(`${served.url}/v1/organizations/${organization.id}`, {
+          headers: bearer(access_token),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ id: organization.id, slug: 'acme', name: 'Acme' });
+
+        await stopGracefully(served);
+      }),
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'rejects an invalid slug and a duplicate slug with a non-zero exit and nothing on stdout',
+    () =>
+      withCliEnv(async (cli) => {
+        const invalid = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'Not A Slug!'], cli);
+        expect(invalid.code).not.toBe(0);
+        expect(invalid.code).not.toBeNull();
+        expect(invalid.stdout).toBe('');
+        expect(invalid.stderr).toMatch(/slug/i);
+
+        parseOrgCreate(await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli));
+        const duplicate = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli);
+        expect(duplicate.code).not.toBe(0);
+        expect(duplicate.code).not.toBeNull();
+        expect(duplicate.stdout).toBe('');
+        expect(duplicate.stderr).toMatch(/slug/i);
+        expect(duplicate.stderr).toMatch(/already exists/i);
+      }),
+    TEST_TIMEOUT,
+  );
+});
+
+describe('tessera token create', () => {
+  it(
+    'creates a token limited to the scopes given',
+    () =>
+      withCliEnv(async (cli) => {
+        const served = await serve(cli);
+        const { organization } = parseOrgCreate(
+          await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli),
+        );
+
+        const result = await runCli(
+          ['token', 'create', '--org', 'acme', '--scopes', 'organizations:read', '--json'],
+          cli,
+        );
+        expectSuccess(result, 'token create');
+        expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+        const created = JSON.parse(result.stdout) as { id: string; scopes: string[]; access_token: string };
+        expect(created.scopes).toEqual(['organizations:read']);
+        expect(created.access_token).toMatch(/^polar_oat_[0-9A-Za-z]{43}$/);
+
+        const url = `${served.url}/v1/organizations/${organization.id}`;
+        const read = await fetch(url, { headers: bearer(created.access_token) });
+        expect(read.status).toBe(200);
+        expect(await read.json()).toMatchObject({ id: organization.id, slug: 'acme' });
+
+        const write = await fetch(url, {
+          method: 'PATCH',
+          headers: { ...bearer(created.access_token), 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Renamed' }),
+        });
+        expect(write.status).toBe(403);
+        expect(await write.json()).toMatchObject({ error: 'insufficient_scope' });
+
+        const after = await fetch(url, { headers: bearer(created.access_token) });
+        expect(await after.json()).toMatchObject({ name: 'Acme' });
+      }),
+    TEST_TIMEOUT,
+  );
+});
+
+describe('tessera user create', () => {
+  it(
+    'creates a member who can sign in through the running server',
+    () =>
+      withCliEnv(async (cli) => {
+        const served = await serve(cli);
+        parseOrgCreate(await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli));
+
+        const created = await runCli(
+          ['user', 'create', '--email', 'a@example.com', '--password', 'long enough pw', '--org', 'acme'],
+          cli,
+        );
+        expectSuccess(created, 'user create');
+        expect(created.stdout).toMatch(/a@example\.com/);
+
+        const login = await fetch(`${served.url}/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: served.url },
+          body: JSON.stringify({ email: 'a@example.com', password: 'long enough pw' }),
+        });
+        expect(login.status).toBe(200);
+        expect(await login.json()).toMatchObject({ email: 'a@example.com' });
+        const setCookie = login.headers.getSetCookie().find((c) => c.startsWith('tessera_session='));
+        expect(setCookie, 'no tessera_session cookie').toBeDefined();
+        const attributes = setCookie!
+          .split(';')
+          .slice(1)
+          .map((a) => a.trim().toLowerCase());
+        expect(attributes).toContain('httponly');
+        expect(attributes).toContain('samesite=lax');
+        const session = setCookie!.split(';')[0]!;
+        expect(session.length).toBeGreaterThan('tessera_session='.length);
+
+        const list = await fetch(`${served.url}/v1/organizations/`, { headers: { cookie: session } });
+        expect(list.status).toBe(200);
+        const body = (await list.json()) as { items: { slug: string }[] };
+        expect(body.items.map((o) => o.slug)).toEqual(['acme']);
+      }),
+    TEST_TIMEOUT,
+  );
+});
+
+describe('tessera migrate', () => {
+  it(
+    'reports "up to date" on an already migrated database',
+    () =>
+      withCliEnv(async (cli) => {
+        const first = await runCli(['migrate'], cli);
+        expectSuccess(first, 'migrate');
+        expect(first.stdout).toMatch(/^(applied: .+|up to date)\n$/);
+
+        const second = await runCli(['migrate'], cli);
+        expectSuccess(second, 'migrate');
+        expect(second.stdout).toBe('up to date\n');
+      }),
+    TEST_TIMEOUT,
+  );
+});
