@@ -1,78 +1,8 @@
-import type { ColumnType } from 'kysely';
+import type { FoundationTables } from './tables/foundation.js';
 
-/** Row types of the tables in `migrations/`. Keep in step with the SQL. */
-type Json = ColumnType<unknown, string, string>;
-type Timestamp = ColumnType<Date, Date, Date>;
-type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
-
-export interface OrganizationsTable {
-  id: string;
-  created_at: Timestamp;
-  modified_at: NullableTimestamp;
-  deleted_at: NullableTimestamp;
-  name: string;
-  slug: string;
-  avatar_url: string | null;
-  email: string | null;
-  website: string | null;
-  socials: Json;
-  details: ColumnType<unknown, string | null | undefined, string | null>;
-  details_submitted_at: NullableTimestamp;
-  feature_settings: Json;
-  subscription_settings: Json;
-  customer_invoice_prefix: string;
-}
-
-export interface UsersTable {
-  id: string;
-  created_at: Timestamp;
-  modified_at: NullableTimestamp;
-  email: string;
-  password_hash: string;
-}
-
-export interface UserOrganizationsTable {
-  user_id: string;
-  organization_id: string;
-  created_at: Timestamp;
-}
-
-export interface UserSessionsTable {
-  id: string;
-  created_at: Timestamp;
-  token_hash: string;
-  user_id: string;
-  expires_at: Timestamp;
-  user_agent: string | null;
-}
-
-export interface OrganizationAccessTokensTable {
-  id: string;
-  created_at: Timestamp;
-  modified_at: NullableTimestamp;
-  deleted_at: NullableTimestamp;
-  token_hash: string;
-  organization_id: string;
-  comment: string;
-  scopes: string[];
-  expires_at: NullableTimestamp;
-  last_used_at: NullableTimestamp;
-}
-
-export interface WebhookEventsTable {
-  id: string;
-  created_at: Timestamp;
-  modified_at: NullableTimestamp;
-  organization_id: string;
-  type: string;
-  payload: Json;
-}
-
-export interface DB {
-  organizations: OrganizationsTable;
-  users: UsersTable;
-  user_organizations: UserOrganizationsTable;
-  user_sessions: UserSessionsTable;
-  organization_access_tokens: OrganizationAccessTokensTable;
-  webhook_events: WebhookEventsTable;
-}
+/**
+ * Row types of every table, one file per module under `tables/`, each in step with its migration.
+ * A module adds its tables file here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- composed from module table sets
+export interface DB extends FoundationTables {}

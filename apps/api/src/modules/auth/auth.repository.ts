@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { UserSessionsTable, UsersTable } from '../../db/schema.js';
+import type { UserSessionsTable, UsersTable } from '../../db/tables/foundation.js';
 import type { Executor } from '../../platform/db/database.js';
 
 export type UserRow = Selectable<UsersTable>;

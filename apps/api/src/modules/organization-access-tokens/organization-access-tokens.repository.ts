@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { OrganizationAccessTokensTable } from '../../db/schema.js';
+import type { OrganizationAccessTokensTable } from '../../db/tables/foundation.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import type { OrganizationsTable } from '../../db/schema.js';
+import type { OrganizationsTable } from '../../db/tables/foundation.js';
 import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';

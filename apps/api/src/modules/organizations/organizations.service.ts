@@ -174,3 +174,31 @@ export async function updateOrganization(
   await recordWebhookEvent(ctx, updated.id, 'organization.updated', serializeOrganization(updated));
   return updated;
 }
+
+/**
+ * The organization a create call acts for (reference: `organization/resolver.py`). An organization
+ * token acts for its own organization and may not name one; a user must name one they belong to.
+ * Problems are 422s at `["body","organization_id"]`.
+ */
+export async function resolveOrganizationForWrite(
+  ctx: Context,
+  organizationId: string | null | undefined,
+): Promise<OrganizationRow> {
+  const loc = ['body', 'organization_id'];
+  if (ctx.subject.kind === 'organization') {
+    if (organizationId != null) {
+      throw validationError(
+        loc,
+        'Setting organization_id is disallowed when using an organization token.',
+        'organization_token',
+      );
+    }
+    const own = await findVisibleOrganization(ctx.db, ctx.subject, ctx.subject.organizationId);
+    if (!own) throw new ResourceNotFound('Organization not found');
+    return own;
+  }
+  if (organizationId == null) throw validationError(loc, 'organization_id is required.', 'missing');
+  const organization = await findVisibleOrganization(ctx.db, ctx.subject, organizationId);
+  if (!organization) throw validationError(loc, 'Organization not found.');
+  return organization;
+}

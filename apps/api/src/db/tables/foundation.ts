@@ -1,0 +1,75 @@
+import type { ColumnType } from 'kysely';
+import type { Json, NullableTimestamp, Timestamp } from './types.js';
+
+/** Tables of migration 0001: organizations, users, sessions, access tokens, webhook events. */
+export interface OrganizationsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  name: string;
+  slug: string;
+  avatar_url: string | null;
+  email: string | null;
+  website: string | null;
+  socials: Json;
+  details: ColumnType<unknown, string | null | undefined, string | null>;
+  details_submitted_at: NullableTimestamp;
+  feature_settings: Json;
+  subscription_settings: Json;
+  customer_invoice_prefix: string;
+}
+
+export interface UsersTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  email: string;
+  password_hash: string;
+}
+
+export interface UserOrganizationsTable {
+  user_id: string;
+  organization_id: string;
+  created_at: Timestamp;
+}
+
+export interface UserSessionsTable {
+  id: string;
+  created_at: Timestamp;
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  user_agent: string | null;
+}
+
+export interface OrganizationAccessTokensTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  token_hash: string;
+  organization_id: string;
+  comment: string;
+  scopes: string[];
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  type: string;
+  payload: Json;
+}
+
+export interface FoundationTables {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  user_organizations: UserOrganizationsTable;
+  user_sessions: UserSessionsTable;
+  organization_access_tokens: OrganizationAccessTokensTable;
+  webhook_events: WebhookEventsTable;
+}
