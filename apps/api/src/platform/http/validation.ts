@@ -26,6 +26,9 @@ function issueType(issue: ZodIssue): string {
       return 'multiple_of';
     case 'invalid_union':
       return 'union_tag_invalid';
+    case 'custom':
+      // Refinements may name their type (`params: { type: 'missing' }`).
+      return (issue.params as { type?: string } | undefined)?.type ?? 'value_error';
     default:
       return 'value_error';
   }
