@@ -56,17 +56,22 @@ class Components {
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
     delete json.$schema;
+    // Compare in component form, so a schema seen before (whose refs were rewritten) matches itself.
+    const identity = new Map(Object.keys(defs).map((name) => [name, name]));
     const renames = new Map<string, string>();
-    for (const [name, def] of Object.entries(defs)) renames.set(name, this.store(name, def, io, renames));
-    const rewritten = rewriteRefs(json, renames) as JsonSchema;
-    for (const name of renames.keys()) {
-      const target = renames.get(name)!;
-      this.schemas[target] = rewriteRefs(this.schemas[target], renames) as JsonSchema;
+    for (const [name, def] of Object.entries(defs))
+      renames.set(name, this.store(name, rewriteRefs(def, identity) as JsonSchema, io));
+    const renamed = [...renames].filter(([from, to]) => from !== to);
+    if (renamed.length > 0) {
+      // A schema stored under an alternate name: references within this batch follow it.
+      const batch = new Map(renamed);
+      for (const [, target] of renamed) this.schemas[target] = rewriteRefs(this.schemas[target], batch) as JsonSchema;
+      return rewriteRefs(rewriteRefs(json, identity), batch) as JsonSchema;
     }
-    return rewritten;
+    return rewriteRefs(json, identity) as JsonSchema;
   }
 
-  private store(name: string, def: JsonSchema, io: 'input' | 'output', _renames: Map<string, string>): string {
+  private store(name: string, def: JsonSchema, io: 'input' | 'output'): string {
     const existing = this.schemas[name];
     if (!existing || JSON.stringify(existing) === JSON.stringify(def)) {
       this.schemas[name] = def;
@@ -82,7 +87,7 @@ class Components {
     const id = z.globalRegistry.get(schema)?.id;
     const json = this.add(schema, io);
     if (!id) return json;
-    const name = this.store(id, json, io, new Map());
+    const name = this.store(id, json, io);
     return { $ref: `#/components/schemas/${name}` };
   }
 }
@@ -92,9 +97,10 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
-        const name = v.slice('#/$defs/'.length);
-        out[key] = `#/components/schemas/${renames.get(name) ?? name}`;
+      const match =
+        key === '$ref' && typeof v === 'string' ? /^#\/(?:\$defs|components\/schemas)\/(.+)$/.exec(v) : null;
+      if (match) {
+        out[key] = `#/components/schemas/${renames.get(match[1]!) ?? match[1]}`;
       } else {
         out[key] = rewriteRefs(v, renames);
       }

@@ -76,7 +76,7 @@ export interface Sort<K extends string> {
  * `sorting` is repeatable and applied in order; a leading `-` means descending. Unknown keys are a
  * 422 at `["query","sorting"]`.
  */
-export function sortingQuery<K extends string>(keys: readonly [K, ...K[]], fallback: `${'-' | ''}${K}`[]) {
+export function sortingQuery<K extends string>(keys: readonly [K, ...K[]], fallback: `${'-' | ''}${NoInfer<K>}`[]) {
   const values = keys.flatMap((key) => [key, `-${key}`]) as [string, ...string[]];
   const doc = z
     .array(z.enum(values))
