@@ -1,8 +1,21 @@
 import type { FoundationTables } from './tables/foundation.js';
+import type { CustomersTables } from './tables/customers.js';
+import type { BenefitsTables } from './tables/benefits.js';
+import type { CustomFieldsTables } from './tables/custom-fields.js';
+import type { ProductsTables } from './tables/products.js';
+import type { DiscountsTables } from './tables/discounts.js';
+import type { CheckoutLinksTables } from './tables/checkout-links.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
  * A module adds its tables file here.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- composed from module table sets
-export interface DB extends FoundationTables {}
+export interface DB
+  extends
+    FoundationTables,
+    BenefitsTables,
+    CustomFieldsTables,
+    CustomersTables,
+    ProductsTables,
+    DiscountsTables,
+    CheckoutLinksTables {}

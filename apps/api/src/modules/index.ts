@@ -1,11 +1,29 @@
 import type { AnyRoute } from '../platform/http/route.js';
 import type { JobDefinition } from '../platform/jobs/queue.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { customerRoutes } from './customers/customers.routes.js';
+import { customerSessionRoutes } from './customer-sessions/customer-sessions.routes.js';
 import { organizationAccessTokenRoutes } from './organization-access-tokens/organization-access-tokens.routes.js';
 import { organizationRoutes } from './organizations/organizations.routes.js';
+import { benefitRoutes } from './benefits/benefits.routes.js';
+import { customFieldRoutes } from './custom-fields/custom-fields.routes.js';
+import { productRoutes } from './products/products.routes.js';
+import { discountRoutes } from './discounts/discounts.routes.js';
+import { checkoutLinkRoutes } from './checkout-links/checkout-links.routes.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
-export const routes: AnyRoute[] = [...authRoutes, ...organizationRoutes, ...organizationAccessTokenRoutes];
+export const routes: AnyRoute[] = [
+  ...authRoutes,
+  ...organizationRoutes,
+  ...organizationAccessTokenRoutes,
+  ...benefitRoutes,
+  ...customFieldRoutes,
+  ...customerRoutes,
+  ...customerSessionRoutes,
+  ...productRoutes,
+  ...discountRoutes,
+  ...checkoutLinkRoutes,
+];
 
 /** Every background job the worker runs. */
 export const jobs: JobDefinition<never>[] = [];

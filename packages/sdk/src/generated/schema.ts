@@ -72,6 +72,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/benefits/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List benefits */
+        get: operations["benefits:list"];
+        put?: never;
+        /** Create a benefit */
+        post: operations["benefits:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/benefits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a benefit */
+        get: operations["benefits:get"];
+        put?: never;
+        post?: never;
+        /** Delete a benefit */
+        delete: operations["benefits:delete"];
+        options?: never;
+        head?: never;
+        /** Update a benefit */
+        patch: operations["benefits:update"];
+        trace?: never;
+    };
+    "/v1/benefits/{id}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the grants of a benefit */
+        get: operations["benefits:grants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout-links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List checkout links */
+        get: operations["checkout-links:list"];
+        put?: never;
+        /** Create a checkout link */
+        post: operations["checkout-links:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkout-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a checkout link */
+        get: operations["checkout-links:get"];
+        put?: never;
+        post?: never;
+        /** Delete a checkout link */
+        delete: operations["checkout-links:delete"];
+        options?: never;
+        head?: never;
+        /** Update a checkout link */
+        patch: operations["checkout-links:update"];
+        trace?: never;
+    };
+    "/v1/custom-fields/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List custom fields */
+        get: operations["custom-fields:list"];
+        put?: never;
+        /** Create a custom field */
+        post: operations["custom-fields:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a custom field */
+        get: operations["custom-fields:get"];
+        put?: never;
+        post?: never;
+        /** Delete a custom field */
+        delete: operations["custom-fields:delete"];
+        options?: never;
+        head?: never;
+        /** Update a custom field */
+        patch: operations["custom-fields:update"];
+        trace?: never;
+    };
+    "/v1/customer-sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a customer session */
+        post: operations["customer-sessions:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers */
+        get: operations["customers:list"];
+        put?: never;
+        /** Create a customer */
+        post: operations["customers:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer */
+        get: operations["customers:get"];
+        put?: never;
+        post?: never;
+        /** Delete a customer */
+        delete: operations["customers:delete"];
+        options?: never;
+        head?: never;
+        /** Update a customer */
+        patch: operations["customers:update"];
+        trace?: never;
+    };
+    "/v1/customers/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer state */
+        get: operations["customers:get_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer by external ID */
+        get: operations["customers:get_external"];
+        put?: never;
+        post?: never;
+        /** Delete a customer by external ID */
+        delete: operations["customers:delete_external"];
+        options?: never;
+        head?: never;
+        /** Update a customer by external ID */
+        patch: operations["customers:update_external"];
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer state by external ID */
+        get: operations["customers:get_state_external"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List discounts */
+        get: operations["discounts:list"];
+        put?: never;
+        /** Create a discount */
+        post: operations["discounts:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a discount */
+        get: operations["discounts:get"];
+        put?: never;
+        post?: never;
+        /** Delete a discount */
+        delete: operations["discounts:delete"];
+        options?: never;
+        head?: never;
+        /** Update a discount */
+        patch: operations["discounts:update"];
+        trace?: never;
+    };
     "/v1/organization-access-tokens/": {
         parameters: {
             query?: never;
@@ -144,10 +416,1174 @@ export interface paths {
         patch: operations["organizations:update"];
         trace?: never;
     };
+    "/v1/products/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List products */
+        get: operations["products:list"];
+        put?: never;
+        /** Create a product */
+        post: operations["products:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a product */
+        get: operations["products:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a product */
+        patch: operations["products:update"];
+        trace?: never;
+    };
+    "/v1/products/{id}/benefits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the benefits of a product */
+        post: operations["products:update_benefits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Address: {
+            line1: string | null;
+            line2: string | null;
+            postal_code: string | null;
+            city: string | null;
+            state: string | null;
+            country: string;
+        };
+        AddressInput: {
+            line1: string | null;
+            line2: string | null;
+            postal_code: string | null;
+            city: string | null;
+            state: string | null;
+            country: string;
+        };
+        AttachedCustomField: {
+            /** Format: uuid */
+            custom_field_id: string;
+            custom_field: components["schemas"]["CustomField"];
+            order: number;
+            required: boolean;
+        };
+        AttachedCustomFieldCreate: {
+            /** Format: uuid */
+            custom_field_id: string;
+            required: boolean;
+        };
+        Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
+        BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
+        BenefitCustom: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "custom";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitCustomProperties"];
+        };
+        BenefitCustomCreate: {
+            /** @constant */
+            type: "custom";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitCustomCreateProperties"];
+        };
+        BenefitCustomCreateProperties: {
+            note?: string | null;
+        };
+        BenefitCustomProperties: {
+            note: string | null;
+        };
+        BenefitCustomUpdate: {
+            /** @constant */
+            type: "custom";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitCustomCreateProperties"] | null;
+        };
+        BenefitDiscord: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "discord";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitDiscordProperties"];
+        };
+        BenefitDiscordCreate: {
+            /** @constant */
+            type: "discord";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitDiscordCreateProperties"];
+        };
+        BenefitDiscordCreateProperties: {
+            guild_token: string;
+            role_id: string;
+        };
+        BenefitDiscordProperties: {
+            guild_id: string;
+            role_id: string;
+            guild_token: string;
+        };
+        BenefitDiscordUpdate: {
+            /** @constant */
+            type: "discord";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitDiscordCreateProperties"] | null;
+        };
+        BenefitDownloadables: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "downloadables";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitDownloadablesProperties"];
+        };
+        BenefitDownloadablesCreate: {
+            /** @constant */
+            type: "downloadables";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitDownloadablesCreateProperties"];
+        };
+        BenefitDownloadablesCreateProperties: {
+            /** @default {} */
+            archived: {
+                [key: string]: boolean;
+            };
+            files: string[];
+        };
+        BenefitDownloadablesProperties: {
+            archived: {
+                [key: string]: boolean;
+            };
+            files: string[];
+        };
+        BenefitDownloadablesUpdate: {
+            /** @constant */
+            type: "downloadables";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitDownloadablesCreateProperties"] | null;
+        };
+        BenefitGitHubRepository: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "github_repository";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitGitHubRepositoryProperties"];
+        };
+        BenefitGitHubRepositoryCreate: {
+            /** @constant */
+            type: "github_repository";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitGitHubRepositoryCreateProperties"];
+        };
+        BenefitGitHubRepositoryCreateProperties: {
+            repository_owner: string;
+            repository_name: string;
+            /** @enum {string} */
+            permission: "pull" | "triage" | "push" | "maintain" | "admin";
+        };
+        BenefitGitHubRepositoryProperties: {
+            repository_owner: string;
+            repository_name: string;
+            /** @enum {string} */
+            permission: "pull" | "triage" | "push" | "maintain" | "admin";
+        };
+        BenefitGitHubRepositoryUpdate: {
+            /** @constant */
+            type: "github_repository";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitGitHubRepositoryCreateProperties"] | null;
+        };
+        BenefitGrant: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            is_granted: boolean;
+            revoked_at: string | null;
+            is_revoked: boolean;
+            subscription_id: string | null;
+            order_id: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            error: components["schemas"]["BenefitGrantError"] | null;
+            customer: components["schemas"]["Customer"];
+            properties: components["schemas"]["BenefitGrantDiscordProperties"] | components["schemas"]["BenefitGrantGitHubRepositoryProperties"] | components["schemas"]["BenefitGrantDownloadablesProperties"] | components["schemas"]["BenefitGrantLicenseKeysProperties"] | components["schemas"]["BenefitGrantCustomProperties"];
+        };
+        BenefitGrantCustomProperties: Record<string, never>;
+        BenefitGrantDiscordProperties: {
+            account_id?: string;
+            guild_id?: string;
+            role_id?: string;
+        };
+        BenefitGrantDownloadablesProperties: {
+            files?: string[];
+        };
+        BenefitGrantError: {
+            message: string;
+            type: string;
+            timestamp: string;
+        };
+        BenefitGrantGitHubRepositoryProperties: {
+            account_id?: string;
+            repository_owner?: string;
+            repository_name?: string;
+            /** @enum {string} */
+            permission?: "pull" | "triage" | "push" | "maintain" | "admin";
+        };
+        BenefitGrantLicenseKeysProperties: {
+            license_key_id?: string;
+            display_key?: string;
+        };
+        BenefitLicenseKeyActivationCreateProperties: {
+            limit: number;
+            enable_customer_admin: boolean;
+        };
+        BenefitLicenseKeyActivationProperties: {
+            limit: number;
+            enable_customer_admin: boolean;
+        };
+        BenefitLicenseKeyExpirationProperties: {
+            ttl: number;
+            /** @enum {string} */
+            timeframe: "year" | "month" | "day";
+        };
+        BenefitLicenseKeys: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "license_keys";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitLicenseKeysProperties"];
+        };
+        BenefitLicenseKeysCreate: {
+            /** @constant */
+            type: "license_keys";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitLicenseKeysCreateProperties"];
+        };
+        BenefitLicenseKeysCreateProperties: {
+            prefix?: string | null;
+            expires?: {
+                ttl: number;
+                /** @enum {string} */
+                timeframe: "year" | "month" | "day";
+            } | null;
+            activations?: components["schemas"]["BenefitLicenseKeyActivationCreateProperties"] | null;
+            limit_usage?: number | null;
+        };
+        BenefitLicenseKeysProperties: {
+            prefix: string | null;
+            expires: components["schemas"]["BenefitLicenseKeyExpirationProperties"] | null;
+            activations: components["schemas"]["BenefitLicenseKeyActivationProperties"] | null;
+            limit_usage: number | null;
+        };
+        BenefitLicenseKeysUpdate: {
+            /** @constant */
+            type: "license_keys";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitLicenseKeysCreateProperties"] | null;
+        };
+        BenefitMeterCredit: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "meter_credit";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            properties: components["schemas"]["BenefitMeterCreditProperties"];
+        };
+        BenefitMeterCreditCreate: {
+            /** @constant */
+            type: "meter_credit";
+            description: string;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            organization_id?: string | null;
+            properties: components["schemas"]["BenefitMeterCreditCreateProperties"];
+        };
+        BenefitMeterCreditCreateProperties: {
+            units: number;
+            rollover: boolean;
+            /** Format: uuid */
+            meter_id: string;
+        };
+        BenefitMeterCreditProperties: {
+            units: number;
+            rollover: boolean;
+            meter_id: string;
+        };
+        BenefitMeterCreditUpdate: {
+            /** @constant */
+            type: "meter_credit";
+            description?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            properties?: components["schemas"]["BenefitMeterCreditCreateProperties"] | null;
+        };
+        BenefitPublic: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            type: components["schemas"]["BenefitType"];
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        /** @enum {string} */
+        BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
+        BenefitUpdate: components["schemas"]["BenefitCustomUpdate"] | components["schemas"]["BenefitDiscordUpdate"] | components["schemas"]["BenefitGitHubRepositoryUpdate"] | components["schemas"]["BenefitDownloadablesUpdate"] | components["schemas"]["BenefitLicenseKeysUpdate"] | components["schemas"]["BenefitMeterCreditUpdate"];
+        CheckoutLink: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @constant */
+            payment_processor: "stripe";
+            client_secret: string;
+            success_url: string | null;
+            label: string | null;
+            allow_discount_codes: boolean;
+            require_billing_address: boolean;
+            discount_id: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            products: components["schemas"]["CheckoutLinkProduct"][];
+            discount: (components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"]) | null;
+            url: string;
+        };
+        CheckoutLinkCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /**
+             * @default stripe
+             * @constant
+             */
+            payment_processor: "stripe";
+            label?: string | null;
+            /** @default true */
+            allow_discount_codes: boolean;
+            /** @default false */
+            require_billing_address: boolean;
+            discount_id?: string | null;
+            success_url?: string | null;
+            products?: string[];
+            /** Format: uuid */
+            product_id?: string;
+            /** Format: uuid */
+            product_price_id?: string;
+        };
+        CheckoutLinkProduct: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["BenefitPublic"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+        };
+        CheckoutLinkUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            products?: string[] | null;
+            label?: string | null;
+            allow_discount_codes?: boolean | null;
+            require_billing_address?: boolean | null;
+            discount_id?: string | null;
+            success_url?: string | null;
+        };
+        Customer: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            external_id: string | null;
+            email: string;
+            email_verified: boolean;
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+            /** Format: uuid */
+            organization_id: string;
+            deleted_at: string | null;
+            avatar_url: string;
+        };
+        CustomerCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            external_id?: string | null;
+            /** Format: email */
+            email: string;
+            name?: string | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
+            tax_id?: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+            organization_id?: string | null;
+        };
+        CustomerSession: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+            customer_portal_url: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer: components["schemas"]["Customer"];
+        };
+        CustomerSessionCustomerExternalIDCreate: {
+            customer_external_id: string;
+        };
+        CustomerSessionCustomerIDCreate: {
+            /** Format: uuid */
+            customer_id: string;
+        };
+        CustomerSessionExternalCustomerIDCreate: {
+            external_customer_id: string;
+        };
+        CustomerState: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            external_id: string | null;
+            email: string;
+            email_verified: boolean;
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+            /** Format: uuid */
+            organization_id: string;
+            deleted_at: string | null;
+            avatar_url: string;
+            active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
+            granted_benefits: components["schemas"]["CustomerStateBenefitGrant"][];
+            active_meters: components["schemas"]["CustomerStateMeter"][];
+        };
+        CustomerStateBenefitGrant: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: date-time */
+            granted_at: string;
+            /** Format: uuid */
+            benefit_id: string;
+            /** @enum {string} */
+            benefit_type: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
+            properties: {
+                [key: string]: unknown;
+            };
+        };
+        CustomerStateMeter: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            meter_id: string;
+            consumed_units: number;
+            credited_units: number;
+            balance: number;
+        };
+        CustomerStateSubscription: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            custom_field_data: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @constant */
+            status: "active";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            recurring_interval: "month" | "year";
+            /** Format: date-time */
+            current_period_start: string;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            canceled_at: string | null;
+            started_at: string | null;
+            ends_at: string | null;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
+        };
+        CustomerStateSubscriptionMeter: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            consumed_units: number;
+            credited_units: number;
+            amount: number;
+            /** Format: uuid */
+            meter_id: string;
+        };
+        CustomerUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            email?: string | null;
+            name?: string | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
+            tax_id?: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+            external_id?: string | null;
+        };
+        CustomerUpdateExternalID: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            email?: string | null;
+            name?: string | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
+            tax_id?: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+        };
+        CustomField: components["schemas"]["CustomFieldText"] | components["schemas"]["CustomFieldNumber"] | components["schemas"]["CustomFieldDate"] | components["schemas"]["CustomFieldCheckbox"] | components["schemas"]["CustomFieldSelect"];
+        CustomFieldCheckbox: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            slug: string;
+            name: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "checkbox";
+            properties: components["schemas"]["CustomFieldCheckboxProperties"];
+        };
+        CustomFieldCheckboxProperties: {
+            form_label?: string;
+            form_help_text?: string;
+            form_placeholder?: string;
+        };
+        CustomFieldCreate: components["schemas"]["CustomFieldCreateText"] | components["schemas"]["CustomFieldCreateNumber"] | components["schemas"]["CustomFieldCreateDate"] | components["schemas"]["CustomFieldCreateCheckbox"] | components["schemas"]["CustomFieldCreateSelect"];
+        CustomFieldCreateCheckbox: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Key of the value in `custom_field_data`; lower-cased; letters, digits, `-` and `_`. */
+            slug: string;
+            name: string;
+            /** @description The organization owning the field. Required unless you use an organization token. */
+            organization_id?: string | null;
+            /** @constant */
+            type: "checkbox";
+            properties: components["schemas"]["CustomFieldCheckboxProperties"];
+        };
+        CustomFieldCreateDate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Key of the value in `custom_field_data`; lower-cased; letters, digits, `-` and `_`. */
+            slug: string;
+            name: string;
+            /** @description The organization owning the field. Required unless you use an organization token. */
+            organization_id?: string | null;
+            /** @constant */
+            type: "date";
+            properties: components["schemas"]["CustomFieldDateProperties"];
+        };
+        CustomFieldCreateNumber: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Key of the value in `custom_field_data`; lower-cased; letters, digits, `-` and `_`. */
+            slug: string;
+            name: string;
+            /** @description The organization owning the field. Required unless you use an organization token. */
+            organization_id?: string | null;
+            /** @constant */
+            type: "number";
+            properties: components["schemas"]["CustomFieldNumberProperties"];
+        };
+        CustomFieldCreateSelect: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Key of the value in `custom_field_data`; lower-cased; letters, digits, `-` and `_`. */
+            slug: string;
+            name: string;
+            /** @description The organization owning the field. Required unless you use an organization token. */
+            organization_id?: string | null;
+            /** @constant */
+            type: "select";
+            properties: components["schemas"]["CustomFieldSelectProperties"];
+        };
+        CustomFieldCreateText: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Key of the value in `custom_field_data`; lower-cased; letters, digits, `-` and `_`. */
+            slug: string;
+            name: string;
+            /** @description The organization owning the field. Required unless you use an organization token. */
+            organization_id?: string | null;
+            /** @constant */
+            type: "text";
+            properties: components["schemas"]["CustomFieldTextProperties"];
+        };
+        CustomFieldDate: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            slug: string;
+            name: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "date";
+            properties: components["schemas"]["CustomFieldDateProperties"];
+        };
+        CustomFieldDateProperties: {
+            form_label?: string;
+            form_help_text?: string;
+            form_placeholder?: string;
+            ge?: number;
+            le?: number;
+        };
+        CustomFieldNumber: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            slug: string;
+            name: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "number";
+            properties: components["schemas"]["CustomFieldNumberProperties"];
+        };
+        CustomFieldNumberProperties: {
+            form_label?: string;
+            form_help_text?: string;
+            form_placeholder?: string;
+            ge?: number;
+            le?: number;
+        };
+        CustomFieldSelect: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            slug: string;
+            name: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "select";
+            properties: components["schemas"]["CustomFieldSelectProperties"];
+        };
+        CustomFieldSelectOption: {
+            value: string;
+            label: string;
+        };
+        CustomFieldSelectProperties: {
+            form_label?: string;
+            form_help_text?: string;
+            form_placeholder?: string;
+            options: components["schemas"]["CustomFieldSelectOption"][];
+        };
+        CustomFieldText: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            slug: string;
+            name: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "text";
+            properties: components["schemas"]["CustomFieldTextProperties"];
+        };
+        CustomFieldTextProperties: {
+            form_label?: string;
+            form_help_text?: string;
+            form_placeholder?: string;
+            textarea?: boolean;
+            min_length?: number;
+            max_length?: number;
+        };
+        /** @enum {string} */
+        CustomFieldType: "text" | "number" | "date" | "checkbox" | "select";
+        CustomFieldUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name?: string | null;
+            slug?: string | null;
+            type?: components["schemas"]["CustomFieldType"];
+            /** @description Replaces the properties; the shape of the field's type (e.g. CustomFieldTextProperties). */
+            properties?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        Discount: components["schemas"]["DiscountFixedRepeatDuration"] | components["schemas"]["DiscountFixedOnceForeverDuration"] | components["schemas"]["DiscountPercentageRepeatDuration"] | components["schemas"]["DiscountPercentageOnceForeverDuration"];
+        DiscountCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code?: string | null;
+            starts_at?: string | null;
+            ends_at?: string | null;
+            max_redemptions?: number | null;
+            products?: string[] | null;
+            /** @enum {string} */
+            type: "fixed" | "percentage";
+            /** @enum {string} */
+            duration: "once" | "forever" | "repeating";
+            duration_in_months?: number | null;
+            amount?: number | null;
+            /** @default usd */
+            currency: string;
+            basis_points?: number | null;
+            organization_id?: string | null;
+        };
+        DiscountFixedOnceForeverDuration: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            duration: "once" | "forever";
+            products: components["schemas"]["DiscountProduct"][];
+        };
+        DiscountFixedOnceForeverDurationBase: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            duration: "once" | "forever";
+        };
+        DiscountFixedRepeatDuration: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+            products: components["schemas"]["DiscountProduct"][];
+        };
+        DiscountFixedRepeatDurationBase: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+        };
+        DiscountPercentageOnceForeverDuration: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @enum {string} */
+            duration: "once" | "forever";
+            products: components["schemas"]["DiscountProduct"][];
+        };
+        DiscountPercentageOnceForeverDurationBase: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @enum {string} */
+            duration: "once" | "forever";
+        };
+        DiscountPercentageRepeatDuration: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+            products: components["schemas"]["DiscountProduct"][];
+        };
+        DiscountPercentageRepeatDurationBase: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            code: string | null;
+            starts_at: string | null;
+            ends_at: string | null;
+            max_redemptions: number | null;
+            redemptions_count: number;
+            /** Format: uuid */
+            organization_id: string;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+        };
+        DiscountProduct: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        DiscountUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name?: string | null;
+            code?: string | null;
+            starts_at?: string | null;
+            ends_at?: string | null;
+            max_redemptions?: number | null;
+            duration?: ("once" | "forever" | "repeating") | null;
+            duration_in_months?: number | null;
+            type?: ("fixed" | "percentage") | null;
+            amount?: number | null;
+            currency?: string | null;
+            basis_points?: number | null;
+            products?: string[] | null;
+        };
+        ExistingProductPrice: {
+            /** Format: uuid */
+            id: string;
+        };
         HTTPValidationError: {
             detail?: {
                 loc: (string | number)[];
@@ -155,12 +1591,40 @@ export interface components {
                 type: string;
             }[];
         };
+        ListResourceBenefit: {
+            items: components["schemas"]["Benefit"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceBenefitGrant: {
+            items: components["schemas"]["BenefitGrant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCheckoutLink: {
+            items: components["schemas"]["CheckoutLink"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCustomer: {
+            items: components["schemas"]["Customer"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCustomField: {
+            items: components["schemas"]["CustomField"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceDiscount: {
+            items: components["schemas"]["Discount"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceOrganization: {
             items: components["schemas"]["Organization"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceOrganizationAccessToken: {
             items: components["schemas"]["OrganizationAccessToken"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceProduct: {
+            items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
         };
         NamedError: {
@@ -289,6 +1753,201 @@ export interface components {
             total_count: number;
             max_page: number;
         };
+        Product: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["Benefit"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+            attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+        };
+        ProductBenefitsUpdate: {
+            benefits: string[];
+        };
+        ProductCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            description?: string | null;
+            /**
+             * @description month or year for a recurring product, null for one-time.
+             * @enum {unknown}
+             */
+            recurring_interval: "month" | "year" | null;
+            prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
+            medias?: string[] | null;
+            attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
+            organization_id?: string | null;
+        };
+        ProductMediaFileRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            /** @constant */
+            service: "product_media";
+            is_uploaded: boolean;
+            /** Format: date-time */
+            created_at: string;
+            size_readable: string;
+            public_url: string;
+        };
+        ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"];
+        ProductPriceCustom: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            is_archived: boolean;
+            /** Format: uuid */
+            product_id: string;
+            type: components["schemas"]["ProductPriceType"];
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @constant */
+            amount_type: "custom";
+            price_currency: string;
+            minimum_amount: number | null;
+            maximum_amount: number | null;
+            preset_amount: number | null;
+        };
+        ProductPriceCustomCreate: {
+            /** @constant */
+            amount_type: "custom";
+            /**
+             * @description Lower-case ISO 4217 currency code.
+             * @default usd
+             */
+            price_currency: string;
+            minimum_amount?: number | null;
+            maximum_amount?: number | null;
+            preset_amount?: number | null;
+        };
+        ProductPriceFixed: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            is_archived: boolean;
+            /** Format: uuid */
+            product_id: string;
+            type: components["schemas"]["ProductPriceType"];
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @constant */
+            amount_type: "fixed";
+            price_currency: string;
+            price_amount: number;
+        };
+        ProductPriceFixedCreate: {
+            /** @constant */
+            amount_type: "fixed";
+            price_amount: number;
+            /**
+             * @description Lower-case ISO 4217 currency code.
+             * @default usd
+             */
+            price_currency: string;
+        };
+        ProductPriceFree: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            is_archived: boolean;
+            /** Format: uuid */
+            product_id: string;
+            type: components["schemas"]["ProductPriceType"];
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @constant */
+            amount_type: "free";
+        };
+        ProductPriceFreeCreate: {
+            /** @constant */
+            amount_type: "free";
+        };
+        ProductPriceMeter: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        ProductPriceMeteredUnit: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            is_archived: boolean;
+            /** Format: uuid */
+            product_id: string;
+            type: components["schemas"]["ProductPriceType"];
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @constant */
+            amount_type: "metered_unit";
+            price_currency: string;
+            /** @description The price per unit in cents, as a decimal string. */
+            unit_amount: string;
+            cap_amount: number | null;
+            /** Format: uuid */
+            meter_id: string;
+            meter: components["schemas"]["ProductPriceMeter"];
+        };
+        ProductPriceMeteredUnitCreate: {
+            /** @constant */
+            amount_type: "metered_unit";
+            /** Format: uuid */
+            meter_id: string;
+            /**
+             * @description Lower-case ISO 4217 currency code.
+             * @default usd
+             */
+            price_currency: string;
+            unit_amount: number | string;
+            cap_amount?: number | null;
+        };
+        /** @enum {string} */
+        ProductPriceType: "one_time" | "recurring";
+        ProductUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name?: string | null;
+            description?: string | null;
+            /**
+             * @description month or year for a recurring product, null for one-time.
+             * @enum {unknown}
+             */
+            recurring_interval?: "month" | "year" | null;
+            is_archived?: boolean | null;
+            prices?: ((components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"]) | components["schemas"]["ExistingProductPrice"])[] | null;
+            medias?: string[] | null;
+            attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
+        };
         SignIn: {
             /** Format: email */
             email: string;
@@ -299,6 +1958,10 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @enum {string} */
+        SubscriptionRecurringInterval: "month" | "year";
+        /** @enum {string} */
+        TaxIDFormat: "ad_nrt" | "ae_trn" | "ar_cuit" | "au_abn" | "au_arn" | "bg_uic" | "bh_vat" | "bo_tin" | "br_cnpj" | "br_cpf" | "ca_bn" | "ca_gst_hst" | "ca_pst_bc" | "ca_pst_mb" | "ca_pst_sk" | "ca_qst" | "ch_uid" | "ch_vat" | "cl_tin" | "cn_tin" | "co_nit" | "cr_tin" | "de_stn" | "do_rcn" | "ec_ruc" | "eg_tin" | "es_cif" | "eu_oss_vat" | "eu_vat" | "gb_vat" | "ge_vat" | "hk_br" | "hr_oib" | "hu_tin" | "id_npwp" | "il_vat" | "in_gst" | "is_vat" | "jp_cn" | "jp_rn" | "jp_trn" | "ke_pin" | "kr_brn" | "kz_bin" | "li_uid" | "mx_rfc" | "my_frp" | "my_itn" | "my_sst" | "ng_tin" | "no_vat" | "no_voec" | "nz_gst" | "om_vat" | "pe_ruc" | "ph_tin" | "ro_tin" | "rs_pib" | "ru_inn" | "ru_kpp" | "sa_vat" | "sg_gst" | "sg_uen" | "si_tin" | "sv_nit" | "th_vat" | "tr_tin" | "tw_vat" | "ua_vat" | "us_ein" | "uy_ruc" | "ve_rif" | "vn_tin" | "za_vat";
         User: {
             /** Format: uuid */
             id: string;
@@ -425,6 +2088,1823 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                type?: components["schemas"]["BenefitType"] | components["schemas"]["BenefitType"][];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "description" | "-description")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceBenefit"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BenefitCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BenefitUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefits:grants": {
+        parameters: {
+            query?: {
+                is_granted?: boolean;
+                customer_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceBenefitGrant"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkout-links:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "label" | "-label" | "success_url" | "-success_url" | "allow_discount_codes" | "-allow_discount_codes")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCheckoutLink"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkout-links:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutLinkCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutLink"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkout-links:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutLink"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkout-links:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkout-links:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutLinkUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutLink"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "custom-fields:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                query?: string;
+                type?: ("text" | "number" | "date" | "checkbox" | "select") | ("text" | "number" | "date" | "checkbox" | "select")[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "slug" | "-slug" | "name" | "-name" | "type" | "-type")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomField"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "custom-fields:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomFieldCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "custom-fields:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "custom-fields:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "custom-fields:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomFieldUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomField"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer-sessions:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSessionCustomerIDCreate"] | components["schemas"]["CustomerSessionCustomerExternalIDCreate"] | components["schemas"]["CustomerSessionExternalCustomerIDCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSession"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                email?: string;
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "email" | "-email" | "name" | "-name")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:get_state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:get_external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:delete_external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:update_external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdateExternalID"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:get_state_external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "discounts:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "name" | "-name" | "code" | "-code" | "redemptions_count" | "-redemptions_count")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceDiscount"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "discounts:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "discounts:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "discounts:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "discounts:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
                 };
             };
             /** @description Validation error */
@@ -806,6 +4286,296 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "products:list": {
+        parameters: {
+            query?: {
+                id?: string | string[];
+                organization_id?: string | string[];
+                query?: string;
+                is_archived?: boolean;
+                is_recurring?: boolean;
+                benefit_id?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "name" | "-name" | "price_amount_type" | "-price_amount_type" | "price_amount" | "-price_amount")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceProduct"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "products:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "products:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "products:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "products:update_benefits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductBenefitsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -1,0 +1,29 @@
+import type { Json, NullableTimestamp, Timestamp } from './types.js';
+
+/** Tables of migration 0007: checkout links and their products. */
+export interface CheckoutLinksTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  organization_id: string;
+  client_secret: string;
+  payment_processor: string;
+  label: string | null;
+  success_url: string | null;
+  allow_discount_codes: boolean;
+  require_billing_address: boolean;
+  discount_id: string | null;
+  metadata: Json;
+}
+
+export interface CheckoutLinkProductsTable {
+  checkout_link_id: string;
+  product_id: string;
+  order: number;
+}
+
+export interface CheckoutLinksTables {
+  checkout_links: CheckoutLinksTable;
+  checkout_link_products: CheckoutLinkProductsTable;
+}

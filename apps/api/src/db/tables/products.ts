@@ -1,0 +1,56 @@
+import type { Json, NullableTimestamp, Timestamp } from './types.js';
+
+/** Tables of migration 0005: products, their prices, attached benefits and custom fields. */
+export interface ProductsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  recurring_interval: 'month' | 'year' | null;
+  is_archived: boolean;
+  metadata: Json;
+  price_sort_type: number | null;
+  price_sort_amount: number | null;
+}
+
+export interface ProductPricesTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  product_id: string;
+  position: number;
+  amount_type: 'fixed' | 'custom' | 'free' | 'metered_unit';
+  is_archived: boolean;
+  price_currency: string | null;
+  price_amount: number | null;
+  minimum_amount: number | null;
+  maximum_amount: number | null;
+  preset_amount: number | null;
+  /** numeric(17,12), read and written as a decimal string (never a float). */
+  unit_amount: string | null;
+  cap_amount: number | null;
+  meter_id: string | null;
+}
+
+export interface ProductBenefitsTable {
+  product_id: string;
+  benefit_id: string;
+  order: number;
+  created_at: Timestamp;
+}
+
+export interface ProductCustomFieldsTable {
+  product_id: string;
+  custom_field_id: string;
+  order: number;
+  required: boolean;
+}
+
+export interface ProductsTables {
+  products: ProductsTable;
+  product_prices: ProductPricesTable;
+  product_benefits: ProductBenefitsTable;
+  product_custom_fields: ProductCustomFieldsTable;
+}

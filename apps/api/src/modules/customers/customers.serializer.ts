@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod/v4';
+import { serializeAddress } from '../../platform/http/countries.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { iso } from '../../platform/http/schemas.js';
+import type { CustomerRow } from './customers.repository.js';
+import type { Customer, CustomerState } from './customers.schemas.js';
+
+export type CustomerWire = z.input<typeof Customer>;
+export type CustomerStateWire = z.input<typeof CustomerState>;
+
+/**
+ * The avatar the reference shows: Gravatar by the SHA-256 of the lower-cased email, blank when the
+ * address has none. Only a URL is built; nothing is fetched.
+ */
+export function customerAvatarUrl(email: string): string {
+  const hash = createHash('sha256').update(email.toLowerCase(), 'utf8').digest('hex');
+  return `https://www.gravatar.com/avatar/${hash}?d=blank`;
+}
+
+export function serializeCustomer(row: CustomerRow): CustomerWire {
+  return {
+    id: row.id,
+    created_at: iso(row.created_at),
+    modified_at: iso(row.modified_at),
+    metadata: (row.metadata ?? {}) as Metadata,
+    external_id: row.external_id,
+    email: row.email,
+    email_verified: row.email_verified,
+    name: row.name,
+    billing_address: serializeAddress(row.billing_address),
+    tax_id: (row.tax_id ?? null) as CustomerWire['tax_id'],
+    organization_id: row.organization_id,
+    deleted_at: iso(row.deleted_at),
+    avatar_url: customerAvatarUrl(row.email),
+  };
+}
+
+/** Subscriptions, grants and meters join in as their modules land; until then the lists are empty. */
+export function serializeCustomerState(row: CustomerRow): CustomerStateWire {
+  return { ...serializeCustomer(row), active_subscriptions: [], granted_benefits: [], active_meters: [] };
+}
