@@ -269,3 +269,21 @@ describe('GET /v1/checkout-links/', () => {
     expect(json(await list(`organization_id=${acme.organization.id}`, org.token)).items).toEqual([]);
   });
 });
+
+describe('archiving a product', () => {
+  it('removes it from every link, and deletes a link left without products', async () => {
+    const keep = await productFactory(server, acme.organization.id, { name: 'Keep' });
+    const archive = await productFactory(server, acme.organization.id, { name: 'Archive' });
+    const shared = await checkoutLinkFactory(server, acme.organization.id, [keep.product.id, archive.product.id]);
+    const alone = await checkoutLinkFactory(server, acme.organization.id, [archive.product.id]);
+    const response = await server.inject({
+      method: 'PATCH',
+      url: `/v1/products/${archive.product.id}`,
+      headers: bearer(acme.token),
+      payload: { is_archived: true },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(json(await get(shared.id)).products.map((p: { id: string }) => p.id)).toEqual([keep.product.id]);
+    expect((await get(alone.id)).statusCode).toBe(404);
+  });
+});

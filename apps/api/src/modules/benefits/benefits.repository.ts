@@ -7,6 +7,7 @@ import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import type { BenefitGrantListParams, BenefitListParams } from './benefits.schemas.js';
+import { likeContains } from '../../platform/db/like.js';
 
 export type BenefitRow = Selectable<BenefitsTable>;
 export type BenefitGrantRow = Selectable<BenefitGrantsTable>;
@@ -28,11 +29,6 @@ export async function findVisibleBenefit(db: Executor, subject: Subject, id: str
 /** Locks the row for the rest of the transaction (updates and deletes read, check, then write). */
 export async function lockVisibleBenefit(db: Executor, subject: Subject, id: string): Promise<BenefitRow | undefined> {
   return visible(db, subject).where('benefits.id', '=', id).forUpdate().executeTakeFirst();
-}
-
-/** `%`, `_` and `\` in a search term match themselves. */
-function likeContains(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export async function listVisibleBenefits(db: Executor, subject: Subject, params: BenefitListParams) {

@@ -158,3 +158,33 @@ export async function findProductRows(db: Executor, ids: readonly string[]) {
     .where('id', 'in', [...ids])
     .execute();
 }
+
+/**
+ * An archived product leaves every checkout link; a link left without products is soft-deleted (it
+ * could only open an empty checkout).
+ */
+export async function removeProductFromCheckoutLinks(db: Executor, productId: string, at: Date): Promise<void> {
+  const removed = await db
+    .deleteFrom('checkout_link_products')
+    .where('product_id', '=', productId)
+    .returning('checkout_link_id')
+    .execute();
+  const linkIds = removed.map((row) => row.checkout_link_id);
+  if (linkIds.length === 0) return;
+  await db
+    .updateTable('checkout_links')
+    .set({ deleted_at: at, modified_at: at })
+    .where('id', 'in', linkIds)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('checkout_link_products')
+            .select('checkout_link_products.product_id')
+            .whereRef('checkout_link_products.checkout_link_id', '=', 'checkout_links.id'),
+        ),
+      ),
+    )
+    .execute();
+}

@@ -6,6 +6,7 @@ import { paginate } from '../../platform/db/paginate.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import type { CustomFieldListParams } from './custom-fields.schemas.js';
+import { likeContains } from '../../platform/db/like.js';
 
 export type CustomFieldRow = Selectable<CustomFieldsTable>;
 
@@ -34,18 +35,13 @@ export async function lockVisibleCustomField(
   return visible(db, subject).where('custom_fields.id', '=', id).forUpdate().executeTakeFirst();
 }
 
-/** `%`, `_` and `\` match themselves in a "contains" search. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export async function listVisibleCustomFields(db: Executor, subject: Subject, params: CustomFieldListParams) {
   let query = visible(db, subject);
   if (params.organization_id !== undefined) {
     query = query.where('custom_fields.organization_id', 'in', params.organization_id);
   }
   if (params.query !== undefined) {
-    const pattern = likePattern(params.query);
+    const pattern = likeContains(params.query);
     query = query.where((eb) =>
       eb.or([eb(sql`custom_fields.name`, 'ilike', pattern), eb(sql`custom_fields.slug`, 'ilike', pattern)]),
     );

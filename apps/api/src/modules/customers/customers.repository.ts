@@ -7,6 +7,7 @@ import { paginate } from '../../platform/db/paginate.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import type { CustomerListParams } from './customers.schemas.js';
+import { escapeLike } from '../../platform/db/like.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
@@ -46,17 +47,12 @@ export async function lockVisibleCustomer(
   return byKey(db, subject, key).forUpdate().executeTakeFirst();
 }
 
-/** `%` and `_` in a search term match themselves. */
-function likeEscape(term: string): string {
-  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
 export async function listVisibleCustomers(db: Executor, subject: Subject, params: CustomerListParams) {
   let query = visible(db, subject);
   if (params.organization_id) query = query.where('customers.organization_id', 'in', params.organization_id);
   if (params.email !== undefined) query = query.where(sql`lower(customers.email)`, '=', params.email.toLowerCase());
   if (params.query !== undefined && params.query !== '') {
-    const term = likeEscape(params.query);
+    const term = escapeLike(params.query);
     // As the reference: email and name contain the term, the external id starts with it.
     query = query.where((eb) =>
       eb.or([

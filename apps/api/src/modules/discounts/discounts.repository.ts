@@ -6,6 +6,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { ProductRow } from '../products/products.repository.js';
 import type { DiscountListParams } from './discounts.schemas.js';
+import { likeContains } from '../../platform/db/like.js';
 
 export type DiscountRow = Selectable<DiscountsTable> & { redemptions_count: number };
 
@@ -61,7 +62,7 @@ export async function listVisibleDiscounts(db: Executor, subject: Subject, param
   let query = visible(db, subject);
   if (params.organization_id) query = query.where('discounts.organization_id', 'in', params.organization_id);
   if (params.query) {
-    const pattern = `%${params.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likeContains(params.query);
     query = query.where((eb) =>
       eb.or([eb('discounts.name', 'ilike', pattern), eb('discounts.code', 'ilike', pattern)]),
     );

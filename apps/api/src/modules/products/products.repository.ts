@@ -7,6 +7,7 @@ import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { visiblePrices } from './products.prices.js';
 import type { ProductListParams } from './products.schemas.js';
+import { likeContains } from '../../platform/db/like.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type PriceRow = Selectable<ProductPricesTable>;
@@ -43,16 +44,11 @@ const SORT_COLUMNS = {
   price_amount: 'products.price_sort_amount',
 } as const;
 
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export async function listVisibleProducts(db: Executor, subject: Subject, params: ProductListParams) {
   let query = visible(db, subject);
   if (params.id?.length) query = query.where('products.id', 'in', params.id);
   if (params.organization_id?.length) query = query.where('products.organization_id', 'in', params.organization_id);
-  if (params.query) query = query.where('products.name', 'ilike', containsPattern(params.query));
+  if (params.query) query = query.where('products.name', 'ilike', likeContains(params.query));
   if (params.is_archived !== undefined) query = query.where('products.is_archived', '=', params.is_archived);
   if (params.is_recurring !== undefined) {
     query = query.where('products.recurring_interval', params.is_recurring ? 'is not' : 'is', null);

@@ -3,6 +3,7 @@ import type { Context } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { IssueCollector, NotPermitted, ResourceNotFound, type Loc } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
+import { removeProductFromCheckoutLinks } from '../checkout-links/checkout-links.repository.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { findBenefitsByIds, findBenefitsOfProducts } from '../benefits/benefits.repository.js';
 import { findLiveCustomFieldsOfOrganization } from '../custom-fields/custom-fields.repository.js';
@@ -294,6 +295,7 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   if (input.attached_custom_fields != null) {
     await replaceProductCustomFields(ctx.db, current.id, input.attached_custom_fields);
   }
+  if (input.is_archived === true && !current.is_archived) await removeProductFromCheckoutLinks(ctx.db, current.id, now);
   const updated = await updateProductRow(ctx.db, current.id, changes);
   const bundle = await loadBundle(ctx.db, updated);
   await recordWebhookEvent(ctx, updated.organization_id, 'product.updated', serializeProduct(bundle));
