@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { baselines, scenarios, type BenchContext, type Method, type Scenario } from './scenarios.js';
+import { baselines, scenarios, type BenchContext, type Method, type Scenario, type Step } from './scenarios.js';
 import {
   createServerDatabase,
   ensureBuilt,
@@ -111,6 +111,42 @@ function load(options: autocannon.Options): Promise<Load> {
   });
 }
 
+function singleRequest(scenario: Scenario, ctx: BenchContext): autocannon.Request {
+  const headers: Record<string, string> = { ...scenario.headers?.(ctx) };
+  let seq = 0;
+  const request: autocannon.Request = { method: scenario.method, path: scenario.path(ctx), headers };
+  const makeBody = scenario.body;
+  if (makeBody) {
+    headers['content-type'] = 'application/json';
+    request.setupRequest = (req) => ({ ...req, body: JSON.stringify(makeBody(ctx, ++seq)) });
+  }
+  return request;
+}
+
+/** Autocannon runs the steps in order per connection; `context` is that connection's state. */
+function stepRequests(steps: Step[], ctx: BenchContext): autocannon.Request[] {
+  let seq = 0;
+  return steps.map((step) => ({
+    method: step.method,
+    setupRequest: (req: autocannon.Request, context: Record<string, string>) => {
+      const body = step.body?.(ctx, ++seq, context);
+      return {
+        ...req,
+        path: step.path(ctx, context),
+        headers: { ...step.headers?.(ctx), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      };
+    },
+    ...(step.capture
+      ? {
+          onResponse: (status: number, body: string, context: Record<string, string>) => {
+            if (status >= 200 && status < 300) step.capture!(JSON.parse(body), context);
+          },
+        }
+      : {}),
+  })) as autocannon.Request[];
+}
+
 async function runScenario(
   scenario: Scenario,
   base: Omit<BenchContext, 'data'>,
@@ -118,19 +154,12 @@ async function runScenario(
 ): Promise<ScenarioResult> {
   const ctx: BenchContext = { ...base, data: {} };
   if (scenario.setup) ctx.data = await scenario.setup(ctx);
-  const path = scenario.path(ctx);
-  const headers: Record<string, string> = { ...scenario.headers?.(ctx) };
-  let seq = 0;
-  const request: autocannon.Request = { method: scenario.method, path, headers };
-  const makeBody = scenario.body;
-  if (makeBody) {
-    headers['content-type'] = 'application/json';
-    request.setupRequest = (req) => ({ ...req, body: JSON.stringify(makeBody(ctx, ++seq)) });
-  }
+  const path = scenario.steps ? `${scenario.steps.length} steps` : scenario.path(ctx);
+  const requests = scenario.steps ? stepRequests(scenario.steps, ctx) : [singleRequest(scenario, ctx)];
   const common: autocannon.Options = {
     url: base.baseUrl,
     connections: options.connections,
-    requests: [request],
+    requests,
     timeout: 10,
   };
   await load({ ...common, duration: options.warmup });

@@ -20,8 +20,23 @@ export interface BenchContext {
   request(method: Method, path: string, body?: unknown): Promise<unknown>;
 }
 
+/**
+ * One request of a multi-step scenario. Each connection runs the steps in order, again and again;
+ * `state` belongs to the connection, so a step can use what an earlier one captured (a client secret).
+ */
+export interface Step {
+  method: Method;
+  path(ctx: BenchContext, state: Record<string, string>): string;
+  headers?(ctx: BenchContext): Record<string, string>;
+  body?(ctx: BenchContext, seq: number, state: Record<string, string>): unknown;
+  /** Reads what later steps need from this step's JSON answer. */
+  capture?(response: unknown, state: Record<string, string>): void;
+}
+
 export interface Scenario {
   name: string;
+  /** A multi-step scenario (method, path and body of the scenario itself are then unused). */
+  steps?: Step[];
   method: Method;
   path(ctx: BenchContext): string;
   headers?(ctx: BenchContext): Record<string, string>;
@@ -61,5 +76,107 @@ export const scenarios: Scenario[] = [
     path: (ctx) => `/v1/organizations/${ctx.organizationId}`,
     headers: bearer,
     body: (_ctx, seq) => ({ name: `Bench ${seq}` }),
+  },
+  {
+    name: 'webhooks.endpoints.list',
+    method: 'GET',
+    path: () => '/v1/webhooks/endpoints?limit=10',
+    headers: bearer,
+    setup: async (ctx) => {
+      const endpoint = (await ctx.request('POST', '/v1/webhooks/endpoints', {
+        url: 'http://127.0.0.1:9/bench',
+        format: 'raw',
+        secret: 'whsec_bench',
+        events: [],
+      })) as { id: string };
+      return { endpointId: endpoint.id };
+    },
+  },
+  {
+    // A checkout per request: product and price lookups, tax, one insert with its products, checkout.created.
+    name: 'checkouts.create',
+    method: 'POST',
+    path: () => '/v1/checkouts/',
+    headers: bearer,
+    setup: async (ctx) => {
+      const product = (await ctx.request('POST', '/v1/products/', {
+        name: 'Bench checkout product',
+        recurring_interval: null,
+        prices: [{ amount_type: 'fixed', price_amount: 1000 }],
+      })) as { id: string };
+      return { productId: product.id };
+    },
+    body: (ctx, seq) => ({ products: [ctx.data.productId], customer_email: `bench${seq}@example.com` }),
+  },
+  {
+    // The buyer's form updates: row lock, rules, tax, checkout.updated (no credentials).
+    name: 'checkouts.client_update',
+    method: 'PATCH',
+    path: (ctx) => `/v1/checkouts/client/${ctx.data.clientSecret}`,
+    setup: async (ctx) => {
+      const product = (await ctx.request('POST', '/v1/products/', {
+        name: 'Bench checkout product',
+        recurring_interval: null,
+        prices: [{ amount_type: 'fixed', price_amount: 1000 }],
+      })) as { id: string };
+      const checkout = (await ctx.request('POST', '/v1/checkouts/', { products: [product.id] })) as {
+        client_secret: string;
+      };
+      return { clientSecret: checkout.client_secret };
+    },
+    body: (_ctx, seq) => ({
+      customer_name: `Buyer ${seq}`,
+      customer_email: `buyer${seq}@example.com`,
+      customer_billing_address: { country: 'FR' },
+    }),
+  },
+  {
+    // A whole purchase per connection loop: seller creates the checkout, the buyer fills it in, the card
+    // form gets a confirmation token from the simulated processor, confirm charges and creates the order
+    // and payment. Four requests per purchase; requests/s counts each of them.
+    name: 'checkouts.purchase (4 requests)',
+    method: 'POST',
+    path: () => '/v1/checkouts/',
+    setup: async (ctx) => {
+      const product = (await ctx.request('POST', '/v1/products/', {
+        name: 'Bench purchase product',
+        recurring_interval: null,
+        prices: [{ amount_type: 'fixed', price_amount: 1500 }],
+      })) as { id: string };
+      return { productId: product.id };
+    },
+    steps: [
+      {
+        method: 'POST',
+        path: () => '/v1/checkouts/',
+        headers: bearer,
+        body: (ctx) => ({ products: [ctx.data.productId] }),
+        capture: (response, state) => {
+          state.clientSecret = (response as { client_secret: string }).client_secret;
+        },
+      },
+      {
+        method: 'PATCH',
+        path: (_ctx, state) => `/v1/checkouts/client/${state.clientSecret}`,
+        body: (_ctx, seq) => ({
+          customer_email: `purchase${seq}@example.com`,
+          customer_name: `Buyer ${seq}`,
+          customer_billing_address: { country: 'FR' },
+        }),
+      },
+      {
+        method: 'POST',
+        path: () => '/simulated-processor/confirmation-tokens',
+        body: () => ({ card: { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' } }),
+        capture: (response, state) => {
+          state.tokenId = (response as { id: string }).id;
+        },
+      },
+      {
+        method: 'POST',
+        path: (_ctx, state) => `/v1/checkouts/client/${state.clientSecret}/confirm`,
+        body: (_ctx, _seq, state) => ({ confirmation_token_id: state.tokenId }),
+      },
+    ],
   },
 ];

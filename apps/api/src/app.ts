@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -24,6 +26,9 @@ import { registerRoutes } from './platform/http/register.js';
 import type { AnyRoute } from './platform/http/route.js';
 import type { JobQueue } from './platform/jobs/queue.js';
 import { WEB_DIST_DIR } from './paths.js';
+import { isSimulated } from './platform/payments/index.js';
+import type { PaymentProcessor } from './platform/payments/processor.js';
+import { registerSimulatedProcessorRoutes } from './platform/payments/simulated.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -33,9 +38,18 @@ export interface AppDeps {
   jobs: JobQueue;
   routes?: AnyRoute[];
   logger: FastifyBaseLogger;
+  payments?: PaymentProcessor;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+// Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths.
+const WEB_APP_PAGE =
+  /^\/(?:login|signup|dashboard(?:\/.*)?|checkout\/[^/]+(?:\/.*)?|(?!v1\/|docs\/|assets\/)[^/]+\/portal(?:\/.*)?)\/?$/;
+
+export function isWebAppPage(method: string, url: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && WEB_APP_PAGE.test(url.split('?')[0]!);
+}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -92,7 +106,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .send({ error: 'InternalServerError', detail: 'Internal server error' });
   });
 
-  app.setNotFoundHandler((_request, reply) => {
+  const webIndex = join(WEB_DIST_DIR, 'index.html');
+  app.setNotFoundHandler(async (request, reply) => {
+    if (isWebAppPage(request.method, request.url) && existsSync(webIndex)) {
+      // The web app routes in the browser: its pages all answer the same index.html.
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(await readFile(webIndex));
+    }
     const error = new ResourceNotFound();
     return reply.code(404).type('application/json').send(error.body());
   });
@@ -115,8 +137,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
-  registerRoutes(app, routes, { db: deps.database.db, config, clock: deps.clock, jobs: deps.jobs });
+  registerRoutes(app, routes, {
+    db: deps.database.db,
+    config,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    payments: deps.payments,
+  });
   if (config.benchRoutes) registerBenchRoutes(app, deps.database.pool);
+  if (deps.payments && isSimulated(deps.payments))
+    registerSimulatedProcessorRoutes(app, { db: deps.database.db, clock: deps.clock });
 
   if (existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });

@@ -17,12 +17,28 @@ export interface Config {
   /** Development conveniences (test clock, simulated payments, loopback webhooks). Off in production. */
   devMode: boolean;
   allowSimulatedPayments: boolean;
+  /** Stripe keys (STRIPE_SECRET_KEY turns the Stripe adapter on); never logged. */
+  stripeSecretKey: string | undefined;
+  stripePublishableKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
   logLevel: string;
   /** Validate every response against its route schema (off in production for speed). */
   validateResponses: boolean;
   bodyLimit: number;
   /** Baseline routes under /__bench for `npm run bench` (`TESSERA_BENCH_ROUTES=1`); off unless set. */
   benchRoutes: boolean;
+  /** How long a checkout stays open (`CHECKOUT_TTL_SECONDS`, default 24 h as the reference today). */
+  checkoutTtlSeconds: number;
+  /** Webhook delivery: per-attempt timeout (ms). */
+  webhookTimeoutMs: number;
+  /** Delays (seconds) before each retry of a failed webhook delivery; exhausted ⇒ the event fails. */
+  webhookRetrySchedule: number[];
+  /** Random spread added to each retry delay, as a fraction of it (0.2 = up to +20 %). */
+  webhookRetryJitter: number;
+  /** An endpoint failing continuously for this long (seconds) is disabled and its organization told. */
+  webhookDisableAfterSeconds: number;
+  /** …or after this many consecutive failed attempts (0: only the time threshold applies). */
+  webhookDisableAfterFailures: number;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,6 +48,18 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
+
+function numberListFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value < 0))
+    throw new Error(`${name} must be a comma-separated list of non-negative numbers, got "${raw}"`);
+  return values;
+}
+
+/** Standard Webhooks' example schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (≈ 3 days). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 
 /** Reads `SECRET`, or the secret generated once into `DATA_DIR/secret`. */
 function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
@@ -70,10 +98,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     production,
     devMode: !production,
     allowSimulatedPayments: !production || env.ALLOW_SIMULATED_PAYMENTS === 'true',
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     validateResponses: !production,
     bodyLimit: intFromEnv(env, 'BODY_LIMIT', 1024 * 1024),
     benchRoutes: env.TESSERA_BENCH_ROUTES === '1',
+    checkoutTtlSeconds: intFromEnv(env, 'CHECKOUT_TTL_SECONDS', 24 * 60 * 60),
+    webhookTimeoutMs: intFromEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookRetrySchedule: numberListFromEnv(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookRetryJitter: intFromEnv(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 20) / 100,
+    webhookDisableAfterSeconds: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 3 * 24 * 3600),
+    webhookDisableAfterFailures: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 0),
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

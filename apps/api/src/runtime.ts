@@ -3,7 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino, destination } from 'pino';
 import { buildApp } from './app.js';
 import type { Config, Role } from './config.js';
-import { jobs as jobDefinitions } from './modules/index.js';
+import { jobs as jobDefinitions, periodicTasks } from './modules/index.js';
+import { PeriodicScheduler } from './platform/jobs/periodic.js';
 import type { Subject } from './platform/auth/subject.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { Context } from './platform/context.js';
@@ -11,6 +12,7 @@ import { openDatabase, type Database, type Executor } from './platform/db/databa
 import { migrate } from './platform/db/migrate.js';
 import { JobQueue, type JobDefinition } from './platform/jobs/queue.js';
 import type { AnyRoute } from './platform/http/route.js';
+import { bindPaymentProcessor, createPaymentProcessor } from './platform/payments/index.js';
 
 /**
  * One process: the database (embedded or server), migrations, the job queue, and by role the HTTP API
@@ -83,18 +85,22 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     });
     await jobs.start();
     const queue = jobs;
+    const payments = createPaymentProcessor(config, { db: database.db, clock });
     const context = (db: Executor = database.db, subject: Subject = { kind: 'anonymous' }): Context => ({
       db,
       clock,
       subject,
       jobs: queue.bind(db),
+      payments: bindPaymentProcessor(payments, db),
       config,
       log,
     });
     if (work) await queue.work(database.db, (db) => context(db));
+    const periodic = work ? new PeriodicScheduler(queue.bind(database.db), clock, periodicTasks, log) : undefined;
+    periodic?.start();
 
     if (role !== 'worker') {
-      app = await buildApp({ config, database, clock, jobs: queue, routes: options.routes, logger: log });
+      app = await buildApp({ config, database, clock, jobs: queue, payments, routes: options.routes, logger: log });
       if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
       else await app.ready();
     }
@@ -111,6 +117,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       stop() {
         stopping ??= (async () => {
           await app?.close();
+          await periodic?.stop();
           await queue.stop();
           await database.close();
         })();

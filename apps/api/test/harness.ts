@@ -9,6 +9,8 @@ import { ManualClock, type Clock } from '../src/platform/clock.js';
 import type { Subject } from '../src/platform/auth/subject.js';
 import type { Context } from '../src/platform/context.js';
 import type { JobDefinition } from '../src/platform/jobs/queue.js';
+import type { AnyRoute } from '../src/platform/http/route.js';
+import { routes } from '../src/modules/index.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
 
 /**
@@ -32,6 +34,8 @@ export interface TestServerOptions {
   listen?: boolean;
   clock?: Clock;
   extraJobs?: JobDefinition<never>[];
+  /** Routes added to the application's own (tests of the route wrapper). */
+  extraRoutes?: AnyRoute[];
   /** Persist the embedded database in this directory (restart tests). */
   dataDir?: string;
   /** Reuse a server database created by an earlier `startTestServer` (restart tests). */
@@ -91,6 +95,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     memory: !database && !options.dataDir,
     socketDir: options.dataDir ? join(options.dataDir, 'run') : join(scratch, 'run'),
     extraJobs: options.extraJobs,
+    routes: options.extraRoutes ? [...routes, ...options.extraRoutes] : undefined,
   });
   const app = runtime.app!;
   let url = '';

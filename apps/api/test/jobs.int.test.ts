@@ -13,10 +13,31 @@ const recordJob = defineJob({
   },
 });
 
+/** A job on the pool (`transaction: false`): it waits at `gate` with no transaction open. */
+const poolRun: { outside?: boolean; inside?: boolean; entered?: boolean } = {};
+let openGate = () => {};
+const gate = new Promise<void>((resolve) => (openGate = resolve));
+const poolJob = defineJob({
+  name: 'test.pool',
+  schema: z.object({ marker: z.string() }),
+  transaction: false,
+  handle: async (ctx, data, run) => {
+    poolRun.outside = ctx.db.isTransaction;
+    poolRun.entered = true;
+    await gate;
+    await run!.transaction(async (tx) => {
+      poolRun.inside = tx.db.isTransaction;
+      await tx.jobs.enqueue(recordJob, { marker: `${data.marker}:from-transaction` });
+    });
+  },
+});
+
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ extraJobs: [recordJob as JobDefinition<never>] });
+  server = await startTestServer({
+    extraJobs: [recordJob as JobDefinition<never>, poolJob as JobDefinition<never>],
+  });
 });
 afterAll(() => server?.stop());
 
@@ -42,6 +63,24 @@ describe('job queue outbox', () => {
     expect(seen).not.toContain('rolled-back');
     const queued = await server.runtime.jobs.boss.getQueueSize('test.record');
     expect(queued).toBe(0);
+  });
+
+  it('runs a `transaction: false` job on the pool: nothing is held while it waits', async () => {
+    await server.runtime.context().jobs.enqueue(poolJob, { marker: 'pool' });
+    await expect.poll(() => poolRun.entered, { timeout: 15_000, interval: 50 }).toBe(true);
+    expect(poolRun.outside).toBe(false);
+    // With the embedded database an open transaction would hold the database's turn: this would wait.
+    const started = Date.now();
+    await server.runtime.database.db.selectFrom('organizations').select('id').limit(1).execute();
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'meanwhile' });
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    openGate();
+    await expect
+      .poll(() => seen, { timeout: 15_000, interval: 100 })
+      .toEqual(expect.arrayContaining(['meanwhile', 'pool:from-transaction']));
+    expect(poolRun.inside).toBe(true);
   });
 
   it('refuses a payload that does not match the job schema', async () => {

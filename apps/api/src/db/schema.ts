@@ -5,6 +5,9 @@ import type { CustomFieldsTables } from './tables/custom-fields.js';
 import type { ProductsTables } from './tables/products.js';
 import type { DiscountsTables } from './tables/discounts.js';
 import type { CheckoutLinksTables } from './tables/checkout-links.js';
+import type { OrdersTables } from './tables/orders.js';
+import type { CheckoutsTables } from './tables/checkouts.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -18,4 +21,7 @@ export interface DB
     CustomersTables,
     ProductsTables,
     DiscountsTables,
-    CheckoutLinksTables {}
+    CheckoutLinksTables,
+    OrdersTables,
+    CheckoutsTables,
+    WebhooksTables {}

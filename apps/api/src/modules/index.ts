@@ -10,6 +10,17 @@ import { customFieldRoutes } from './custom-fields/custom-fields.routes.js';
 import { productRoutes } from './products/products.routes.js';
 import { discountRoutes } from './discounts/discounts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links/checkout-links.routes.js';
+import { orderRoutes } from './orders/orders.routes.js';
+import { paymentRoutes } from './payments/payments.routes.js';
+import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import {
+  deliveryJobs as webhookJobs,
+  sweepDeliveriesJob,
+  sweepDeliveriesSchedule,
+} from './webhooks/webhooks.delivery.js';
+import { checkoutRoutes } from './checkouts/checkouts.routes.js';
+import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
+import type { PeriodicTask } from '../platform/jobs/periodic.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -23,7 +34,18 @@ export const routes: AnyRoute[] = [
   ...productRoutes,
   ...discountRoutes,
   ...checkoutLinkRoutes,
+  ...checkoutRoutes,
+  ...orderRoutes,
+  ...paymentRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every background job the worker runs. */
-export const jobs: JobDefinition<never>[] = [];
+export const jobs: JobDefinition<never>[] = [
+  ...(webhookJobs as JobDefinition<never>[]),
+  sweepDeliveriesJob as JobDefinition<never>,
+  expireCheckoutsJob as JobDefinition<never>,
+];
+
+/** Jobs the worker enqueues periodically (by the app clock). */
+export const periodicTasks: PeriodicTask[] = [expireCheckoutsSchedule, sweepDeliveriesSchedule];

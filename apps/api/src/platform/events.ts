@@ -1,42 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context.js';
+import { fanOutWebhookEvent } from '../modules/webhooks/webhooks.delivery.js';
+import type { WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
-/** The 27 webhook event types of spec document 2 §5. */
-export const WEBHOOK_EVENT_TYPES = [
-  'checkout.created',
-  'checkout.updated',
-  'customer.created',
-  'customer.updated',
-  'customer.deleted',
-  'customer.state_changed',
-  'order.created',
-  'order.updated',
-  'order.paid',
-  'order.refunded',
-  'subscription.created',
-  'subscription.updated',
-  'subscription.active',
-  'subscription.canceled',
-  'subscription.uncanceled',
-  'subscription.revoked',
-  'refund.created',
-  'refund.updated',
-  'product.created',
-  'product.updated',
-  'benefit.created',
-  'benefit.updated',
-  'benefit_grant.created',
-  'benefit_grant.cycled',
-  'benefit_grant.updated',
-  'benefit_grant.revoked',
-  'organization.updated',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
 /**
  * Records a webhook event in the caller's transaction, with `data` serialized exactly as the API
- * serializes the resource. It exists if and only if the change that caused it commits.
+ * serializes the resource. It exists if and only if the change that caused it commits, and so do its
+ * deliveries: one per subscribed endpoint, each with the job that sends it (modules/webhooks).
  */
 export async function recordWebhookEvent(
   ctx: Context,
@@ -45,15 +17,12 @@ export async function recordWebhookEvent(
   data: unknown,
 ): Promise<string> {
   const id = randomUUID();
+  const createdAt = ctx.clock.now();
+  const payload = JSON.stringify({ type, data });
   await ctx.db
     .insertInto('webhook_events')
-    .values({
-      id,
-      created_at: ctx.clock.now(),
-      organization_id: organizationId,
-      type,
-      payload: JSON.stringify({ type, data }),
-    })
+    .values({ id, created_at: createdAt, organization_id: organizationId, type, payload })
     .execute();
+  await fanOutWebhookEvent(ctx, { eventId: id, organizationId, type, data, payload, createdAt });
   return id;
 }

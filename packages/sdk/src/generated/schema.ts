@@ -163,6 +163,77 @@ export interface paths {
         patch: operations["checkout-links:update"];
         trace?: never;
     };
+    "/v1/checkouts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List checkout sessions */
+        get: operations["checkouts:list"];
+        put?: never;
+        /** Create a checkout session */
+        post: operations["checkouts:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checkouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a checkout session */
+        get: operations["checkouts:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a checkout session */
+        patch: operations["checkouts:update"];
+        trace?: never;
+    };
+    "/v1/checkouts/client/{client_secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a checkout session by client secret */
+        get: operations["checkouts:client_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a checkout session by client secret */
+        patch: operations["checkouts:client_update"];
+        trace?: never;
+    };
+    "/v1/checkouts/client/{client_secret}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a checkout session by client secret */
+        post: operations["checkouts:client_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/custom-fields/": {
         parameters: {
             query?: never;
@@ -344,6 +415,59 @@ export interface paths {
         patch: operations["discounts:update"];
         trace?: never;
     };
+    "/v1/orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List orders */
+        get: operations["orders:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an order */
+        get: operations["orders:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an order */
+        patch: operations["orders:update"];
+        trace?: never;
+    };
+    "/v1/orders/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the invoice of an order */
+        get: operations["orders:invoice"];
+        put?: never;
+        /** Trigger the invoice generation of an order */
+        post: operations["orders:generate_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organization-access-tokens/": {
         parameters: {
             query?: never;
@@ -416,6 +540,40 @@ export interface paths {
         patch: operations["organizations:update"];
         trace?: never;
     };
+    "/v1/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payments */
+        get: operations["payments:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment */
+        get: operations["payments:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products/": {
         parameters: {
             query?: never;
@@ -463,6 +621,77 @@ export interface paths {
         put?: never;
         /** Replace the benefits of a product */
         post: operations["products:update_benefits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook deliveries */
+        get: operations["webhooks:list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints */
+        get: operations["webhooks:list_webhook_endpoints"];
+        put?: never;
+        /** Create a webhook endpoint */
+        post: operations["webhooks:create_webhook_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["webhooks:get_webhook_endpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["webhooks:delete_webhook_endpoint"];
+        options?: never;
+        head?: never;
+        /** Update a webhook endpoint */
+        patch: operations["webhooks:update_webhook_endpoint"];
+        trace?: never;
+    };
+    "/v1/webhooks/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeliver a webhook event */
+        post: operations["webhooks:redeliver_webhook_event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -622,7 +851,7 @@ export interface components {
         };
         BenefitDownloadablesCreateProperties: {
             /** @default {} */
-            archived: {
+            archived?: {
                 [key: string]: boolean;
             };
             files: string[];
@@ -866,6 +1095,195 @@ export interface components {
         /** @enum {string} */
         BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
         BenefitUpdate: components["schemas"]["BenefitCustomUpdate"] | components["schemas"]["BenefitDiscordUpdate"] | components["schemas"]["BenefitGitHubRepositoryUpdate"] | components["schemas"]["BenefitDownloadablesUpdate"] | components["schemas"]["BenefitLicenseKeysUpdate"] | components["schemas"]["BenefitMeterCreditUpdate"];
+        CardPayment: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            processor: components["schemas"]["PaymentProcessor"];
+            status: components["schemas"]["PaymentStatus"];
+            amount: number;
+            currency: string;
+            decline_reason: string | null;
+            decline_message: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            checkout_id: string | null;
+            order_id: string | null;
+            /** @constant */
+            method: "card";
+            method_metadata: components["schemas"]["CardPaymentMetadata"];
+        };
+        CardPaymentMetadata: {
+            brand: string;
+            last4: string;
+        };
+        Checkout: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            custom_field_data?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            /** @constant */
+            payment_processor: "stripe";
+            status: components["schemas"]["CheckoutStatus"];
+            client_secret: string;
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            success_url: string;
+            embed_origin: string | null;
+            amount: number;
+            discount_amount: number;
+            net_amount: number;
+            tax_amount: number | null;
+            total_amount: number;
+            currency: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            product_price_id: string;
+            discount_id: string | null;
+            allow_discount_codes: boolean;
+            require_billing_address: boolean;
+            is_discount_applicable: boolean;
+            is_free_product_price: boolean;
+            is_payment_required: boolean;
+            is_payment_setup_required: boolean;
+            is_payment_form_required: boolean;
+            customer_id: string | null;
+            is_business_customer: boolean;
+            customer_name: string | null;
+            customer_email: string | null;
+            customer_ip_address: string | null;
+            customer_billing_name: string | null;
+            customer_billing_address: components["schemas"]["Address"] | null;
+            customer_tax_id: string | null;
+            payment_processor_metadata: {
+                [key: string]: string;
+            };
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
+            products: components["schemas"]["CheckoutProduct"][];
+            product: components["schemas"]["CheckoutProduct"];
+            product_price: components["schemas"]["ProductPrice"];
+            discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
+            attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            customer_external_id: string | null;
+            subscription_id: string | null;
+            customer_metadata: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        CheckoutConfirmStripe: {
+            custom_field_data?: {
+                [key: string]: unknown;
+            };
+            product_id?: string | null;
+            product_price_id?: string | null;
+            amount?: number | null;
+            is_business_customer?: boolean | null;
+            customer_name?: string | null;
+            customer_email?: string | null;
+            customer_billing_name?: string | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
+            customer_tax_id?: string | null;
+            discount_code?: string | null;
+            confirmation_token_id?: string | null;
+        };
+        CheckoutCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            custom_field_data?: {
+                [key: string]: unknown;
+            };
+            discount_id?: string | null;
+            /** @default true */
+            allow_discount_codes?: boolean;
+            /** @default false */
+            require_billing_address?: boolean;
+            amount?: number | null;
+            customer_id?: string | null;
+            /** @default false */
+            is_business_customer?: boolean;
+            customer_external_id?: string | null;
+            customer_name?: string | null;
+            customer_email?: string | null;
+            customer_ip_address?: string | null;
+            customer_billing_name?: string | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
+            customer_tax_id?: string | null;
+            customer_metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            subscription_id?: string | null;
+            success_url?: string | null;
+            embed_origin?: string | null;
+            products: string[];
+        };
+        CheckoutCustomerBillingAddressFields: {
+            country: boolean;
+            state: boolean;
+            city: boolean;
+            postal_code: boolean;
+            line1: boolean;
+            line2: boolean;
+        };
+        CheckoutDiscountFixedOnceForeverDuration: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            code: string | null;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            duration: "once" | "forever";
+        };
+        CheckoutDiscountFixedRepeatDuration: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            code: string | null;
+            /** @constant */
+            type: "fixed";
+            amount: number;
+            currency: string;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+        };
+        CheckoutDiscountPercentageOnceForeverDuration: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            code: string | null;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @enum {string} */
+            duration: "once" | "forever";
+        };
+        CheckoutDiscountPercentageRepeatDuration: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            code: string | null;
+            /** @constant */
+            type: "percentage";
+            basis_points: number;
+            /** @constant */
+            duration: "repeating";
+            duration_in_months: number;
+        };
         CheckoutLink: {
             /** Format: date-time */
             created_at: string;
@@ -897,12 +1315,12 @@ export interface components {
              * @default stripe
              * @constant
              */
-            payment_processor: "stripe";
+            payment_processor?: "stripe";
             label?: string | null;
             /** @default true */
-            allow_discount_codes: boolean;
+            allow_discount_codes?: boolean;
             /** @default false */
-            require_billing_address: boolean;
+            require_billing_address?: boolean;
             discount_id?: string | null;
             success_url?: string | null;
             products?: string[];
@@ -941,6 +1359,178 @@ export interface components {
             require_billing_address?: boolean | null;
             discount_id?: string | null;
             success_url?: string | null;
+        };
+        CheckoutProduct: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["BenefitPublic"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+        };
+        CheckoutPublic: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            custom_field_data?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            /** @constant */
+            payment_processor: "stripe";
+            status: components["schemas"]["CheckoutStatus"];
+            client_secret: string;
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            success_url: string;
+            embed_origin: string | null;
+            amount: number;
+            discount_amount: number;
+            net_amount: number;
+            tax_amount: number | null;
+            total_amount: number;
+            currency: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            product_price_id: string;
+            discount_id: string | null;
+            allow_discount_codes: boolean;
+            require_billing_address: boolean;
+            is_discount_applicable: boolean;
+            is_free_product_price: boolean;
+            is_payment_required: boolean;
+            is_payment_setup_required: boolean;
+            is_payment_form_required: boolean;
+            customer_id: string | null;
+            is_business_customer: boolean;
+            customer_name: string | null;
+            customer_email: string | null;
+            customer_ip_address: string | null;
+            customer_billing_name: string | null;
+            customer_billing_address: components["schemas"]["Address"] | null;
+            customer_tax_id: string | null;
+            payment_processor_metadata: {
+                [key: string]: string;
+            };
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
+            products: components["schemas"]["CheckoutProduct"][];
+            product: components["schemas"]["CheckoutProduct"];
+            product_price: components["schemas"]["ProductPrice"];
+            discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
+            attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            organization: components["schemas"]["Organization"];
+        };
+        CheckoutPublicConfirmed: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            custom_field_data?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            /** @constant */
+            payment_processor: "stripe";
+            /** @constant */
+            status: "confirmed";
+            client_secret: string;
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            success_url: string;
+            embed_origin: string | null;
+            amount: number;
+            discount_amount: number;
+            net_amount: number;
+            tax_amount: number | null;
+            total_amount: number;
+            currency: string;
+            /** Format: uuid */
+            product_id: string;
+            /** Format: uuid */
+            product_price_id: string;
+            discount_id: string | null;
+            allow_discount_codes: boolean;
+            require_billing_address: boolean;
+            is_discount_applicable: boolean;
+            is_free_product_price: boolean;
+            is_payment_required: boolean;
+            is_payment_setup_required: boolean;
+            is_payment_form_required: boolean;
+            customer_id: string | null;
+            is_business_customer: boolean;
+            customer_name: string | null;
+            customer_email: string | null;
+            customer_ip_address: string | null;
+            customer_billing_name: string | null;
+            customer_billing_address: components["schemas"]["Address"] | null;
+            customer_tax_id: string | null;
+            payment_processor_metadata: {
+                [key: string]: string;
+            };
+            customer_billing_address_fields: components["schemas"]["CheckoutCustomerBillingAddressFields"];
+            products: components["schemas"]["CheckoutProduct"][];
+            product: components["schemas"]["CheckoutProduct"];
+            product_price: components["schemas"]["ProductPrice"];
+            discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
+            attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            organization: components["schemas"]["Organization"];
+            customer_session_token: string;
+        };
+        /** @enum {string} */
+        CheckoutStatus: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+        CheckoutUpdate: {
+            custom_field_data?: {
+                [key: string]: unknown;
+            };
+            product_id?: string | null;
+            product_price_id?: string | null;
+            amount?: number | null;
+            is_business_customer?: boolean | null;
+            customer_name?: string | null;
+            customer_email?: string | null;
+            customer_billing_name?: string | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
+            customer_tax_id?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            discount_id?: string | null;
+            allow_discount_codes?: boolean | null;
+            require_billing_address?: boolean | null;
+            customer_ip_address?: string | null;
+            customer_metadata?: {
+                [key: string]: string | number | boolean;
+            } | null;
+            success_url?: string | null;
+            embed_origin?: string | null;
+        };
+        CheckoutUpdatePublic: {
+            custom_field_data?: {
+                [key: string]: unknown;
+            };
+            product_id?: string | null;
+            product_price_id?: string | null;
+            amount?: number | null;
+            is_business_customer?: boolean | null;
+            customer_name?: string | null;
+            customer_email?: string | null;
+            customer_billing_name?: string | null;
+            customer_billing_address?: components["schemas"]["AddressInput"] | null;
+            customer_tax_id?: string | null;
+            discount_code?: string | null;
         };
         Customer: {
             /** Format: uuid */
@@ -1346,7 +1936,7 @@ export interface components {
             duration_in_months?: number | null;
             amount?: number | null;
             /** @default usd */
-            currency: string;
+            currency?: string;
             basis_points?: number | null;
             organization_id?: string | null;
         };
@@ -1584,6 +2174,24 @@ export interface components {
             /** Format: uuid */
             id: string;
         };
+        GenericPayment: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            processor: components["schemas"]["PaymentProcessor"];
+            status: components["schemas"]["PaymentStatus"];
+            amount: number;
+            currency: string;
+            decline_reason: string | null;
+            decline_message: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            checkout_id: string | null;
+            order_id: string | null;
+            method: string;
+        };
         HTTPValidationError: {
             detail?: {
                 loc: (string | number)[];
@@ -1591,12 +2199,17 @@ export interface components {
                 type: string;
             }[];
         };
+        InvoiceGenerationAccepted: Record<string, never>;
         ListResourceBenefit: {
             items: components["schemas"]["Benefit"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceBenefitGrant: {
             items: components["schemas"]["BenefitGrant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCheckout: {
+            items: components["schemas"]["Checkout"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceCheckoutLink: {
@@ -1615,6 +2228,10 @@ export interface components {
             items: components["schemas"]["Discount"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceOrder: {
+            items: components["schemas"]["Order"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceOrganization: {
             items: components["schemas"]["Organization"][];
             pagination: components["schemas"]["Pagination"];
@@ -1623,13 +2240,146 @@ export interface components {
             items: components["schemas"]["OrganizationAccessToken"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourcePayment: {
+            items: components["schemas"]["Payment"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceWebhookDelivery: {
+            items: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceWebhookEndpoint: {
+            items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
         NamedError: {
             error: string;
             detail: string;
+        };
+        Order: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            status: components["schemas"]["OrderStatus"];
+            paid: boolean;
+            subtotal_amount: number;
+            discount_amount: number;
+            net_amount: number;
+            /**
+             * @deprecated
+             * @description Deprecated alias of net_amount.
+             */
+            amount: number;
+            tax_amount: number;
+            total_amount: number;
+            refunded_amount: number;
+            refunded_tax_amount: number;
+            currency: string;
+            billing_reason: components["schemas"]["OrderBillingReason"];
+            billing_name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            is_invoice_generated: boolean;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            subscription_id: string | null;
+            checkout_id: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            custom_field_data: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            customer: components["schemas"]["Customer"];
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Deprecated alias of customer_id.
+             */
+            user_id: string;
+            product: components["schemas"]["OrderProduct"];
+            discount: (components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"]) | null;
+            subscription: components["schemas"]["OrderSubscription"] | null;
+            items: components["schemas"]["OrderItemSchema"][];
+        };
+        /** @enum {string} */
+        OrderBillingReason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
+        OrderInvoice: {
+            url: string;
+        };
+        OrderItemSchema: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            label: string;
+            amount: number;
+            tax_amount: number;
+            proration: boolean;
+            product_price_id: string | null;
+        };
+        OrderProduct: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        /** @enum {string} */
+        OrderStatus: "pending" | "paid" | "refunded" | "partially_refunded";
+        OrderSubscription: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            currency: string;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @enum {string} */
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            /** Format: date-time */
+            current_period_start: string;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            canceled_at: string | null;
+            started_at: string | null;
+            ends_at: string | null;
+            ended_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            checkout_id: string | null;
+            customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
+            customer_cancellation_comment: string | null;
+        };
+        OrderUpdate: {
+            billing_name: string | null;
+            billing_address: components["schemas"]["AddressInput"] | null;
         };
         Organization: {
             /** Format: date-time */
@@ -1664,7 +2414,7 @@ export interface components {
             /** Format: uuid */
             organization_id: string;
             /** @default  */
-            comment: string;
+            comment?: string;
             scopes: ("openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "customer_meters:read" | "customer_sessions:write" | "payments:read" | "metrics:read" | "external_organizations:read")[];
             expires_in?: (number | string) | null;
         };
@@ -1694,10 +2444,10 @@ export interface components {
             customer_acquisition: string[];
             future_annual_revenue: number;
             /** @default true */
-            switching: boolean;
+            switching?: boolean;
             switching_from?: ("paddle" | "lemon_squeezy" | "gumroad" | "stripe" | "other") | null;
             /** @default 0 */
-            previous_annual_revenue: number;
+            previous_annual_revenue?: number;
         };
         OrganizationFeatureSettings: {
             /** @default false */
@@ -1707,9 +2457,9 @@ export interface components {
         };
         OrganizationFeatureSettingsInput: {
             /** @default false */
-            issue_funding_enabled: boolean;
+            issue_funding_enabled?: boolean;
             /** @default false */
-            usage_based_billing_enabled: boolean;
+            usage_based_billing_enabled?: boolean;
         };
         OrganizationFeatureSettingsUpdate: {
             issue_funding_enabled?: boolean;
@@ -1753,6 +2503,11 @@ export interface components {
             total_count: number;
             max_page: number;
         };
+        Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        /** @constant */
+        PaymentProcessor: "stripe";
+        /** @enum {string} */
+        PaymentStatus: "pending" | "succeeded" | "failed";
         Product: {
             metadata: {
                 [key: string]: string | number | boolean;
@@ -1777,6 +2532,8 @@ export interface components {
         ProductBenefitsUpdate: {
             benefits: string[];
         };
+        /** @enum {string} */
+        ProductBillingType: "one_time" | "recurring";
         ProductCreate: {
             metadata?: {
                 [key: string]: string | number | boolean;
@@ -1842,7 +2599,7 @@ export interface components {
              * @description Lower-case ISO 4217 currency code.
              * @default usd
              */
-            price_currency: string;
+            price_currency?: string;
             minimum_amount?: number | null;
             maximum_amount?: number | null;
             preset_amount?: number | null;
@@ -1871,7 +2628,7 @@ export interface components {
              * @description Lower-case ISO 4217 currency code.
              * @default usd
              */
-            price_currency: string;
+            price_currency?: string;
         };
         ProductPriceFree: {
             /** Format: date-time */
@@ -1926,7 +2683,7 @@ export interface components {
              * @description Lower-case ISO 4217 currency code.
              * @default usd
              */
-            price_currency: string;
+            price_currency?: string;
             unit_amount: number | string;
             cap_amount?: number | null;
         };
@@ -1970,6 +2727,63 @@ export interface components {
             modified_at: string | null;
             email: string;
         };
+        WebhookDelivery: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            http_code: number | null;
+            succeeded: boolean;
+            /** @description The response body (first 2048 characters), or why there was no response. */
+            response: string | null;
+            webhook_event: components["schemas"]["WebhookEvent"];
+        };
+        WebhookEndpoint: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            url: string;
+            format: components["schemas"]["WebhookFormat"];
+            /** Format: uuid */
+            organization_id: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description Whether events are sent. Endpoints are disabled after HTTP 410 or long continuous failure; PATCH re-enables. */
+            enabled: boolean;
+        };
+        WebhookEndpointCreate: {
+            /** Format: uri */
+            url: string;
+            format: components["schemas"]["WebhookFormat"];
+            /** @description The secret used to sign the webhook events (HMAC key: its UTF-8 bytes). */
+            secret: string;
+            events: components["schemas"]["WebhookEventType"][];
+            organization_id?: string | null;
+        };
+        WebhookEndpointUpdate: {
+            url?: string | null;
+            format?: components["schemas"]["WebhookFormat"] | null;
+            secret?: string | null;
+            events?: components["schemas"]["WebhookEventType"][] | null;
+            enabled?: boolean | null;
+        };
+        WebhookEvent: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            last_http_code: number | null;
+            succeeded: boolean | null;
+            payload: string;
+        };
+        /** @enum {string} */
+        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
+        /** @enum {string} */
+        WebhookFormat: "raw" | "discord" | "slack";
+        WebhookRedeliveryAccepted: Record<string, never>;
     };
     responses: never;
     parameters: never;
@@ -2711,6 +3525,415 @@ export interface operations {
             };
             /** @description ResourceNotFound */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                customer_id?: string | string[];
+                status?: components["schemas"]["CheckoutStatus"] | components["schemas"]["CheckoutStatus"][];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "expires_at" | "-expires_at" | "status" | "-status")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCheckout"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotOpenCheckout */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:client_get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutPublic"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ExpiredCheckoutError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:client_update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutUpdatePublic"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutPublic"];
+                };
+            };
+            /** @description NotOpenCheckout */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ExpiredCheckoutError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "checkouts:client_confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutConfirmStripe"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutPublicConfirmed"];
+                };
+            };
+            /** @description PaymentError */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotOpenCheckout */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ExpiredCheckoutError */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3918,6 +5141,312 @@ export interface operations {
             };
         };
     };
+    "orders:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                product_billing_type?: components["schemas"]["ProductBillingType"] | components["schemas"]["ProductBillingType"][];
+                discount_id?: string | string[];
+                customer_id?: string | string[];
+                checkout_id?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "amount" | "-amount" | "net_amount" | "-net_amount" | "customer" | "-customer" | "product" | "-product" | "discount" | "-discount" | "subscription" | "-subscription")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOrder"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "orders:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "orders:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "orders:invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderInvoice"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "orders:generate_invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceGenerationAccepted"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description InvoiceAlreadyExists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "organization_access_tokens:list": {
         parameters: {
             query?: {
@@ -4326,6 +5855,121 @@ export interface operations {
             };
         };
     };
+    "payments:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                checkout_id?: string | string[];
+                order_id?: string | string[];
+                status?: components["schemas"]["PaymentStatus"] | components["schemas"]["PaymentStatus"][];
+                method?: string | string[];
+                customer_email?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePayment"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "payments:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "products:list": {
         parameters: {
             query?: {
@@ -4588,6 +6232,393 @@ export interface operations {
                 };
             };
             /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:list_webhook_deliveries": {
+        parameters: {
+            query?: {
+                endpoint_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceWebhookDelivery"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:list_webhook_endpoints": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceWebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:create_webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:get_webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:delete_webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:update_webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:redeliver_webhook_event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveryAccepted"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -166,3 +166,13 @@ export function uniqueViolationField(error: unknown): 'email' | 'external_id' | 
   if (name.includes('customers_organization_external_id_key')) return 'external_id';
   return undefined;
 }
+
+/**
+ * Serializes "find the customer with this email, else create one" within an organization until the
+ * end of the transaction, so two first purchases with one new email create one customer.
+ */
+export async function lockCustomerEmail(db: Executor, organizationId: string, email: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`customer:${organizationId}:${email.toLowerCase()}`}, 0))`.execute(
+    db,
+  );
+}

@@ -10,6 +10,7 @@ import { resolveOrganizationForWrite } from '../organizations/organizations.serv
 import { endCustomerSessions } from '../customer-sessions/customer-sessions.repository.js';
 import {
   findCustomerByEmail,
+  lockCustomerEmail,
   findCustomerByExternalId,
   findVisibleCustomer,
   insertCustomer,
@@ -72,6 +73,8 @@ async function recordChange(
 
 export async function createCustomer(ctx: Context, input: CustomerCreateInput): Promise<CustomerRow> {
   const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
+  // Concurrent creations with one email wait for each other, so the loser sees the winner's row.
+  await lockCustomerEmail(ctx.db, organization.id, input.email);
   const issues = new IssueCollector();
   if (await findCustomerByEmail(ctx.db, organization.id, input.email)) issues.add(['body', 'email'], EMAIL_TAKEN);
   if (input.external_id != null && (await findCustomerByExternalId(ctx.db, organization.id, input.external_id))) {

@@ -6,9 +6,11 @@ import type { Clock } from '../clock.js';
 import type { Context } from '../context.js';
 import type { Db, Executor } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { bindPaymentProcessor } from '../payments/index.js';
+import type { PaymentProcessor } from '../payments/processor.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { collectMetadataQuery } from './query.js';
-import type { AnyRoute, RouteReply } from './route.js';
+import { CommitThenFail, type AnyRoute, type RouteReply } from './route.js';
 import { safeParseInput, toValidationIssues } from './validation.js';
 import { SESSION_COOKIE } from '../../modules/auth/auth.service.js';
 
@@ -17,6 +19,7 @@ export interface RouteDeps {
   config: Config;
   clock: Clock;
   jobs: JobQueue;
+  payments?: PaymentProcessor;
 }
 
 const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -43,12 +46,30 @@ function parseInputs(route: AnyRoute, request: FastifyRequest) {
   return { params, query, body };
 }
 
-function replyAdapter(reply: FastifyReply): RouteReply {
-  return {
+function replyAdapter(reply: FastifyReply): RouteReply & { redirectTo?: { url: string; status: number } } {
+  const adapter: RouteReply & { redirectTo?: { url: string; status: number } } = {
     setCookie: (name, value, options) => void reply.setCookie(name, value, options),
     clearCookie: (name, options) => void reply.clearCookie(name, options),
     header: (name, value) => void reply.header(name, value),
+    redirect: (url, status = 307) => {
+      adapter.redirectTo = { url, status };
+    },
   };
+  return adapter;
+}
+
+/** Runs `work` in a transaction; a `CommitThenFail` commits what was written, then its error is thrown. */
+async function inTransaction<T>(deps: RouteDeps, work: (db: Executor) => Promise<T>): Promise<T> {
+  const outcome = await deps.db.transaction().execute(async (tx) => {
+    try {
+      return { value: await work(tx) };
+    } catch (error) {
+      if (error instanceof CommitThenFail) return { failure: error.error };
+      throw error;
+    }
+  });
+  if ('failure' in outcome) throw outcome.failure;
+  return outcome.value;
 }
 
 export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: RouteDeps): void {
@@ -91,6 +112,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
             clock: deps.clock,
             subject,
             jobs: deps.jobs.bind(db),
+            payments: deps.payments && bindPaymentProcessor(deps.payments, db),
             config: deps.config,
             log: request.log,
             request: { ip: request.ip, userAgent: request.headers['user-agent'] },
@@ -98,8 +120,13 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
           return route.handler(ctx, input as never, adapter);
         };
         const output =
-          UNSAFE.has(route.method) || route.transaction ? await deps.db.transaction().execute(run) : await run(deps.db);
+          UNSAFE.has(route.method) || route.transaction
+            ? await inTransaction(deps, run)
+            : await run(deps.db).catch((error: unknown) => {
+                throw error instanceof CommitThenFail ? error.error : error;
+              });
 
+        if (adapter.redirectTo) return reply.redirect(adapter.redirectTo.url, adapter.redirectTo.status);
         if (route.status === 204) return reply.code(204).send();
         if (deps.config.validateResponses && route.response) {
           const checked = route.response.safeParse(output);

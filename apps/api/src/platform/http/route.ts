@@ -40,6 +40,18 @@ export interface RouteReply {
   setCookie(name: string, value: string, options: CookieOptions): void;
   clearCookie(name: string, options: CookieOptions): void;
   header(name: string, value: string): void;
+  /** Answers with a redirect to `url` instead of the JSON body (the handler's return value is ignored). */
+  redirect(url: string, status?: 302 | 303 | 307): void;
+}
+
+/**
+ * Thrown by a handler whose writes must be kept although the request fails (a declined payment is
+ * recorded, then the buyer gets the error): the transaction commits, then `error` is answered.
+ */
+export class CommitThenFail extends Error {
+  constructor(readonly error: Error) {
+    super(error.message);
+  }
 }
 
 export interface CookieOptions {

@@ -8,12 +8,21 @@ import { executeRaw, type Db, type Executor } from '../db/database.js';
 /**
  * Jobs run on pg-boss in the same database. A job is enqueued through the executor of the caller's
  * transaction (pg-boss's `db` option), so it exists only if that transaction commits: this is the
- * outbox. Handlers run inside a transaction of their own and are retried when they throw.
+ * outbox. Handlers run inside a transaction of their own (unless `transaction: false`) and are retried
+ * when they throw.
  */
 export interface JobDefinition<T = unknown> {
   name: string;
   schema: z.ZodType<T>;
-  handle(ctx: Context, data: T): Promise<void>;
+  /** `run` is always given by the queue (optional only so that tests can call a handler directly). */
+  handle(ctx: Context, data: T, run?: JobRun): Promise<void>;
+  /**
+   * false: the handler runs on the pool, outside any transaction (`ctx.db` is the root database,
+   * `ctx.jobs` bound to it), and opens short transactions itself with `run.transaction`. For handlers
+   * that wait on something slow (a network call): with the embedded database an open transaction
+   * holds the database's turn, so it must never span such a wait. Default true.
+   */
+  transaction?: boolean;
   retryLimit?: number;
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
@@ -34,7 +43,24 @@ export interface Jobs {
   enqueue<T>(job: JobDefinition<T>, data: T, options?: EnqueueOptions): Promise<string | null>;
 }
 
+/** pg-boss's schema (its default), named for the few queries that look at queued jobs. */
+export const JOB_SCHEMA = 'pgboss';
+
 export type ContextFactory = (db: Executor) => Context;
+
+/** What a handler gets besides its context. */
+export interface JobRun {
+  /**
+   * Runs `fn` in a transaction with a context bound to it (its `db` and `jobs`), committed when `fn`
+   * resolves. In a transactional job this is the job's own transaction (no new one is opened).
+   */
+  transaction<R>(fn: (ctx: Context) => Promise<R>): Promise<R>;
+}
+
+/** A JobRun whose transactions are the context's own executor (transactional jobs, direct calls). */
+export function runIn(ctx: Context): JobRun {
+  return { transaction: (fn) => fn(ctx) };
+}
 
 export class JobQueue {
   readonly boss: PgBoss;
@@ -56,6 +82,7 @@ export class JobQueue {
             user: connection.user as string,
             database: connection.database as string,
           }),
+      schema: JOB_SCHEMA,
       max: 4,
       // Maintenance runs where jobs are worked; API-only nodes and CLI commands only send.
       supervise: options.supervise,
@@ -104,13 +131,26 @@ export class JobQueue {
     };
   }
 
-  /** Starts workers for every defined job; each job runs in its own transaction. */
+  /**
+   * Starts workers for every defined job; each job runs in its own transaction, or on the pool with
+   * `transaction: false`.
+   */
   async work(db: Db, makeContext: ContextFactory): Promise<void> {
+    const ownTransactions: JobRun = {
+      transaction: (fn) => db.transaction().execute((tx) => fn(makeContext(tx))),
+    };
     for (const definition of this.definitions.values()) {
       await this.boss.work(definition.name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
         for (const job of jobs) {
-          const data = definition.schema.parse(job.data);
-          await db.transaction().execute((tx) => definition.handle(makeContext(tx), data as never));
+          const data = definition.schema.parse(job.data) as never;
+          if (definition.transaction === false) {
+            await definition.handle(makeContext(db), data, ownTransactions);
+            continue;
+          }
+          await db.transaction().execute((tx) => {
+            const ctx = makeContext(tx);
+            return definition.handle(ctx, data, runIn(ctx));
+          });
         }
       });
     }

@@ -1,0 +1,92 @@
+import type { ColumnType } from 'kysely';
+import type { Json, NullableJson, NullableTimestamp, Timestamp } from './types.js';
+
+/** Tables of migration 0010: checkouts, their products, subscriptions and their price snapshots. */
+export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed';
+
+export interface CheckoutsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  client_secret: string;
+  status: CheckoutStatus;
+  expires_at: Timestamp;
+  success_url: string | null;
+  embed_origin: string | null;
+  payment_processor: ColumnType<string, string | undefined, string>;
+  payment_processor_metadata: Json;
+  product_id: string;
+  product_price_id: string;
+  amount: number;
+  currency: string;
+  tax_amount: number | null;
+  discount_id: string | null;
+  allow_discount_codes: boolean;
+  require_billing_address: boolean;
+  is_business_customer: boolean;
+  customer_id: string | null;
+  customer_external_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_ip_address: string | null;
+  customer_billing_name: string | null;
+  customer_billing_address: NullableJson;
+  customer_tax_id: NullableJson;
+  customer_metadata: Json;
+  metadata: Json;
+  custom_field_data: Json;
+  subscription_id: string | null;
+  checkout_link_id: string | null;
+}
+
+export interface CheckoutProductsTable {
+  checkout_id: string;
+  product_id: string;
+  order: number;
+}
+
+export type SubscriptionStatus =
+  'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
+
+export interface SubscriptionsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  customer_id: string;
+  product_id: string;
+  amount: number;
+  currency: string;
+  recurring_interval: 'month' | 'year';
+  status: SubscriptionStatus;
+  current_period_start: Timestamp;
+  current_period_end: NullableTimestamp;
+  anchor_day: number;
+  cancel_at_period_end: boolean;
+  canceled_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  ended_at: NullableTimestamp;
+  discount_id: string | null;
+  checkout_id: string | null;
+  customer_cancellation_reason: string | null;
+  customer_cancellation_comment: string | null;
+  metadata: Json;
+  custom_field_data: Json;
+  payment_method_id: string | null;
+}
+
+export interface SubscriptionPricesTable {
+  subscription_id: string;
+  product_price_id: string;
+  position: number;
+  amount: number;
+}
+
+export interface CheckoutsTables {
+  checkouts: CheckoutsTable;
+  checkout_products: CheckoutProductsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_prices: SubscriptionPricesTable;
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { generateToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import type { AddressValue } from '../../platform/http/countries.js';
+import { IssueCollector } from '../../platform/http/errors.js';
+import type { TaxId } from '../../platform/http/tax-ids.js';
+import { validateCustomFieldData } from '../custom-fields/custom-fields.data.js';
+import { findCustomerByExternalId } from '../customers/customers.repository.js';
+import type { DiscountRow } from '../discounts/discounts.repository.js';
+import type { OrganizationRow } from '../organizations/organizations.repository.js';
+import {
+  findPricesOfProducts,
+  findProductsByIds,
+  findVisibleProduct,
+  type PriceWithMeter,
+} from '../products/products.repository.js';
+import type { ProductBundle } from '../products/products.serializer.js';
+import { loadProductBundles } from '../products/products.service.js';
+import { findOrganizationSubscription } from '../subscriptions/subscriptions.repository.js';
+import { priceAmount, priceCurrency, presetForcesFullAddress } from './checkouts.amounts.js';
+import { customFieldsOf } from './checkouts.changes.js';
+import {
+  findCheckoutById,
+  findOrganizationCustomer,
+  findOrganizationsByIds,
+  insertCheckout,
+  type NewCheckoutRow,
+} from './checkouts.repository.js';
+import { checkCustomAmount, checkTaxId, computeTax, defaultPrice, validatedDiscount } from './checkouts.rules.js';
+import type { CheckoutCreateInput } from './checkouts.schemas.js';
+import { serializeCheckout, type CheckoutWire } from './checkouts.serializer.js';
+import { loadCheckoutState, type CheckoutState } from './checkouts.state.js';
+
+type CheckoutFields = Omit<
+  NewCheckoutRow,
+  | 'id'
+  | 'created_at'
+  | 'modified_at'
+  | 'organization_id'
+  | 'client_secret'
+  | 'status'
+  | 'expires_at'
+  | 'product_id'
+  | 'product_price_id'
+  | 'amount'
+  | 'currency'
+  | 'tax_amount'
+  | 'discount_id'
+  | 'payment_processor_metadata'
+>;
+
+export interface NewCheckout {
+  organization: OrganizationRow;
+  products: ProductBundle[];
+  product: ProductBundle;
+  price: PriceWithMeter;
+  amount: number;
+  discount: DiscountRow | null;
+  fields: CheckoutFields;
+}
+
+/** Inserts a new open checkout (tax computed, `checkout.created` recorded) and returns its state. */
+export async function insertNewCheckout(ctx: Context, input: NewCheckout): Promise<CheckoutState> {
+  const now = ctx.clock.now();
+  const address = JSON.parse(input.fields.customer_billing_address ?? 'null') as AddressValue | null;
+  const tax = await computeTax({
+    amount: input.amount,
+    currency: priceCurrency(input.price),
+    discount: input.discount,
+    product: input.product,
+    price: input.price,
+    address,
+    taxId: JSON.parse(input.fields.customer_tax_id ?? 'null') as TaxId | null,
+  });
+  const id = randomUUID();
+  const ttl = ctx.config.checkoutTtlSeconds * 1000;
+  await insertCheckout(
+    ctx.db,
+    {
+      ...input.fields,
+      id,
+      created_at: now,
+      modified_at: null,
+      organization_id: input.organization.id,
+      client_secret: generateToken(TOKEN_PREFIX.checkoutClientSecret),
+      status: 'open',
+      expires_at: new Date(now.getTime() + ttl),
+      payment_processor_metadata: '{}',
+      product_id: input.product.product.id,
+      product_price_id: input.price.id,
+      amount: input.amount,
+      currency: priceCurrency(input.price),
+      tax_amount: tax.amount,
+      discount_id: input.discount?.id ?? null,
+      require_billing_address: input.fields.require_billing_address || presetForcesFullAddress(address),
+    },
+    input.products.map((bundle) => bundle.product.id),
+  );
+  const state = await loadCheckoutState(ctx.db, (await findCheckoutById(ctx.db, id))!);
+  await recordWebhookEvent(ctx, input.organization.id, 'checkout.created', serializeCheckout(ctx.config, state));
+  return state;
+}
+
+/** The organization of a new checkout: the token's, or for a user the organization of its first product. */
+async function organizationOf(ctx: Context, input: CheckoutCreateInput): Promise<OrganizationRow | undefined> {
+  const organizationId =
+    ctx.subject.kind === 'organization'
+      ? ctx.subject.organizationId
+      : (await findVisibleProduct(ctx.db, ctx.subject, input.products[0]!))?.organization_id;
+  if (!organizationId) return undefined;
+  return (await findOrganizationsByIds(ctx.db, [organizationId]))[0];
+}
+
+/** `POST /v1/checkouts/`: a checkout of the given products, the first one selected. */
+export async function createCheckout(ctx: Context, input: CheckoutCreateInput): Promise<CheckoutWire> {
+  const issues = new IssueCollector();
+  const organization = await organizationOf(ctx, input);
+  if (!organization) {
+    input.products.forEach((_, index) => issues.add(['body', 'products', index], 'Product does not exist.'));
+    issues.throwIfAny();
+    throw new Error('unreachable');
+  }
+
+  const found = new Map((await findProductsByIds(ctx.db, organization.id, input.products)).map((p) => [p.id, p]));
+  for (const [index, id] of input.products.entries()) {
+    const product = found.get(id);
+    if (product?.is_archived) issues.add(['body', 'products', index], 'Product is archived.');
+    else if (!product) {
+      const elsewhere = await findVisibleProduct(ctx.db, ctx.subject, id);
+      if (elsewhere) issues.add(['body', 'products'], 'Products must all belong to the same organization.');
+      else issues.add(['body', 'products', index], 'Product does not exist.');
+    }
+  }
+  issues.throwIfAny();
+  const ids = [...new Set(input.products)];
+  const bundles = await loadProductBundles(
+    ctx.db,
+    ids.map((id) => found.get(id)!),
+  );
+  const product = bundles[0]!;
+  const price = defaultPrice(product);
+  if (!price) {
+    issues.add(['body', 'products', 0], 'Product has no available price.');
+    issues.throwIfAny();
+  }
+  if (input.amount != null) checkCustomAmount(issues, price!, input.amount, ['body', 'amount']);
+
+  let customer = input.customer_id
+    ? await findOrganizationCustomer(ctx.db, organization.id, input.customer_id)
+    : undefined;
+  if (input.customer_id && !customer) issues.add(['body', 'customer_id'], 'Customer does not exist.');
+  if (!customer && !input.customer_id && input.customer_external_id)
+    customer = await findCustomerByExternalId(ctx.db, organization.id, input.customer_external_id);
+
+  let subscriptionId: string | null = null;
+  if (input.subscription_id) {
+    const subscription = await findOrganizationSubscription(ctx.db, organization.id, input.subscription_id);
+    if (!subscription) issues.add(['body', 'subscription_id'], 'Subscription does not exist.');
+    else {
+      const prices = (await findPricesOfProducts(ctx.db, [subscription.product_id])).get(subscription.product_id) ?? [];
+      if (subscription.amount > 0 || prices.some((p) => !p.is_archived && p.amount_type !== 'free'))
+        issues.add(['body', 'subscription_id'], 'Only free subscriptions can be upgraded.');
+      subscriptionId = subscription.id;
+      customer = (await findOrganizationCustomer(ctx.db, organization.id, subscription.customer_id)) ?? customer;
+    }
+  }
+
+  const address = input.customer_billing_address ?? ((customer?.billing_address ?? null) as AddressValue | null);
+  let taxId = (customer && input.customer_tax_id == null ? (customer.tax_id ?? null) : null) as TaxId | null;
+  if (input.customer_tax_id)
+    taxId = checkTaxId(issues, input.customer_tax_id, address, {
+      taxId: ['body', 'customer_tax_id'],
+      address: ['body', 'customer_billing_address'],
+    });
+  const fields = validateCustomFieldData(customFieldsOf(product), input.custom_field_data, { validateRequired: false });
+  for (const issue of fields.issues) issues.add(issue.loc, issue.msg, issue.type);
+  const discount = input.discount_id
+    ? await validatedDiscount(ctx, issues, organization.id, product, price!, { id: input.discount_id }, [
+        'body',
+        'discount_id',
+      ])
+    : null;
+  issues.throwIfAny();
+
+  const state = await insertNewCheckout(ctx, {
+    organization,
+    products: bundles,
+    product,
+    price: price!,
+    amount: priceAmount(price!, input.amount),
+    discount,
+    fields: {
+      success_url: input.success_url ?? null,
+      embed_origin: input.embed_origin ?? null,
+      allow_discount_codes: input.allow_discount_codes,
+      require_billing_address: input.require_billing_address,
+      is_business_customer: input.is_business_customer,
+      customer_id: customer?.id ?? null,
+      customer_external_id: customer?.external_id ?? input.customer_external_id ?? null,
+      customer_name: input.customer_name ?? customer?.name ?? null,
+      customer_email: customer?.email ?? input.customer_email ?? null,
+      customer_ip_address: input.customer_ip_address ?? null,
+      customer_billing_name: input.customer_billing_name ?? null,
+      customer_billing_address: address ? JSON.stringify(address) : null,
+      customer_tax_id: taxId ? JSON.stringify(taxId) : null,
+      customer_metadata: JSON.stringify(input.customer_metadata ?? {}),
+      metadata: JSON.stringify(input.metadata ?? {}),
+      custom_field_data: JSON.stringify(fields.data),
+      subscription_id: subscriptionId,
+      checkout_link_id: null,
+    },
+  });
+  return serializeCheckout(ctx.config, state);
+}

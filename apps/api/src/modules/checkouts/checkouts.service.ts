@@ -1,0 +1,105 @@
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
+import { pageOf } from '../../platform/http/query.js';
+import { applyChanges, draftChanges, finalizeDraft, type Draft } from './checkouts.changes.js';
+import { ExpiredCheckoutError, NotOpenCheckout } from './checkouts.errors.js';
+import {
+  findCheckoutByClientSecret,
+  findCheckoutById,
+  findVisibleCheckout,
+  listVisibleCheckouts,
+  lockVisibleCheckout,
+  updateCheckoutRow,
+  type CheckoutRow,
+} from './checkouts.repository.js';
+import type { CheckoutListParams, CheckoutUpdateInput, CheckoutUpdatePublicInput } from './checkouts.schemas.js';
+import {
+  serializeCheckout,
+  serializeCheckoutPublic,
+  type CheckoutPublicWire,
+  type CheckoutWire,
+} from './checkouts.serializer.js';
+import { loadCheckoutState, loadCheckoutStates, type CheckoutState } from './checkouts.state.js';
+
+export async function getCheckout(ctx: Context, id: string): Promise<CheckoutWire> {
+  const row = await findVisibleCheckout(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return serializeCheckout(ctx.config, await loadCheckoutState(ctx.db, row));
+}
+
+export async function listCheckouts(ctx: Context, params: CheckoutListParams) {
+  const { rows, total } = await listVisibleCheckouts(ctx.db, ctx.subject, params);
+  const states = await loadCheckoutStates(ctx.db, rows);
+  return pageOf(
+    states.map((state) => serializeCheckout(ctx.config, state)),
+    total,
+    params,
+  );
+}
+
+/** Updates and confirm need an open checkout; an open one past its expiry counts as expired. */
+export function assertOpen(ctx: Context, row: CheckoutRow): void {
+  const status = row.status === 'open' && row.expires_at <= ctx.clock.now() ? 'expired' : row.status;
+  if (status !== 'open') throw new NotOpenCheckout(row.id, status);
+}
+
+/**
+ * A checkout by its client secret, for the buyer: unknown → 404; past `expires_at` by the app clock →
+ * 410 whatever its status (as the reference). `lock` takes the row lock for updates and confirm.
+ */
+export async function findPublicCheckout(ctx: Context, clientSecret: string, lock: boolean): Promise<CheckoutRow> {
+  const row = await findCheckoutByClientSecret(ctx.db, clientSecret, lock);
+  if (!row) throw new ResourceNotFound();
+  if (row.expires_at < ctx.clock.now()) throw new ExpiredCheckoutError();
+  return row;
+}
+
+/** A mutable copy of the state (rules rewrite `row`). */
+export function draftOf(state: CheckoutState): Draft {
+  return { ...state, row: { ...state.row } };
+}
+
+/** Writes the draft, records `checkout.updated` and returns the new state. */
+export async function saveDraft(ctx: Context, draft: Draft): Promise<CheckoutState> {
+  await updateCheckoutRow(ctx.db, draft.row.id, draftChanges(draft, ctx.clock.now()));
+  const state = await loadCheckoutState(ctx.db, (await findCheckoutById(ctx.db, draft.row.id))!);
+  await recordWebhookEvent(ctx, state.row.organization_id, 'checkout.updated', serializeCheckout(ctx.config, state));
+  return state;
+}
+
+async function update(
+  ctx: Context,
+  row: CheckoutRow,
+  input: CheckoutUpdateInput | CheckoutUpdatePublicInput,
+  mode: 'seller' | 'public',
+): Promise<CheckoutState> {
+  assertOpen(ctx, row);
+  const draft = draftOf(await loadCheckoutState(ctx.db, row));
+  const issues = new IssueCollector();
+  await applyChanges(ctx, draft, input, mode, issues);
+  issues.throwIfAny();
+  // Tax failures are kept quiet until confirm, as the reference does.
+  await finalizeDraft(ctx, draft);
+  return saveDraft(ctx, draft);
+}
+
+export async function updateCheckout(ctx: Context, id: string, input: CheckoutUpdateInput): Promise<CheckoutWire> {
+  const row = await lockVisibleCheckout(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return serializeCheckout(ctx.config, await update(ctx, row, input, 'seller'));
+}
+
+export async function clientGetCheckout(ctx: Context, clientSecret: string): Promise<CheckoutPublicWire> {
+  const row = await findPublicCheckout(ctx, clientSecret, false);
+  return serializeCheckoutPublic(ctx.config, await loadCheckoutState(ctx.db, row));
+}
+
+export async function clientUpdateCheckout(
+  ctx: Context,
+  clientSecret: string,
+  input: CheckoutUpdatePublicInput,
+): Promise<CheckoutPublicWire> {
+  const row = await findPublicCheckout(ctx, clientSecret, true);
+  return serializeCheckoutPublic(ctx.config, await update(ctx, row, input, 'public'));
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import type { AddressValue } from '../../platform/http/countries.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { iso } from '../../platform/http/schemas.js';
+import type { CustomerRow } from '../customers/customers.repository.js';
+import { createOrder } from '../orders/orders.service.js';
+import type { OrderSubscriptionWire } from '../orders/orders.serializer.js';
+import { linkPaymentToOrder } from '../payments/payments.service.js';
+import { insertSubscription, type SubscriptionRow } from '../subscriptions/subscriptions.repository.js';
+import { anchorDayOf, nextPeriodEnd } from '../subscriptions/subscriptions.periods.js';
+import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
+import { discountAmount, priceAmount } from './checkouts.amounts.js';
+import type { Draft } from './checkouts.changes.js';
+import { linkRedemptionToSubscription } from './checkouts.repository.js';
+import { computeCheckout } from './checkouts.state.js';
+
+/** The subscription as orders embed it (no customer, product, discount, prices or meters). */
+function orderSubscription(row: SubscriptionRow): OrderSubscriptionWire {
+  return {
+    metadata: (row.metadata ?? {}) as Metadata,
+    created_at: iso(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    recurring_interval: row.recurring_interval,
+    status: row.status,
+    current_period_start: iso(row.current_period_start),
+    current_period_end: iso(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end,
+    canceled_at: iso(row.canceled_at),
+    started_at: iso(row.started_at),
+    ends_at: iso(row.ends_at),
+    ended_at: iso(row.ended_at),
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    discount_id: row.discount_id,
+    checkout_id: row.checkout_id,
+    customer_cancellation_reason:
+      row.customer_cancellation_reason as OrderSubscriptionWire['customer_cancellation_reason'],
+    customer_cancellation_comment: row.customer_cancellation_comment,
+  };
+}
+
+/**
+ * A recurring checkout starts an active subscription: the prices are snapshotted (the selected one at
+ * the checkout amount, metered ones at 0), the period keeps the start's day of month, the discount,
+ * metadata and custom field data come from the checkout, and the redemption is linked to it.
+ */
+async function startSubscription(
+  ctx: Context,
+  draft: Draft,
+  customer: CustomerRow,
+  paymentMethodId: string | null,
+): Promise<SubscriptionRow> {
+  const now = ctx.clock.now();
+  const interval = draft.product.product.recurring_interval!;
+  const prices = [
+    { product_price_id: draft.price.id, amount: priceAmount(draft.price, draft.row.amount) },
+    ...draft.product.prices
+      .filter((price) => price.amount_type === 'metered_unit' && price.id !== draft.price.id)
+      .map((price) => ({ product_price_id: price.id, amount: 0 })),
+  ];
+  const total = prices.reduce((sum, price) => sum + price.amount, 0);
+  const id = randomUUID();
+  const row = await insertSubscription(
+    ctx.db,
+    {
+      id,
+      created_at: now,
+      modified_at: null,
+      organization_id: draft.row.organization_id,
+      customer_id: customer.id,
+      product_id: draft.product.product.id,
+      amount: total - discountAmount(draft.discount, total),
+      currency: draft.row.currency,
+      recurring_interval: interval,
+      status: 'active',
+      current_period_start: now,
+      current_period_end: nextPeriodEnd(now, interval),
+      anchor_day: anchorDayOf(now),
+      cancel_at_period_end: false,
+      canceled_at: null,
+      started_at: now,
+      ends_at: null,
+      ended_at: null,
+      discount_id: draft.discount?.id ?? null,
+      checkout_id: draft.row.id,
+      customer_cancellation_reason: null,
+      customer_cancellation_comment: null,
+      metadata: JSON.stringify(draft.row.metadata ?? {}),
+      custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
+      payment_method_id: paymentMethodId,
+    },
+    prices,
+  );
+  if (draft.discount) await linkRedemptionToSubscription(ctx.db, draft.row.id, id);
+  const wire = serializeSubscription({
+    row,
+    customer,
+    product: draft.product,
+    discount: draft.discount,
+    prices: prices.map((p) => draft.product.prices.find((price) => price.id === p.product_price_id) ?? draft.price),
+  });
+  await recordWebhookEvent(ctx, row.organization_id, 'subscription.created', wire);
+  await recordWebhookEvent(ctx, row.organization_id, 'subscription.active', wire);
+  return row;
+}
+
+/**
+ * What a successful checkout leaves behind: for a recurring product an active subscription, then a
+ * paid order (`purchase` or `subscription_create`) with one item for the selected price, linked to the
+ * payment when money was taken. Events: subscription.created/active, order.created, order.paid.
+ */
+export async function fulfilCheckout(
+  ctx: Context,
+  draft: Draft,
+  customer: CustomerRow,
+  payment: { paymentId: string | null; paymentMethodId: string | null },
+): Promise<void> {
+  const { amounts } = computeCheckout(draft);
+  const subscription =
+    draft.product.product.recurring_interval !== null
+      ? await startSubscription(ctx, draft, customer, payment.paymentMethodId)
+      : null;
+  const order = await createOrder(ctx, {
+    organization_id: draft.row.organization_id,
+    customer_id: customer.id,
+    product_id: draft.product.product.id,
+    product_price_id: draft.price.id,
+    discount_id: draft.discount?.id ?? null,
+    checkout_id: draft.row.id,
+    subscription_id: subscription?.id ?? null,
+    billing_reason: subscription ? 'subscription_create' : 'purchase',
+    billing_name: draft.row.customer_billing_name ?? customer.name,
+    billing_address: (customer.billing_address ?? null) as AddressValue | null,
+    currency: draft.row.currency,
+    subtotal_amount: amounts.amount,
+    discount_amount: amounts.discount_amount,
+    tax_amount: amounts.tax_amount ?? 0,
+    total_amount: amounts.total_amount,
+    status: 'paid',
+    metadata: (draft.row.metadata ?? {}) as Metadata,
+    custom_field_data: (draft.row.custom_field_data ?? {}) as Record<string, unknown>,
+    items: [
+      {
+        label: draft.product.product.name,
+        amount: amounts.amount,
+        // Tax sits on the order, not on its items (as the reference).
+        tax_amount: 0,
+        proration: false,
+        product_price_id: draft.price.id,
+      },
+    ],
+    subscription: subscription ? orderSubscription(subscription) : null,
+  });
+  if (payment.paymentId) await linkPaymentToOrder(ctx, payment.paymentId, order.id);
+}

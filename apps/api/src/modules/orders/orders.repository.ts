@@ -1,0 +1,190 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
+import type { Executor } from '../../platform/db/database.js';
+import { metadataMatches } from '../../platform/db/metadata-filter.js';
+import { paginate } from '../../platform/db/paginate.js';
+import type { CustomerRow } from '../customers/customers.repository.js';
+import type { ProductRow } from '../products/products.repository.js';
+import type { OrderListParams } from './orders.schemas.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+function visible(db: Executor, subject: Subject) {
+  return db.selectFrom('orders').selectAll('orders').where(organizationVisibleTo(subject, 'orders.organization_id'));
+}
+
+export async function findVisibleOrder(db: Executor, subject: Subject, id: string): Promise<OrderRow | undefined> {
+  return visible(db, subject).where('orders.id', '=', id).executeTakeFirst();
+}
+
+/** Locks the order for the rest of the transaction (updates, invoice requests). */
+export async function lockVisibleOrder(db: Executor, subject: Subject, id: string): Promise<OrderRow | undefined> {
+  return visible(db, subject).where('orders.id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** An order by id whoever asks: for flows without a seller subject (checkout confirm, renewals). */
+export async function lockOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function listVisibleOrders(db: Executor, subject: Subject, params: OrderListParams) {
+  let query = visible(db, subject)
+    .innerJoin('customers', 'customers.id', 'orders.customer_id')
+    .innerJoin('products', 'products.id', 'orders.product_id')
+    .leftJoin('discounts', 'discounts.id', 'orders.discount_id');
+  if (params.organization_id?.length) query = query.where('orders.organization_id', 'in', params.organization_id);
+  if (params.product_id?.length) query = query.where('orders.product_id', 'in', params.product_id);
+  if (params.customer_id?.length) query = query.where('orders.customer_id', 'in', params.customer_id);
+  if (params.discount_id?.length) query = query.where('orders.discount_id', 'in', params.discount_id);
+  if (params.checkout_id?.length) query = query.where('orders.checkout_id', 'in', params.checkout_id);
+  const billingTypes = new Set(params.product_billing_type ?? []);
+  if (billingTypes.size === 1) {
+    query = query.where('products.recurring_interval', billingTypes.has('recurring') ? 'is not' : 'is', null);
+  }
+  if (params.metadata) query = query.where(metadataMatches('orders.metadata', params.metadata));
+  for (const sort of params.sorting) {
+    const direction = sort.descending ? 'desc' : 'asc';
+    switch (sort.key) {
+      case 'created_at':
+        query = query.orderBy('orders.created_at', direction);
+        break;
+      // `amount` is the deprecated alias of `net_amount`: both sort by it.
+      case 'amount':
+      case 'net_amount':
+        query = query.orderBy('orders.net_amount', direction);
+        break;
+      case 'customer':
+        query = query.orderBy(sql`lower(customers.email)`, direction);
+        break;
+      case 'product':
+        query = query.orderBy('products.name', direction);
+        break;
+      case 'discount':
+        query = query.orderBy(sql`discounts.name`, (ob) =>
+          sort.descending ? ob.desc().nullsLast() : ob.asc().nullsLast(),
+        );
+        break;
+      case 'subscription':
+        query = query.orderBy(sql`orders.subscription_id`, (ob) =>
+          sort.descending ? ob.desc().nullsLast() : ob.asc().nullsLast(),
+        );
+        break;
+    }
+  }
+  return paginate(db, query.orderBy('orders.id'), params);
+}
+
+/**
+ * The next invoice number of the organization: one upsert that holds the sequence row's lock until
+ * the transaction ends, so concurrent orders get distinct consecutive numbers (and a rolled-back order
+ * gives its number back).
+ */
+export async function allocateInvoiceSequence(db: Executor, organizationId: string): Promise<number> {
+  const row = await db
+    .insertInto('organization_invoice_sequences')
+    .values({ organization_id: organizationId, last_number: 1 })
+    .onConflict((oc) =>
+      oc.column('organization_id').doUpdateSet({
+        last_number: sql<number>`organization_invoice_sequences.last_number + 1`,
+      }),
+    )
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
+}
+
+export async function findInvoicePrefix(db: Executor, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('customer_invoice_prefix')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return row?.customer_invoice_prefix;
+}
+
+export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<void> {
+  await db.insertInto('orders').values(row).execute();
+}
+
+export async function insertOrderItems(db: Executor, rows: Insertable<OrderItemsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('order_items').values(rows).execute();
+}
+
+export type OrderChanges = Partial<
+  Pick<Insertable<OrdersTable>, 'billing_name' | 'billing_address' | 'status' | 'invoice_path'>
+> & { modified_at: Date };
+
+export async function updateOrderRow(db: Executor, id: string, changes: OrderChanges): Promise<void> {
+  await db.updateTable('orders').set(changes).where('id', '=', id).execute();
+}
+
+export async function findOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findItemsOfOrders(
+  db: Executor,
+  orderIds: readonly string[],
+): Promise<Map<string, OrderItemRow[]>> {
+  const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('order_id', 'in', [...orderIds])
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byOrder.get(row.order_id)?.push(row);
+  return byOrder;
+}
+
+/** Customers by id, deleted ones included (an order keeps showing its customer). */
+export async function findCustomersByIds(db: Executor, ids: readonly string[]): Promise<Map<string, CustomerRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function findProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The prices among `ids` that belong to the product (order items may only point at its prices). */
+export async function findPriceIdsOfProduct(
+  db: Executor,
+  productId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('product_prices')
+    .select('id')
+    .where('product_id', '=', productId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Records (or renews) an invoice generation request; the renderer picks up rows not yet generated. */
+export async function upsertInvoiceRequest(db: Executor, orderId: string, at: Date): Promise<void> {
+  await db
+    .insertInto('order_invoice_requests')
+    .values({ order_id: orderId, created_at: at, modified_at: null, generated_at: null })
+    .onConflict((oc) => oc.column('order_id').doUpdateSet({ modified_at: at }))
+    .execute();
+}

@@ -1,0 +1,84 @@
+import { read, write } from '../../platform/auth/scopes.js';
+import { defineRoute } from '../../platform/http/route.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import {
+  InvoiceGenerationAccepted,
+  ListResourceOrder,
+  Order,
+  OrderInvoice,
+  OrderListQuery,
+  OrderUpdate,
+} from './orders.schemas.js';
+import { getInvoice, getOrder, listOrders, requestInvoice, updateOrder } from './orders.service.js';
+
+const tags = ['orders'];
+const subjects: ('user' | 'organization')[] = ['user', 'organization'];
+
+export const orderRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/orders/',
+    operationId: 'orders:list',
+    summary: 'List orders',
+    tags,
+    auth: { subjects, scopes: read('orders') },
+    query: OrderListQuery,
+    status: 200,
+    response: ListResourceOrder,
+    handler: (ctx, { query }) => listOrders(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/orders/{id}',
+    operationId: 'orders:get',
+    summary: 'Get an order',
+    tags,
+    auth: { subjects, scopes: read('orders') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: Order,
+    handler: (ctx, { params }) => getOrder(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/orders/{id}',
+    operationId: 'orders:update',
+    summary: 'Update an order',
+    tags,
+    auth: { subjects, scopes: write('orders') },
+    params: IdParams,
+    body: OrderUpdate,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: Order,
+    handler: (ctx, { params, body }) => updateOrder(ctx, params.id, body),
+  }),
+  // The reference asks only for the read scope here: generating the invoice changes no order data.
+  defineRoute({
+    method: 'POST',
+    path: '/v1/orders/{id}/invoice',
+    operationId: 'orders:generate_invoice',
+    summary: 'Trigger the invoice generation of an order',
+    tags,
+    auth: { subjects, scopes: read('orders') },
+    params: IdParams,
+    errors: ['ResourceNotFound', 'InvoiceAlreadyExists', 'MissingInvoiceBillingDetails', 'NotPaidOrder'],
+    status: 202,
+    response: InvoiceGenerationAccepted,
+    handler: (ctx, { params }) => requestInvoice(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/orders/{id}/invoice',
+    operationId: 'orders:invoice',
+    summary: 'Get the invoice of an order',
+    tags,
+    auth: { subjects, scopes: read('orders') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: OrderInvoice,
+    handler: (ctx, { params }) => getInvoice(ctx, params.id),
+  }),
+];

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import type { OrderBillingReason } from '../../db/tables/orders.js';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import type { AddressValue } from '../../platform/http/countries.js';
+import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { pageOf } from '../../platform/http/query.js';
+import { findDiscountsByIds } from '../discounts/discounts.repository.js';
+import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
+import {
+  InvoiceAlreadyExists,
+  InvoiceDoesNotExist,
+  MissingInvoiceBillingDetails,
+  NotPaidOrder,
+  OrderInvariantError,
+} from './orders.errors.js';
+import {
+  allocateInvoiceSequence,
+  findCustomersByIds,
+  findInvoicePrefix,
+  findItemsOfOrders,
+  findOrderById,
+  findPriceIdsOfProduct,
+  findProductRowsByIds,
+  findVisibleOrder,
+  insertOrder,
+  insertOrderItems,
+  listVisibleOrders,
+  lockOrderById,
+  lockVisibleOrder,
+  updateOrderRow,
+  upsertInvoiceRequest,
+  type OrderChanges,
+  type OrderRow,
+} from './orders.repository.js';
+import type { OrderListParams, OrderUpdateInput } from './orders.schemas.js';
+import {
+  formatInvoiceNumber,
+  isPaidStatus,
+  serializeOrder,
+  serializeOrderSubscription,
+  type OrderSubscriptionWire,
+  type OrderWire,
+} from './orders.serializer.js';
+
+/** Embedded subscriptions by order id, supplied by callers that have them (the subscriptions module). */
+export type SubscriptionsByOrder = ReadonlyMap<string, OrderSubscriptionWire | null>;
+
+/** Serializes orders with everything they embed, loading each kind of relation once for the page. */
+export async function serializeOrders(
+  ctx: Context,
+  rows: OrderRow[],
+  subscriptions: SubscriptionsByOrder = new Map(),
+): Promise<OrderWire[]> {
+  const ids = rows.map((row) => row.id);
+  const subscriptionIds = [
+    ...new Set(rows.flatMap((row) => (row.subscription_id && !subscriptions.has(row.id) ? [row.subscription_id] : []))),
+  ];
+  const [items, customers, products, discounts, subscriptionRows] = await Promise.all([
+    findItemsOfOrders(ctx.db, ids),
+    findCustomersByIds(
+      ctx.db,
+      rows.map((row) => row.customer_id),
+    ),
+    findProductRowsByIds(
+      ctx.db,
+      rows.map((row) => row.product_id),
+    ),
+    findDiscountsByIds(ctx.db, [...new Set(rows.flatMap((row) => (row.discount_id ? [row.discount_id] : [])))]),
+    findSubscriptionsByIds(ctx.db, subscriptionIds),
+  ]);
+  const subscriptionById = new Map(subscriptionRows.map((row) => [row.id, serializeOrderSubscription(row)]));
+  const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
+  return rows.map((order) =>
+    serializeOrder({
+      order,
+      items: items.get(order.id) ?? [],
+      customer: customers.get(order.customer_id)!,
+      product: products.get(order.product_id)!,
+      discount: order.discount_id ? (discountById.get(order.discount_id) ?? null) : null,
+      subscription:
+        subscriptions.get(order.id) ??
+        (order.subscription_id ? (subscriptionById.get(order.subscription_id) ?? null) : null),
+    }),
+  );
+}
+
+async function serializeOne(ctx: Context, row: OrderRow, subscription?: OrderSubscriptionWire | null) {
+  return (await serializeOrders(ctx, [row], new Map([[row.id, subscription ?? null]])))[0]!;
+}
+
+/** The order as the API shows it, whoever asks (for flows without a seller subject). */
+export async function loadOrder(
+  ctx: Context,
+  orderId: string,
+  subscription?: OrderSubscriptionWire | null,
+): Promise<OrderWire> {
+  const row = await findOrderById(ctx.db, orderId);
+  if (!row) throw new ResourceNotFound();
+  return serializeOne(ctx, row, subscription);
+}
+
+export async function listOrders(ctx: Context, params: OrderListParams) {
+  const { rows, total } = await listVisibleOrders(ctx.db, ctx.subject, params);
+  return pageOf(await serializeOrders(ctx, rows), total, params);
+}
+
+export async function getOrder(ctx: Context, id: string): Promise<OrderWire> {
+  const row = await findVisibleOrder(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return serializeOne(ctx, row);
+}
+
+const FROZEN_AFTER_INVOICE = 'This field cannot be updated after the invoice is generated.';
+
+/** Billing name and address, as printed on the invoice: frozen once the invoice exists. */
+export async function updateOrder(ctx: Context, id: string, input: OrderUpdateInput): Promise<OrderWire> {
+  const current = await lockVisibleOrder(ctx.db, ctx.subject, id);
+  if (!current) throw new ResourceNotFound();
+  const address = input.billing_address ? JSON.stringify(input.billing_address) : null;
+  const currentAddress = current.billing_address ? JSON.stringify(normalizeAddress(current.billing_address)) : null;
+  const nameChanged = input.billing_name !== current.billing_name;
+  const addressChanged = address !== currentAddress;
+  if (current.invoice_path !== null) {
+    const issues = new IssueCollector();
+    if (nameChanged) issues.add(['body', 'billing_name'], FROZEN_AFTER_INVOICE);
+    if (addressChanged) issues.add(['body', 'billing_address'], FROZEN_AFTER_INVOICE);
+    issues.throwIfAny();
+  }
+  await updateOrderRow(ctx.db, id, {
+    billing_name: input.billing_name,
+    billing_address: address,
+    modified_at: ctx.clock.now(),
+  });
+  const updated = await loadOrder(ctx, id);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.updated', updated);
+  return updated;
+}
+
+/** The stored address with its keys in the wire order, so a comparison with the input is exact. */
+function normalizeAddress(stored: unknown): AddressValue {
+  const value = stored as Partial<AddressValue>;
+  return {
+    line1: value.line1 ?? null,
+    line2: value.line2 ?? null,
+    postal_code: value.postal_code ?? null,
+    city: value.city ?? null,
+    state: value.state ?? null,
+    country: value.country as AddressValue['country'],
+  };
+}
+
+/**
+ * Accepts an invoice generation request (202): the checks of the reference, in its order, then a
+ * durable request row that the invoice renderer works through.
+ */
+export async function requestInvoice(ctx: Context, id: string): Promise<Record<string, never>> {
+  const order = await lockVisibleOrder(ctx.db, ctx.subject, id);
+  if (!order) throw new ResourceNotFound();
+  if (order.invoice_path !== null) throw new InvoiceAlreadyExists(order.id);
+  if (!isPaidStatus(order.status)) throw new NotPaidOrder(order.id);
+  if (order.billing_name === null || order.billing_address === null) throw new MissingInvoiceBillingDetails();
+  await upsertInvoiceRequest(ctx.db, order.id, ctx.clock.now());
+  return {};
+}
+
+export async function getInvoice(ctx: Context, id: string): Promise<{ url: string }> {
+  const order = await findVisibleOrder(ctx.db, ctx.subject, id);
+  if (!order) throw new ResourceNotFound();
+  if (order.invoice_path === null) throw new InvoiceDoesNotExist(order.id);
+  return { url: new URL(order.invoice_path, `${ctx.config.baseUrl}/`).toString() };
+}
+
+export interface CreateOrderItemInput {
+  label: string;
+  /** Minor units; proration credits may be negative. */
+  amount: number;
+  tax_amount: number;
+  proration: boolean;
+  product_price_id: string | null;
+}
+
+/**
+ * An order as the checkout (or the renewal engine) has priced it. Amounts are computed by the caller;
+ * `createOrder` only checks that they add up.
+ */
+export interface CreateOrderInput {
+  organization_id: string;
+  customer_id: string;
+  product_id: string;
+  product_price_id: string | null;
+  discount_id: string | null;
+  checkout_id: string | null;
+  subscription_id: string | null;
+  billing_reason: OrderBillingReason;
+  billing_name: string | null;
+  billing_address: AddressValue | null;
+  currency: string;
+  subtotal_amount: number;
+  discount_amount: number;
+  /** Optional: when given it must equal subtotal − discount. */
+  net_amount?: number;
+  tax_amount: number;
+  /** Optional: when given it must equal net + tax. */
+  total_amount?: number;
+  /** `paid` when the money is in (a succeeded charge, or nothing to pay); `pending` when it is to be charged. */
+  status: 'paid' | 'pending';
+  metadata?: Metadata;
+  custom_field_data?: Record<string, unknown>;
+  items: CreateOrderItemInput[];
+  /** The subscription as the order embeds it, for the webhook payloads (null when none). */
+  subscription?: OrderSubscriptionWire | null;
+}
+
+function checkAmounts(input: CreateOrderInput): { net: number; total: number } {
+  const amounts: [string, number | undefined][] = [
+    ['subtotal_amount', input.subtotal_amount],
+    ['discount_amount', input.discount_amount],
+    ['net_amount', input.net_amount],
+    ['tax_amount', input.tax_amount],
+    ['total_amount', input.total_amount],
+  ];
+  for (const [name, value] of amounts) {
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new OrderInvariantError(`${name} must be an integer ≥ 0 in minor units, got ${value}`);
+    }
+  }
+  const net = input.subtotal_amount - input.discount_amount;
+  if (net < 0) throw new OrderInvariantError('discount_amount exceeds subtotal_amount');
+  if (input.net_amount !== undefined && input.net_amount !== net) {
+    throw new OrderInvariantError(`net_amount ${input.net_amount} ≠ subtotal − discount (${net})`);
+  }
+  const total = net + input.tax_amount;
+  if (input.total_amount !== undefined && input.total_amount !== total) {
+    throw new OrderInvariantError(`total_amount ${input.total_amount} ≠ net + tax (${total})`);
+  }
+  input.items.forEach((item, index) => {
+    if (!Number.isSafeInteger(item.amount) || !Number.isSafeInteger(item.tax_amount)) {
+      throw new OrderInvariantError(`items[${index}] amounts must be integers in minor units`);
+    }
+  });
+  if (!/^[a-z]{3}$/.test(input.currency)) throw new OrderInvariantError(`currency ${input.currency} is not ISO 4217`);
+  return { net, total };
+}
+
+/**
+ * Creates an order in the caller's transaction: checks the amounts add up, allocates the next invoice
+ * number of the organization, writes the order and its items, and records `order.created` (and, when
+ * paid, `order.paid`). Works without a seller subject (checkout confirm is anonymous).
+ */
+export async function createOrder(ctx: Context, input: CreateOrderInput): Promise<OrderWire> {
+  const { net, total } = checkAmounts(input);
+  const [customers, products] = await Promise.all([
+    findCustomersByIds(ctx.db, [input.customer_id]),
+    findProductRowsByIds(ctx.db, [input.product_id]),
+  ]);
+  const customer = customers.get(input.customer_id);
+  const product = products.get(input.product_id);
+  if (!customer || customer.organization_id !== input.organization_id) {
+    throw new OrderInvariantError(`customer ${input.customer_id} is not a customer of the organization`);
+  }
+  if (!product || product.organization_id !== input.organization_id) {
+    throw new OrderInvariantError(`product ${input.product_id} is not a product of the organization`);
+  }
+  const priceIds = [
+    ...(input.product_price_id ? [input.product_price_id] : []),
+    ...input.items.flatMap((item) => (item.product_price_id ? [item.product_price_id] : [])),
+  ];
+  const known = await findPriceIdsOfProduct(ctx.db, input.product_id, priceIds);
+  for (const priceId of priceIds) {
+    if (!known.has(priceId)) throw new OrderInvariantError(`price ${priceId} is not a price of the product`);
+  }
+
+  const prefix = await findInvoicePrefix(ctx.db, input.organization_id);
+  if (prefix === undefined) throw new OrderInvariantError(`organization ${input.organization_id} does not exist`);
+  const sequence = await allocateInvoiceSequence(ctx.db, input.organization_id);
+
+  const id = randomUUID();
+  const now = ctx.clock.now();
+  await insertOrder(ctx.db, {
+    id,
+    created_at: now,
+    modified_at: null,
+    organization_id: input.organization_id,
+    customer_id: input.customer_id,
+    product_id: input.product_id,
+    product_price_id: input.product_price_id,
+    discount_id: input.discount_id,
+    subscription_id: input.subscription_id,
+    checkout_id: input.checkout_id,
+    status: input.status,
+    billing_reason: input.billing_reason,
+    currency: input.currency,
+    subtotal_amount: input.subtotal_amount,
+    discount_amount: input.discount_amount,
+    net_amount: net,
+    tax_amount: input.tax_amount,
+    total_amount: total,
+    billing_name: input.billing_name,
+    billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,
+    invoice_number: formatInvoiceNumber(prefix, sequence),
+    metadata: JSON.stringify(input.metadata ?? {}),
+    custom_field_data: JSON.stringify(input.custom_field_data ?? {}),
+  });
+  await insertOrderItems(
+    ctx.db,
+    input.items.map((item, position) => ({
+      id: randomUUID(),
+      created_at: now,
+      modified_at: null,
+      order_id: id,
+      position,
+      label: item.label,
+      amount: item.amount,
+      tax_amount: item.tax_amount,
+      proration: item.proration,
+      product_price_id: item.product_price_id,
+    })),
+  );
+  const order = await loadOrder(ctx, id, input.subscription);
+  await recordWebhookEvent(ctx, input.organization_id, 'order.created', order);
+  if (input.status === 'paid') await recordWebhookEvent(ctx, input.organization_id, 'order.paid', order);
+  return order;
+}
+
+/**
+ * Marks a pending order paid (a renewal charged later, a retried payment) and records `order.updated`
+ * and `order.paid`. An order already paid is returned unchanged, with no event: retries are harmless.
+ */
+export async function markOrderPaid(
+  ctx: Context,
+  orderId: string,
+  options: { subscription?: OrderSubscriptionWire | null } = {},
+): Promise<OrderWire> {
+  const current = await lockOrderById(ctx.db, orderId);
+  if (!current) throw new ResourceNotFound();
+  if (current.status !== 'pending') return loadOrder(ctx, orderId, options.subscription);
+  const changes: OrderChanges = { status: 'paid', modified_at: ctx.clock.now() };
+  await updateOrderRow(ctx.db, orderId, changes);
+  const order = await loadOrder(ctx, orderId, options.subscription);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
+  return order;
+}

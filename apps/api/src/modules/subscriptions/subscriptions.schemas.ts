@@ -1,0 +1,71 @@
+import { z } from 'zod/v4';
+import { MetadataOutput } from '../../platform/http/metadata.js';
+import { DateTime } from '../../platform/http/schemas.js';
+import { Customer } from '../customers/customers.schemas.js';
+import { DiscountBase } from '../discounts/discounts.schemas.js';
+import { Product, ProductPrice, SubscriptionRecurringInterval } from '../products/products.schemas.js';
+
+export const SubscriptionStatus = z
+  .enum(['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid'])
+  .meta({ id: 'SubscriptionStatus' });
+
+export const CustomerCancellationReason = z
+  .enum([
+    'customer_service',
+    'low_quality',
+    'missing_features',
+    'switched_service',
+    'too_complex',
+    'too_expensive',
+    'unused',
+    'other',
+  ])
+  .meta({ id: 'CustomerCancellationReason' });
+
+/** Usage of a meter during the current period (the meters module fills these; empty until then). */
+export const SubscriptionMeter = z
+  .object({
+    created_at: DateTime(),
+    modified_at: DateTime().nullable(),
+    id: z.uuid(),
+    consumed_units: z.number(),
+    credited_units: z.int(),
+    amount: z.int(),
+    meter_id: z.uuid(),
+    meter: z.object({ id: z.uuid(), name: z.string() }).loose(),
+  })
+  .meta({ id: 'SubscriptionMeter' });
+
+export const Subscription = z
+  .object({
+    created_at: DateTime(),
+    modified_at: DateTime().nullable(),
+    id: z.uuid(),
+    amount: z.int(),
+    currency: z.string(),
+    recurring_interval: SubscriptionRecurringInterval,
+    status: SubscriptionStatus,
+    current_period_start: DateTime(),
+    current_period_end: DateTime().nullable(),
+    cancel_at_period_end: z.boolean(),
+    canceled_at: DateTime().nullable(),
+    started_at: DateTime().nullable(),
+    ends_at: DateTime().nullable(),
+    ended_at: DateTime().nullable(),
+    customer_id: z.uuid(),
+    product_id: z.uuid(),
+    discount_id: z.uuid().nullable(),
+    checkout_id: z.uuid().nullable(),
+    customer_cancellation_reason: CustomerCancellationReason.nullable(),
+    customer_cancellation_comment: z.string().nullable(),
+    metadata: MetadataOutput,
+    custom_field_data: z
+      .record(z.string(), z.union([z.string(), z.int(), z.boolean(), DateTime()]).nullable())
+      .optional(),
+    customer: Customer,
+    product: Product,
+    discount: DiscountBase.nullable(),
+    prices: z.array(ProductPrice),
+    meters: z.array(SubscriptionMeter),
+  })
+  .meta({ id: 'Subscription' });

@@ -1,0 +1,32 @@
+/** The 27 webhook event types of spec document 2 §5 (re-exported by platform/events.ts). */
+export const WEBHOOK_EVENT_TYPES = [
+  'checkout.created',
+  'checkout.updated',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'customer.state_changed',
+  'order.created',
+  'order.updated',
+  'order.paid',
+  'order.refunded',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.active',
+  'subscription.canceled',
+  'subscription.uncanceled',
+  'subscription.revoked',
+  'refund.created',
+  'refund.updated',
+  'product.created',
+  'product.updated',
+  'benefit.created',
+  'benefit.updated',
+  'benefit_grant.created',
+  'benefit_grant.cycled',
+  'benefit_grant.updated',
+  'benefit_grant.revoked',
+  'organization.updated',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

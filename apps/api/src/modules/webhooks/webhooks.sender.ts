@@ -1,0 +1,139 @@
+import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { nonPublicReason, urlSyntaxProblem } from './webhooks.url-guard.js';
+
+/** Standard Webhooks signing and the HTTP POST of one delivery attempt. */
+
+export const USER_AGENT = 'Tessera Webhooks (+https://github.com/tessera)';
+/** How much of a response body the delivery log keeps. */
+export const RESPONSE_LIMIT = 2048;
+
+/**
+ * `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` where the key is the UTF-8 bytes of the
+ * secret exactly as stored (the reference hands `base64(secret)` to its Standard Webhooks signer).
+ */
+export function sign(secret: string, id: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+export interface SendRequest {
+  url: string;
+  body: string;
+  webhookId: string;
+  secret: string;
+  /** Unix seconds of this attempt. */
+  timestamp: number;
+  timeoutMs: number;
+  /** Development allows http and loopback; otherwise every resolved address must be public. */
+  devMode: boolean;
+}
+
+export interface SendResult {
+  /** The HTTP status, or null when there was no response. */
+  httpCode: number | null;
+  succeeded: boolean;
+  /** The response body, truncated. */
+  response: string | null;
+  /** Why there was no success without a status (timeout, refused address, network error). */
+  error: string | null;
+  durationMs: number;
+  /** HTTP 410: the receiver asks us to stop. */
+  gone: boolean;
+}
+
+class RefusedAddress extends Error {}
+
+/** A DNS lookup that refuses non-public addresses, so the connection uses exactly what was checked. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    for (const entry of addresses) {
+      const reason = nonPublicReason(entry.address);
+      if (reason)
+        return callback(new RefusedAddress(`${hostname} resolves to a non-public address (${reason})`), '', 0);
+    }
+    if (addresses.length === 0) return callback(new Error(`${hostname} did not resolve`), '', 0);
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};
+
+function failure(started: number, error: string): SendResult {
+  return { httpCode: null, succeeded: false, response: null, error, durationMs: Date.now() - started, gone: false };
+}
+
+/** POSTs one attempt. Never throws: every outcome is a result. Redirects are not followed. */
+export function send(request: SendRequest): Promise<SendResult> {
+  const started = Date.now();
+  const syntax = urlSyntaxProblem(request.url, request.devMode);
+  if (syntax) return Promise.resolve(failure(started, syntax));
+  const url = new URL(request.url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!request.devMode && isIP(host)) {
+    const reason = nonPublicReason(host);
+    if (reason) return Promise.resolve(failure(started, `non-public address (${reason})`));
+  }
+  const body = Buffer.from(request.body, 'utf8');
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = client.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        ...(request.devMode ? {} : { lookup: guardedLookup }),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'user-agent': USER_AGENT,
+          'webhook-id': request.webhookId,
+          'webhook-timestamp': String(request.timestamp),
+          'webhook-signature': sign(request.secret, request.webhookId, request.timestamp, request.body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        const done = () => {
+          const status = res.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_LIMIT);
+          finish({
+            httpCode: status,
+            succeeded: status >= 200 && status < 300,
+            response: text,
+            error: status >= 300 && status < 400 ? 'redirects are not followed' : null,
+            durationMs: Date.now() - started,
+            gone: status === 410,
+          });
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (length < RESPONSE_LIMIT * 4) chunks.push(chunk);
+          length += chunk.length;
+          // Enough kept: stop reading a large or endless body.
+          if (length >= RESPONSE_LIMIT * 4) done();
+        });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish(failure(started, `timed out after ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    req.on('error', (error) => finish(failure(started, error.message)));
+    req.end(body);
+  });
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
+import { pageOf, type Page } from '../../platform/http/query.js';
+import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
+import { scheduleDelivery } from './webhooks.delivery.js';
+import {
+  findVisibleEndpoint,
+  findVisibleEndpointEvent,
+  insertEndpoint,
+  listVisibleDeliveries,
+  listVisibleEndpoints,
+  lockVisibleEndpoint,
+  makePendingDueNow,
+  updateEndpointEvent,
+  updateEndpointRow,
+} from './webhooks.repository.js';
+import type {
+  WebhookDeliveryListParams,
+  WebhookEndpointCreateInput,
+  WebhookEndpointListParams,
+  WebhookEndpointUpdateInput,
+} from './webhooks.schemas.js';
+import {
+  serializeDelivery,
+  serializeEndpoint,
+  type WebhookDeliveryWire,
+  type WebhookEndpointWire,
+} from './webhooks.serializer.js';
+import { urlProblem } from './webhooks.url-guard.js';
+
+/** Outside development only https URLs whose host resolves to public addresses are accepted. */
+async function checkUrl(ctx: Context, issues: IssueCollector, url: string): Promise<void> {
+  const problem = await urlProblem(url, ctx.config.devMode);
+  if (problem) issues.add(['body', 'url'], problem, 'url_parsing');
+}
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+export async function listEndpoints(
+  ctx: Context,
+  params: WebhookEndpointListParams,
+): Promise<Page<WebhookEndpointWire>> {
+  const { rows, total } = await listVisibleEndpoints(ctx.db, ctx.subject, params);
+  return pageOf(rows.map(serializeEndpoint), total, params);
+}
+
+export async function getEndpoint(ctx: Context, id: string): Promise<WebhookEndpointWire> {
+  const row = await findVisibleEndpoint(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return serializeEndpoint(row);
+}
+
+export async function createEndpoint(ctx: Context, input: WebhookEndpointCreateInput): Promise<WebhookEndpointWire> {
+  const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
+  const issues = new IssueCollector();
+  await checkUrl(ctx, issues, input.url);
+  issues.throwIfAny();
+  const id = randomUUID();
+  await insertEndpoint(ctx.db, {
+    id,
+    created_at: ctx.clock.now(),
+    modified_at: null,
+    deleted_at: null,
+    organization_id: organization.id,
+    url: input.url,
+    format: input.format,
+    secret: input.secret,
+    events: unique(input.events),
+    disabled_reason: null,
+    failing_since: null,
+  });
+  return getEndpoint(ctx, id);
+}
+
+export async function updateEndpoint(
+  ctx: Context,
+  id: string,
+  input: WebhookEndpointUpdateInput,
+): Promise<WebhookEndpointWire> {
+  const row = await lockVisibleEndpoint(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  const issues = new IssueCollector();
+  if (input.url != null) await checkUrl(ctx, issues, input.url);
+  issues.throwIfAny();
+  const now = ctx.clock.now();
+  await updateEndpointRow(ctx.db, id, {
+    modified_at: now,
+    ...(input.url != null ? { url: input.url } : {}),
+    ...(input.format != null ? { format: input.format } : {}),
+    ...(input.secret != null ? { secret: input.secret } : {}),
+    ...(input.events != null ? { events: unique(input.events) } : {}),
+    ...(input.enabled === false ? { enabled: false, disabled_reason: null } : {}),
+    // Re-enabling starts afresh: the failure run is forgotten and queued events are due now.
+    ...(input.enabled === true
+      ? { enabled: true, disabled_reason: null, failing_since: null, consecutive_failures: 0 }
+      : {}),
+  });
+  if (input.enabled === true && !row.enabled) {
+    await makePendingDueNow(ctx.db, id, now);
+    await scheduleDelivery(ctx, id);
+  }
+  return getEndpoint(ctx, id);
+}
+
+export async function deleteEndpoint(ctx: Context, id: string): Promise<void> {
+  const row = await lockVisibleEndpoint(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  const now = ctx.clock.now();
+  await updateEndpointRow(ctx.db, id, { deleted_at: now, modified_at: now });
+}
+
+export async function listDeliveries(
+  ctx: Context,
+  params: WebhookDeliveryListParams,
+): Promise<Page<WebhookDeliveryWire>> {
+  const { rows, total } = await listVisibleDeliveries(ctx.db, ctx.subject, params);
+  return pageOf(rows.map(serializeDelivery), total, params);
+}
+
+/**
+ * Sends the per-endpoint event again, with the same `webhook-id`, even if it was delivered before (as
+ * the reference does). It goes back in its place in the endpoint's queue, which makes it next.
+ */
+export async function redeliverEvent(ctx: Context, id: string): Promise<Record<string, never>> {
+  const event = await findVisibleEndpointEvent(ctx.db, ctx.subject, id);
+  if (!event) throw new ResourceNotFound();
+  const now = ctx.clock.now();
+  await updateEndpointEvent(ctx.db, id, { status: 'pending', attempts: 0, next_attempt_at: now, modified_at: now });
+  await scheduleDelivery(ctx, event.endpoint_id);
+  return {};
+}

@@ -1,0 +1,60 @@
+import type { Config } from '../../config.js';
+import type { Clock } from '../clock.js';
+import type { Executor } from '../db/database.js';
+import type { PaymentProcessor } from './processor.js';
+import { SimulatedPaymentProcessor } from './simulated.js';
+import { createStripeClient, StripePaymentProcessor, type StripeAdapterOptions } from './stripe.js';
+
+export type { PaymentProcessor } from './processor.js';
+
+/** Thrown by every call when no processor is configured. */
+export class PaymentProcessorUnavailable extends Error {
+  constructor() {
+    super(
+      'No payment processor is configured: set STRIPE_SECRET_KEY, or ALLOW_SIMULATED_PAYMENTS=true to use the ' +
+        'simulated card processor in production.',
+    );
+    this.name = 'PaymentProcessorUnavailable';
+  }
+}
+
+/** Production without Stripe and without the simulated processor: every payment call refuses clearly. */
+export class UnavailablePaymentProcessor implements PaymentProcessor {
+  readonly name = 'stripe' as const;
+  readonly available = false;
+  private refuse(): never {
+    throw new PaymentProcessorUnavailable();
+  }
+  chargeWithConfirmationToken = async (): Promise<never> => this.refuse();
+  setupWithConfirmationToken = async (): Promise<never> => this.refuse();
+  chargeSavedPaymentMethod = async (): Promise<never> => this.refuse();
+  refund = async (): Promise<never> => this.refuse();
+}
+
+export interface PaymentProcessorDeps {
+  /** Where the simulated processor keeps its state outside a transaction (the pool). */
+  db: Executor;
+  clock: Clock;
+  stripe?: StripeAdapterOptions;
+}
+
+/**
+ * The processor of this deployment: Stripe when STRIPE_SECRET_KEY is set, else the simulated card
+ * processor when allowed (outside production, or ALLOW_SIMULATED_PAYMENTS=true), else one that refuses.
+ */
+export function createPaymentProcessor(config: Config, deps: PaymentProcessorDeps): PaymentProcessor {
+  if (config.stripeSecretKey)
+    return new StripePaymentProcessor(createStripeClient(config.stripeSecretKey, deps.stripe));
+  if (config.allowSimulatedPayments) return new SimulatedPaymentProcessor(deps.db, deps.clock);
+  return new UnavailablePaymentProcessor();
+}
+
+/** The processor bound to an executor (a request's transaction), for the Context. */
+export function bindPaymentProcessor(processor: PaymentProcessor, db: Executor): PaymentProcessor {
+  return processor.withExecutor ? processor.withExecutor(db) : processor;
+}
+
+/** Whether the simulated processor's public routes should be served. */
+export function isSimulated(processor: PaymentProcessor): boolean {
+  return processor instanceof SimulatedPaymentProcessor;
+}

@@ -1,0 +1,400 @@
+import Stripe from 'stripe';
+import { describe, expect, it } from 'vitest';
+import { createStripeClient, StripePaymentProcessor, verifyStripeWebhook } from './stripe.js';
+
+/**
+ * The Stripe adapter against recorded request and response shapes: a fake `fetch` asserts each request
+ * (method, path, form-encoded parameters, Idempotency-Key) and answers Stripe's documented JSON bodies.
+ * Nothing goes to the network.
+ */
+interface Recorded {
+  method: string;
+  path: string;
+  params: URLSearchParams;
+  idempotencyKey: string | null;
+}
+
+type Reply = { status: number; body: unknown };
+
+function fakeStripe(replies: ((request: Recorded) => Reply)[]) {
+  const requests: Recorded[] = [];
+  const fetchFn = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const parsed = new URL(String(url));
+    const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const request: Recorded = {
+      method: init?.method ?? 'GET',
+      path: parsed.pathname,
+      params: new URLSearchParams(init?.method === 'GET' ? parsed.search : body),
+      idempotencyKey: headers.get('idempotency-key'),
+    };
+    requests.push(request);
+    const reply = replies.shift();
+    if (!reply) throw new Error(`unexpected request ${request.method} ${request.path}`);
+    const { status, body: json } = reply(request);
+    return new Response(JSON.stringify(json), {
+      status,
+      headers: { 'content-type': 'application/json', 'request-id': `req_${requests.length}` },
+    });
+  };
+  const stripe = createStripeClient('sk_test_fake', {
+    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    maxNetworkRetries: 0,
+  });
+  return { processor: new StripePaymentProcessor(stripe), requests };
+}
+
+const customer = { customerId: 'c0ffee00-0000-4000-8000-000000000001', email: 'buyer@example.com', name: 'Buyer' };
+
+const card = (last4: string, brand = 'visa') => ({
+  id: `pm_${last4}`,
+  object: 'payment_method',
+  type: 'card',
+  card: { brand, last4, exp_month: 12, exp_year: 2030, country: 'US', funding: 'credit' },
+  customer: 'cus_123',
+  livemode: false,
+  metadata: {},
+});
+
+const paymentIntent = (fields: Record<string, unknown>) => ({
+  id: 'pi_123',
+  object: 'payment_intent',
+  amount: 1000,
+  amount_received: 1000,
+  currency: 'usd',
+  customer: 'cus_123',
+  livemode: false,
+  metadata: {},
+  last_payment_error: null,
+  latest_charge: 'ch_123',
+  ...fields,
+});
+
+const cardError = (fields: Record<string, unknown>) => ({
+  error: {
+    type: 'card_error',
+    doc_url: 'https://docs.stripe.com/error-codes/card-declined',
+    request_log_url: 'https://dashboard.stripe.com/test/logs/req_1',
+    ...fields,
+  },
+});
+
+const searchEmpty = () => ({
+  status: 200,
+  body: { object: 'search_result', data: [], has_more: false, next_page: null, url: '/v1/customers/search' },
+});
+const searchFound = () => ({
+  status: 200,
+  body: {
+    object: 'search_result',
+    data: [{ id: 'cus_123', object: 'customer', email: customer.email, metadata: {} }],
+    has_more: false,
+    next_page: null,
+    url: '/v1/customers/search',
+  },
+});
+
+describe('Stripe adapter', () => {
+  it('creates the Stripe customer on first use, then charges a confirmation token and saves the card', async () => {
+    const { processor, requests } = fakeStripe([
+      searchEmpty,
+      () => ({
+        status: 200,
+        body: {
+          id: 'cus_123',
+          object: 'customer',
+          email: customer.email,
+          metadata: { tessera_customer_id: customer.customerId },
+        },
+      }),
+      () => ({
+        status: 200,
+        body: paymentIntent({ status: 'succeeded', payment_method: card('4242'), setup_future_usage: 'off_session' }),
+      }),
+    ]);
+    const result = await processor.chargeWithConfirmationToken({
+      amount: 1000,
+      currency: 'usd',
+      confirmationTokenId: 'ctoken_123',
+      customer,
+      savePaymentMethod: true,
+      idempotencyKey: 'checkout-1-confirm',
+      metadata: { checkout_id: 'checkout-1' },
+    });
+    expect(result).toEqual({
+      status: 'succeeded',
+      processorPaymentId: 'pi_123',
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+      paymentMethodId: 'pm_4242',
+    });
+
+    const [search, create, intent] = requests;
+    expect(search).toMatchObject({ method: 'GET', path: '/v1/customers/search' });
+    expect(search!.params.get('query')).toBe(`metadata['tessera_customer_id']:'${customer.customerId}'`);
+    expect(create).toMatchObject({
+      method: 'POST',
+      path: '/v1/customers',
+      idempotencyKey: `tessera-customer-${customer.customerId}`,
+    });
+    expect(Object.fromEntries(create!.params)).toEqual({
+      email: 'buyer@example.com',
+      name: 'Buyer',
+      'metadata[tessera_customer_id]': customer.customerId,
+    });
+    expect(intent).toMatchObject({ method: 'POST', path: '/v1/payment_intents', idempotencyKey: 'checkout-1-confirm' });
+    expect(Object.fromEntries(intent!.params)).toEqual({
+      amount: '1000',
+      currency: 'usd',
+      customer: 'cus_123',
+      confirm: 'true',
+      confirmation_token: 'ctoken_123',
+      'automatic_payment_methods[enabled]': 'true',
+      'automatic_payment_methods[allow_redirects]': 'never',
+      setup_future_usage: 'off_session',
+      'metadata[checkout_id]': 'checkout-1',
+      'expand[0]': 'payment_method',
+    });
+  });
+
+  it('maps card_declined to a failed result with the decline code and message', async () => {
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 402,
+        body: cardError({
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          message: 'Your card was declined.',
+          payment_intent: paymentIntent({ status: 'requires_payment_method', payment_method: null }),
+          payment_method: card('0002'),
+        }),
+      }),
+    ]);
+    const result = await processor.chargeWithConfirmationToken({
+      amount: 1000,
+      currency: 'usd',
+      confirmationTokenId: 'ctoken_declined',
+      customer,
+      savePaymentMethod: false,
+      idempotencyKey: 'k-declined',
+      metadata: {},
+    });
+    expect(result).toEqual({
+      status: 'failed',
+      processorPaymentId: 'pi_123',
+      declineReason: 'card_declined',
+      declineMessage: 'Your card was declined.',
+      card: { brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2030 },
+    });
+    expect(requests[1]!.params.has('setup_future_usage')).toBe(false);
+  });
+
+  it('maps insufficient_funds (the decline code of a card_declined error)', async () => {
+    const { processor } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 402,
+        body: cardError({
+          code: 'card_declined',
+          decline_code: 'insufficient_funds',
+          message: 'Your card has insufficient funds.',
+          payment_intent: paymentIntent({ status: 'requires_payment_method', payment_method: null }),
+        }),
+      }),
+    ]);
+    const result = await processor.chargeWithConfirmationToken({
+      amount: 1000,
+      currency: 'usd',
+      confirmationTokenId: 'ctoken_nsf',
+      customer,
+      savePaymentMethod: false,
+      idempotencyKey: 'k-nsf',
+      metadata: {},
+    });
+    expect(result).toMatchObject({
+      status: 'failed',
+      declineReason: 'insufficient_funds',
+      declineMessage: 'Your card has insufficient funds.',
+      card: null,
+    });
+  });
+
+  it('charges a saved method off-session; authentication_required fails the renewal', async () => {
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 402,
+        body: cardError({
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          message: 'Your card was declined. This transaction requires authentication.',
+          payment_intent: paymentIntent({
+            id: 'pi_456',
+            status: 'requires_payment_method',
+            payment_method: card('3184'),
+          }),
+        }),
+      }),
+    ]);
+    const result = await processor.chargeSavedPaymentMethod({
+      amount: 1500,
+      currency: 'eur',
+      paymentMethodId: 'pm_3184',
+      customer,
+      idempotencyKey: 'renewal-sub-1-2026-02',
+      metadata: {},
+    });
+    expect(result).toEqual({
+      status: 'failed',
+      processorPaymentId: 'pi_456',
+      declineReason: 'authentication_required',
+      declineMessage: 'Your card was declined. This transaction requires authentication.',
+      card: { brand: 'visa', last4: '3184', exp_month: 12, exp_year: 2030 },
+    });
+    expect(requests[1]).toMatchObject({ path: '/v1/payment_intents', idempotencyKey: 'renewal-sub-1-2026-02' });
+    expect(Object.fromEntries(requests[1]!.params)).toEqual({
+      amount: '1500',
+      currency: 'eur',
+      customer: 'cus_123',
+      payment_method: 'pm_3184',
+      off_session: 'true',
+      confirm: 'true',
+      'expand[0]': 'payment_method',
+    });
+  });
+
+  it('saves a card with a SetupIntent', async () => {
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 200,
+        body: {
+          id: 'seti_123',
+          object: 'setup_intent',
+          status: 'succeeded',
+          customer: 'cus_123',
+          usage: 'off_session',
+          payment_method: card('4242'),
+          last_setup_error: null,
+          metadata: {},
+        },
+      }),
+    ]);
+    const result = await processor.setupWithConfirmationToken({
+      confirmationTokenId: 'ctoken_setup',
+      customer,
+      idempotencyKey: 'checkout-2-setup',
+      metadata: {},
+    });
+    expect(result).toEqual({
+      status: 'succeeded',
+      paymentMethodId: 'pm_4242',
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+    });
+    expect(requests[1]).toMatchObject({ path: '/v1/setup_intents', idempotencyKey: 'checkout-2-setup' });
+    expect(requests[1]!.params.get('usage')).toBe('off_session');
+    expect(requests[1]!.params.get('confirmation_token')).toBe('ctoken_setup');
+  });
+
+  it('refunds with the idempotency key, and reports pending and failed refunds', async () => {
+    const { processor, requests } = fakeStripe([
+      () => ({
+        status: 200,
+        body: {
+          id: 're_1',
+          object: 'refund',
+          amount: 500,
+          status: 'succeeded',
+          payment_intent: 'pi_123',
+          metadata: {},
+        },
+      }),
+      () => ({
+        status: 200,
+        body: { id: 're_2', object: 'refund', amount: 500, status: 'pending', payment_intent: 'pi_123', metadata: {} },
+      }),
+      () => ({
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            message: 'Charge ch_123 has already been refunded.',
+          },
+        },
+      }),
+    ]);
+    expect(
+      await processor.refund({
+        processorPaymentId: 'pi_123',
+        amount: 500,
+        idempotencyKey: 'refund-1',
+        reason: 'duplicate',
+      }),
+    ).toEqual({ status: 'succeeded', processorRefundId: 're_1' });
+    expect(Object.fromEntries(requests[0]!.params)).toEqual({
+      payment_intent: 'pi_123',
+      amount: '500',
+      reason: 'duplicate',
+      'metadata[reason]': 'duplicate',
+    });
+    expect(requests[0]).toMatchObject({ path: '/v1/refunds', idempotencyKey: 'refund-1' });
+    expect(
+      await processor.refund({
+        processorPaymentId: 'pi_123',
+        amount: 500,
+        idempotencyKey: 'refund-2',
+        reason: 'other',
+      }),
+    ).toEqual({ status: 'pending', processorRefundId: 're_2' });
+    expect(requests[1]!.params.get('reason')).toBe('requested_by_customer');
+    expect(
+      await processor.refund({
+        processorPaymentId: 'pi_123',
+        amount: 500,
+        idempotencyKey: 'refund-3',
+        reason: 'other',
+      }),
+    ).toEqual({ status: 'failed', processorRefundId: null, failureReason: 'charge_already_refunded' });
+  });
+
+  it('throws what is not a decline (authentication to Stripe, outages)', async () => {
+    const { processor } = fakeStripe([
+      () => ({
+        status: 401,
+        body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***fake' } },
+      }),
+    ]);
+    await expect(processor.stripeCustomerId(customer)).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+  });
+});
+
+describe('verifyStripeWebhook', () => {
+  const secret = 'whsec_test_secret';
+  const payload = JSON.stringify({
+    id: 'evt_1',
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: {} },
+  });
+
+  it('returns the event when the signature matches', () => {
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+    expect(verifyStripeWebhook(payload, header, secret)).toMatchObject({
+      id: 'evt_1',
+      type: 'payment_intent.succeeded',
+    });
+  });
+
+  it('throws on a wrong signature or secret', () => {
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' });
+    expect(() => verifyStripeWebhook(payload, header, secret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() =>
+      verifyStripeWebhook(
+        payload.replace('evt_1', 'evt_2'),
+        Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+        secret,
+      ),
+    ).toThrow();
+  });
+});

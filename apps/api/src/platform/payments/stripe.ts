@@ -1,0 +1,270 @@
+import Stripe from 'stripe';
+import type {
+  CardDetails,
+  ChargeResult,
+  PaymentProcessor,
+  ProcessorCustomerInput,
+  RefundResult,
+  SetupResult,
+} from './processor.js';
+
+/**
+ * The Stripe adapter (active when STRIPE_SECRET_KEY is set): PaymentIntents confirmed with the
+ * confirmation token the checkout form created, SetupIntents to save a card without charging,
+ * off-session PaymentIntents for renewals, refunds. Every call that moves money passes the caller's
+ * idempotency key as Stripe's `Idempotency-Key`. Declines come back as failed results with Stripe's
+ * decline code and message; anything else (network, authentication, bugs) is thrown.
+ */
+
+/** Metadata key of the Tessera customer id on Stripe customers. */
+export const CUSTOMER_METADATA_KEY = 'tessera_customer_id';
+
+export interface StripeAdapterOptions {
+  /** A custom HTTP client (tests inject `Stripe.createFetchHttpClient(fakeFetch)`). */
+  httpClient?: ReturnType<typeof Stripe.createFetchHttpClient>;
+  maxNetworkRetries?: number;
+}
+
+export function createStripeClient(secretKey: string, options: StripeAdapterOptions = {}): Stripe {
+  return new Stripe(secretKey, {
+    appInfo: { name: 'Tessera' },
+    maxNetworkRetries: options.maxNetworkRetries ?? 2,
+    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
+  });
+}
+
+type StripePaymentMethod = Stripe.PaymentMethod;
+
+function cardOf(method: string | StripePaymentMethod | null | undefined): CardDetails | null {
+  if (!method || typeof method === 'string' || !method.card) return null;
+  return {
+    brand: method.card.brand,
+    last4: method.card.last4,
+    exp_month: method.card.exp_month,
+    exp_year: method.card.exp_year,
+  };
+}
+
+const methodId = (method: string | StripePaymentMethod | null | undefined): string | null =>
+  !method ? null : typeof method === 'string' ? method : method.id;
+
+const UNKNOWN_CARD: CardDetails = { brand: 'unknown', last4: '', exp_month: 0, exp_year: 0 };
+
+/** A Stripe error that is the card's (or the request's) fault: it becomes a failed result. */
+function declineOf(error: unknown): { reason: string; message: string; error: Stripe.errors.StripeError } | null {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    // The issuer's reason when it gives one (insufficient_funds, …); a generic decline is `card_declined`.
+    const specific = error.decline_code && error.decline_code !== 'generic_decline' ? error.decline_code : undefined;
+    return { reason: specific ?? error.code ?? 'card_declined', message: error.message, error };
+  }
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code) {
+    // A consumed or unknown confirmation token, a detached payment method, …
+    return { reason: error.code, message: error.message, error };
+  }
+  return null;
+}
+
+function failedCharge(intent: Stripe.PaymentIntent): ChargeResult {
+  const lastError = intent.last_payment_error;
+  const authentication = intent.status === 'requires_action';
+  return {
+    status: 'failed',
+    processorPaymentId: intent.id,
+    declineReason: authentication
+      ? 'authentication_required'
+      : (lastError?.decline_code ?? lastError?.code ?? `payment_intent_${intent.status}`),
+    declineMessage: authentication
+      ? 'Your card requires authentication.'
+      : (lastError?.message ?? 'The payment could not be completed.'),
+    card: cardOf(intent.payment_method) ?? cardOf(lastError?.payment_method),
+  };
+}
+
+function chargeResult(intent: Stripe.PaymentIntent, saved: boolean): ChargeResult {
+  if (intent.status !== 'succeeded') return failedCharge(intent);
+  return {
+    status: 'succeeded',
+    processorPaymentId: intent.id,
+    card: cardOf(intent.payment_method) ?? UNKNOWN_CARD,
+    paymentMethodId: saved ? methodId(intent.payment_method) : null,
+  };
+}
+
+function failedChargeFromError(error: unknown): ChargeResult {
+  const decline = declineOf(error);
+  if (!decline) throw error;
+  const raw = decline.error as Stripe.errors.StripeError & {
+    payment_intent?: Stripe.PaymentIntent;
+    payment_method?: StripePaymentMethod;
+  };
+  return {
+    status: 'failed',
+    processorPaymentId: raw.payment_intent?.id ?? null,
+    declineReason: decline.reason,
+    declineMessage: decline.message,
+    card: cardOf(raw.payment_method) ?? cardOf(raw.payment_intent?.payment_method),
+  };
+}
+
+const REFUND_REASONS: Record<string, Stripe.RefundCreateParams.Reason> = {
+  duplicate: 'duplicate',
+  fraudulent: 'fraudulent',
+};
+
+export class StripePaymentProcessor implements PaymentProcessor {
+  readonly name = 'stripe' as const;
+  /** Tessera customer id → Stripe customer id, for this process's lifetime. */
+  private readonly customers = new Map<string, string>();
+
+  constructor(private readonly stripe: Stripe) {}
+
+  /** The Stripe customer of a Tessera customer, created on first use (found again by its metadata). */
+  async stripeCustomerId(customer: ProcessorCustomerInput): Promise<string> {
+    const cached = this.customers.get(customer.customerId);
+    if (cached) return cached;
+    const found = await this.stripe.customers.search({
+      query: `metadata['${CUSTOMER_METADATA_KEY}']:'${customer.customerId}'`,
+      limit: 1,
+    });
+    let id = found.data[0]?.id;
+    if (!id) {
+      // The key makes a concurrent or retried first use create one customer, not two.
+      const created = await this.stripe.customers.create(
+        {
+          email: customer.email,
+          ...(customer.name ? { name: customer.name } : {}),
+          metadata: { [CUSTOMER_METADATA_KEY]: customer.customerId },
+        },
+        { idempotencyKey: `tessera-customer-${customer.customerId}` },
+      );
+      id = created.id;
+    }
+    this.customers.set(customer.customerId, id);
+    return id;
+  }
+
+  async chargeWithConfirmationToken(
+    input: Parameters<PaymentProcessor['chargeWithConfirmationToken']>[0],
+  ): Promise<ChargeResult> {
+    const customer = await this.stripeCustomerId(input.customer);
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency,
+          customer,
+          confirm: true,
+          confirmation_token: input.confirmationTokenId,
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          ...(input.savePaymentMethod ? { setup_future_usage: 'off_session' as const } : {}),
+          metadata: input.metadata,
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return chargeResult(intent, input.savePaymentMethod);
+    } catch (error) {
+      return failedChargeFromError(error);
+    }
+  }
+
+  async setupWithConfirmationToken(
+    input: Parameters<PaymentProcessor['setupWithConfirmationToken']>[0],
+  ): Promise<SetupResult> {
+    const customer = await this.stripeCustomerId(input.customer);
+    try {
+      const intent = await this.stripe.setupIntents.create(
+        {
+          customer,
+          confirm: true,
+          confirmation_token: input.confirmationTokenId,
+          usage: 'off_session',
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          metadata: input.metadata,
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      const paymentMethodId = methodId(intent.payment_method);
+      if (intent.status !== 'succeeded' || !paymentMethodId) {
+        const lastError = intent.last_setup_error;
+        return {
+          status: 'failed',
+          declineReason:
+            intent.status === 'requires_action'
+              ? 'authentication_required'
+              : (lastError?.decline_code ?? lastError?.code ?? `setup_intent_${intent.status}`),
+          declineMessage: lastError?.message ?? 'The card could not be saved.',
+        };
+      }
+      return { status: 'succeeded', paymentMethodId, card: cardOf(intent.payment_method) ?? UNKNOWN_CARD };
+    } catch (error) {
+      const decline = declineOf(error);
+      if (!decline) throw error;
+      return { status: 'failed', declineReason: decline.reason, declineMessage: decline.message };
+    }
+  }
+
+  async chargeSavedPaymentMethod(
+    input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0],
+  ): Promise<ChargeResult> {
+    const customer = await this.stripeCustomerId(input.customer);
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency,
+          customer,
+          payment_method: input.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          metadata: input.metadata,
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return chargeResult(intent, true);
+    } catch (error) {
+      return failedChargeFromError(error);
+    }
+  }
+
+  async refund(input: Parameters<PaymentProcessor['refund']>[0]): Promise<RefundResult> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: input.processorPaymentId,
+          amount: input.amount,
+          reason: REFUND_REASONS[input.reason] ?? 'requested_by_customer',
+          metadata: { reason: input.reason },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      switch (refund.status) {
+        case 'succeeded':
+          return { status: 'succeeded', processorRefundId: refund.id };
+        case 'failed':
+        case 'canceled':
+          return {
+            status: 'failed',
+            processorRefundId: refund.id,
+            failureReason: refund.failure_reason ?? refund.status,
+          };
+        default:
+          return { status: 'pending', processorRefundId: refund.id };
+      }
+    } catch (error) {
+      const decline = declineOf(error);
+      if (!decline) throw error;
+      return { status: 'failed', processorRefundId: null, failureReason: decline.reason };
+    }
+  }
+}
+
+/**
+ * Verifies a Stripe webhook (the `Stripe-Signature` header over the raw body, with the endpoint's
+ * signing secret) and returns the event; throws `Stripe.errors.StripeSignatureVerificationError`.
+ */
+export function verifyStripeWebhook(payload: string | Buffer, signatureHeader: string, secret: string): Stripe.Event {
+  return Stripe.webhooks.constructEvent(payload, signatureHeader, secret);
+}

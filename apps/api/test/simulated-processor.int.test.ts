@@ -1,0 +1,318 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Executor } from '../src/platform/db/database.js';
+import type { PaymentProcessor } from '../src/platform/payments/processor.js';
+import { SimulatedIdempotencyConflict } from '../src/platform/payments/simulated.js';
+import { json, startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+const customer = { customerId: '6f1c2f0e-4a7e-4c1b-9d55-2d7f0c3a9b11', email: 'buyer@example.com', name: 'Buyer' };
+const FUTURE = { exp_month: 12, exp_year: 2030, cvc: '123' };
+let keys = 0;
+const key = () => `key-${++keys}`;
+
+const tokenize = (card: Record<string, unknown>) =>
+  server.inject({ method: 'POST', url: '/simulated-processor/confirmation-tokens', payload: { card } });
+
+async function token(number: string): Promise<string> {
+  const response = await tokenize({ number, ...FUTURE });
+  expect(response.statusCode).toBe(201);
+  return json(response).id;
+}
+
+/**
+ * Runs processor calls in one transaction, as a request handler does (the Context's bound processor).
+ * Nothing else may touch the database meanwhile (the embedded database would wait for it forever).
+ */
+function inTransaction<T>(work: (payments: PaymentProcessor, db: Executor) => Promise<T>): Promise<T> {
+  return server.runtime.database.db.transaction().execute((db) => {
+    const ctx = server.runtime.context(db);
+    return work(ctx.payments!, db);
+  });
+}
+
+const charge = (confirmationTokenId: string, idempotencyKey = key(), savePaymentMethod = false, amount = 1000) =>
+  inTransaction((payments) =>
+    payments.chargeWithConfirmationToken({
+      amount,
+      currency: 'usd',
+      confirmationTokenId,
+      customer,
+      savePaymentMethod,
+      idempotencyKey,
+      metadata: {},
+    }),
+  );
+
+describe('POST /simulated-processor/confirmation-tokens', () => {
+  it('answers 201 {id} and keeps only brand, last four and expiry', async () => {
+    const response = await tokenize({ number: '4242 4242 4242 4242', exp_month: 12, exp_year: 30, cvc: '123' });
+    expect(response.statusCode).toBe(201);
+    const { id } = json(response);
+    expect(json(response)).toEqual({ id: expect.stringMatching(/^ctoken_sim_/) });
+    const row = await server.runtime.database.db
+      .selectFrom('simulated_confirmation_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, used_at: null });
+    expect(JSON.stringify(row)).not.toContain('4242424242424242');
+    expect(JSON.stringify(row)).not.toContain('123"');
+  });
+
+  it('validates number (Luhn), expiry by the app clock and CVC: 422 listing every problem', async () => {
+    // The harness clock is 2026-01-15: December 2025 has expired, January 2026 has not.
+    const response = await tokenize({ number: '4242424242424241', exp_month: 12, exp_year: 2025, cvc: '12' });
+    expect(response.statusCode).toBe(422);
+    expect(json(response)).toEqual({
+      error: 'RequestValidationError',
+      detail: [
+        { loc: ['body', 'card', 'number'], msg: 'Your card number is invalid.', type: 'invalid_number' },
+        { loc: ['body', 'card', 'exp_year'], msg: 'Your card has expired.', type: 'expired_card' },
+        { loc: ['body', 'card', 'cvc'], msg: "Your card's security code is invalid.", type: 'invalid_cvc' },
+      ],
+    });
+    expect((await tokenize({ number: '4242424242424242', exp_month: 1, exp_year: 2026, cvc: '1234' })).statusCode).toBe(
+      201,
+    );
+    const month = await tokenize({ number: '4242424242424242', exp_month: 13, exp_year: 2030, cvc: '123' });
+    expect(json(month).detail[0].loc).toEqual(['body', 'card', 'exp_month']);
+    const missing = await tokenize({ number: '4242424242424242' });
+    expect(missing.statusCode).toBe(422);
+    expect(json(missing).detail.map((d: { type: string }) => d.type)).toEqual(['missing', 'missing', 'missing']);
+  });
+
+  it('is a plain route, absent from the OpenAPI document', async () => {
+    const document = json(await server.inject({ method: 'GET', url: '/openapi.json' }));
+    expect(Object.keys(document.paths).some((path) => path.includes('simulated'))).toBe(false);
+  });
+});
+
+describe('charges with Stripe test cards', () => {
+  it('4242 4242 4242 4242 succeeds', async () => {
+    const result = await charge(await token('4242424242424242'));
+    expect(result).toEqual({
+      status: 'succeeded',
+      processorPaymentId: expect.stringMatching(/^pi_sim_/),
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+      paymentMethodId: null,
+    });
+  });
+
+  it('4000 0000 0000 0002 is declined (card_declined)', async () => {
+    expect(await charge(await token('4000000000000002'))).toMatchObject({
+      status: 'failed',
+      declineReason: 'card_declined',
+      declineMessage: 'Your card was declined.',
+      card: { brand: 'visa', last4: '0002' },
+    });
+  });
+
+  it('4000 0000 0000 9995 fails with insufficient_funds', async () => {
+    expect(await charge(await token('4000000000009995'))).toMatchObject({
+      status: 'failed',
+      declineReason: 'insufficient_funds',
+      declineMessage: 'Your card has insufficient funds.',
+    });
+  });
+
+  it('other valid numbers succeed, with their brand', async () => {
+    expect((await charge(await token('5555555555554444'))).card).toMatchObject({ brand: 'mastercard' });
+    expect((await charge(await token('378282246310005'))).card).toMatchObject({ brand: 'amex', last4: '0005' });
+  });
+
+  it('a confirmation token is single-use', async () => {
+    const id = await token('4242424242424242');
+    expect((await charge(id)).status).toBe('succeeded');
+    expect(await charge(id)).toMatchObject({ status: 'failed', declineReason: 'invalid_confirmation_token' });
+    expect(await charge('ctoken_sim_unknown')).toMatchObject({ status: 'failed', processorPaymentId: null });
+  });
+
+  it('the same idempotency key returns the same result without a second charge', async () => {
+    const id = await token('4242424242424242');
+    const first = await charge(id, 'order-123-attempt-1');
+    const again = await charge(id, 'order-123-attempt-1');
+    expect(again).toEqual(first);
+    const charges = await server.runtime.database.db
+      .selectFrom('simulated_charges')
+      .select('id')
+      .where('id', '=', (first as { processorPaymentId: string }).processorPaymentId)
+      .execute();
+    expect(charges).toHaveLength(1);
+    await expect(
+      inTransaction((payments) =>
+        payments.refund({ processorPaymentId: 'x', amount: 1, idempotencyKey: 'order-123-attempt-1', reason: 'other' }),
+      ),
+    ).rejects.toBeInstanceOf(SimulatedIdempotencyConflict);
+  });
+
+  it('a rolled-back transaction leaves no trace: the token can be used again', async () => {
+    const id = await token('4242424242424242');
+    await expect(
+      inTransaction(async (payments) => {
+        await payments.chargeWithConfirmationToken({
+          amount: 100,
+          currency: 'usd',
+          confirmationTokenId: id,
+          customer,
+          savePaymentMethod: false,
+          idempotencyKey: 'rolled-back',
+          metadata: {},
+        });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect((await charge(id, 'rolled-back')).status).toBe('succeeded');
+  });
+});
+
+describe('saved payment methods and off-session charges', () => {
+  it('saves the card of a succeeded charge and charges it off-session later', async () => {
+    const first = await charge(await token('4242424242424242'), key(), true);
+    expect(first.status).toBe('succeeded');
+    const paymentMethodId = (first as { paymentMethodId: string }).paymentMethodId;
+    expect(paymentMethodId).toMatch(/^pm_sim_/);
+    const renewal = await inTransaction((payments) =>
+      payments.chargeSavedPaymentMethod({
+        amount: 1500,
+        currency: 'usd',
+        paymentMethodId,
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(renewal).toMatchObject({ status: 'succeeded', paymentMethodId, card: { last4: '4242' } });
+    const stranger = await inTransaction((payments) =>
+      payments.chargeSavedPaymentMethod({
+        amount: 1500,
+        currency: 'usd',
+        paymentMethodId,
+        customer: { ...customer, customerId: 'someone-else' },
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(stranger).toMatchObject({ status: 'failed', declineReason: 'payment_method_not_found' });
+  });
+
+  it('4000 0000 0000 0341 can be saved, but every later off-session charge fails', async () => {
+    const setup = await inTransaction((payments) =>
+      payments.setupWithConfirmationToken({
+        confirmationTokenId: '',
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(setup.status).toBe('failed');
+    const tokenId = await token('4000000000000341');
+    const saved = await inTransaction(async (payments) =>
+      payments.setupWithConfirmationToken({
+        confirmationTokenId: tokenId,
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(saved).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '0341' } });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const renewal = await inTransaction((payments) =>
+        payments.chargeSavedPaymentMethod({
+          amount: 900,
+          currency: 'usd',
+          paymentMethodId: (saved as { paymentMethodId: string }).paymentMethodId,
+          customer,
+          idempotencyKey: key(),
+          metadata: {},
+        }),
+      );
+      expect(renewal).toMatchObject({ status: 'failed', declineReason: 'card_declined' });
+    }
+  });
+
+  it('a declined card cannot be saved', async () => {
+    const tokenId = await token('4000000000000002');
+    const setup = await inTransaction(async (payments) =>
+      payments.setupWithConfirmationToken({
+        confirmationTokenId: tokenId,
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(setup).toEqual({
+      status: 'failed',
+      declineReason: 'card_declined',
+      declineMessage: 'Your card was declined.',
+    });
+  });
+});
+
+describe('refunds', () => {
+  it('refund succeeded charges up to the charged amount', async () => {
+    const paid = await charge(await token('4242424242424242'), key(), false, 1000);
+    const processorPaymentId = (paid as { processorPaymentId: string }).processorPaymentId;
+    const refund = (amount: number, idempotencyKey = key()) =>
+      inTransaction((payments) => payments.refund({ processorPaymentId, amount, idempotencyKey, reason: 'other' }));
+    expect(await refund(600, 'refund-1')).toEqual({
+      status: 'succeeded',
+      processorRefundId: expect.stringMatching(/^re_sim_/),
+    });
+    // A retry of the same refund moves no money.
+    expect((await refund(600, 'refund-1')).status).toBe('succeeded');
+    expect(await refund(500)).toEqual({ status: 'failed', processorRefundId: null, failureReason: 'amount_too_large' });
+    expect((await refund(400)).status).toBe('succeeded');
+    expect((await refund(1)).status).toBe('failed');
+
+    const declined = await charge(await token('4000000000000002'));
+    const failed = await inTransaction((payments) =>
+      payments.refund({
+        processorPaymentId: (declined as { processorPaymentId: string }).processorPaymentId,
+        amount: 1,
+        idempotencyKey: key(),
+        reason: 'other',
+      }),
+    );
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'charge_not_refundable' });
+  });
+});
+
+describe('processor choice', () => {
+  it('uses Stripe when STRIPE_SECRET_KEY is set: no simulated routes', async () => {
+    const withStripe = await startTestServer({ config: { stripeSecretKey: 'sk_test_123' } });
+    try {
+      expect(withStripe.context().payments?.name).toBe('stripe');
+      const response = await withStripe.inject({
+        method: 'POST',
+        url: '/simulated-processor/confirmation-tokens',
+        payload: { card: { number: '4242424242424242', ...FUTURE } },
+      });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await withStripe.stop();
+    }
+  });
+
+  it('refuses clearly when neither Stripe nor simulated payments are allowed', async () => {
+    const bare = await startTestServer({ config: { allowSimulatedPayments: false } });
+    try {
+      await expect(
+        bare.context().payments!.refund({ processorPaymentId: 'x', amount: 1, idempotencyKey: 'k', reason: 'other' }),
+      ).rejects.toThrow('No payment processor is configured');
+      const response = await bare.inject({
+        method: 'POST',
+        url: '/simulated-processor/confirmation-tokens',
+        payload: {},
+      });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await bare.stop();
+    }
+  });
+});

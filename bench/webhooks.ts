@@ -1,0 +1,159 @@
+/**
+ * Webhook delivery benchmark: `npx tsx bench/webhooks.ts`.
+ *
+ * Starts `tessera serve` (from source) on a temporary DATA_DIR (or a fresh database on DATABASE_URL),
+ * points one raw endpoint at a local receiver, creates BENCH_WEBHOOK_EVENTS customers through the API
+ * (each commits a `customer.created` event) from BENCH_CONNECTIONS concurrent clients, and reports:
+ * deliveries per second (events / time from the first request to the last delivery) and the
+ * commit-to-delivery delay (from the API's 201, i.e. after commit, to the receiver's arrival) p50/p99.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+async function output(child: ChildProcess): Promise<string> {
+  let text = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const code = await new Promise((done) => child.once('close', done));
+  if (code !== 0) throw new Error(`command failed (${String(code)})`);
+  return text;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'twb-'));
+  const adminUrl = process.env.DATABASE_URL;
+  const databaseName = `tessera_bench_wh_${process.pid}_${randomBytes(3).toString('hex')}`;
+  let server: ChildProcess | undefined;
+  const arrivals = new Map<string, number>();
+  const receiver = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const email = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { email: string } }).data.email;
+      if (!arrivals.has(email)) arrivals.set(email, performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  try {
+    let databaseUrl: string | undefined;
+    if (adminUrl) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${databaseName}`);
+      await admin.end();
+      const url = new URL(adminUrl);
+      url.pathname = `/${databaseName}`;
+      databaseUrl = url.toString();
+    }
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    const receiverPort = (receiver.address() as { port: number }).port;
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const base = `http://127.0.0.1:${port}`;
+    server = run(['serve'], env);
+    for (let ready = false; !ready;) {
+      ready = await fetch(`${base}/readyz`)
+        .then((r) => r.status === 200)
+        .catch(() => false);
+      if (!ready) await new Promise((done) => setTimeout(done, 200));
+    }
+    const org = JSON.parse(
+      await output(run(['org', 'create', '--name', 'Bench', '--slug', 'bench-webhooks', '--json'], env)),
+    ) as { access_token: string };
+    const headers = { authorization: `Bearer ${org.access_token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/v1/webhooks/endpoints`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        url: `http://127.0.0.1:${receiverPort}/hook`,
+        format: 'raw',
+        secret: 'whsec_bench',
+        events: ['customer.created'],
+      }),
+    });
+    if (created.status !== 201) throw new Error(`endpoint create: ${created.status}`);
+
+    const committed = new Map<string, number>();
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < EVENTS) {
+          const email = `bench-${next++}@example.com`;
+          const response = await fetch(`${base}/v1/customers/`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ email }),
+          });
+          if (response.status !== 201) throw new Error(`customer create: ${response.status}`);
+          committed.set(email, performance.now());
+        }
+      }),
+    );
+    const deadline = Date.now() + 300_000;
+    while (arrivals.size < EVENTS && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    if (arrivals.size < EVENTS) throw new Error(`only ${arrivals.size}/${EVENTS} delivered`);
+    const last = Math.max(...arrivals.values());
+    const delays = [...committed].map(([email, at]) => Math.max(0, arrivals.get(email)! - at)).sort((a, b) => a - b);
+    const result = {
+      database: databaseUrl ? 'postgresql' : 'embedded',
+      events: EVENTS,
+      connections: CONNECTIONS,
+      'deliveries/s': Math.round((EVENTS / (last - started)) * 1000 * 10) / 10,
+      'commit→delivery p50 ms': Math.round(percentile(delays, 50)),
+      'commit→delivery p99 ms': Math.round(percentile(delays, 99)),
+    };
+    console.table([result]);
+  } finally {
+    server?.kill('SIGTERM');
+    if (server && server.exitCode === null) await new Promise((done) => server!.once('exit', done));
+    receiver.close();
+    if (adminUrl) {
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await admin.end();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
