@@ -1,0 +1,47 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { Loading } from '../components/ui/spinner';
+import { RouteError } from './routes/route-error';
+
+/**
+ * Every page is its own chunk (`lazy`), loaded when first visited. Paths are the URLs the API server
+ * answers with index.html (see the SPA fallback in apps/api/src/app.ts): /login, /signup, /dashboard/*.
+ */
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <Loading />,
+      children: [
+        { path: '/', element: <Navigate to="/dashboard" replace /> },
+        { path: '/login', lazy: () => import('./routes/auth/login') },
+        { path: '/signup', lazy: () => import('./routes/auth/signup') },
+        {
+          path: '/dashboard',
+          lazy: () => import('./routes/dashboard/session-layout'),
+          children: [
+            { index: true, lazy: () => import('./routes/dashboard/choose-organization') },
+            { path: 'new', lazy: () => import('./routes/dashboard/new-organization') },
+            {
+              path: ':slug',
+              lazy: () => import('./routes/dashboard/organization-layout'),
+              children: [
+                { index: true, element: <Navigate to="products" replace /> },
+                { path: 'products', lazy: () => import('./routes/dashboard/products') },
+                { path: 'products/new', lazy: () => import('./routes/dashboard/product-new') },
+                { path: 'products/:productId', lazy: () => import('./routes/dashboard/product-edit') },
+                { path: 'benefits', lazy: () => import('./routes/dashboard/benefits') },
+                { path: 'discounts', lazy: () => import('./routes/dashboard/discounts') },
+                { path: 'checkout-links', lazy: () => import('./routes/dashboard/checkout-links') },
+                { path: 'customers', lazy: () => import('./routes/dashboard/customers') },
+                { path: 'customers/:customerId', lazy: () => import('./routes/dashboard/customer') },
+                { path: 'settings', lazy: () => import('./routes/dashboard/settings') },
+                { path: 'settings/access-tokens', lazy: () => import('./routes/dashboard/access-tokens') },
+              ],
+            },
+          ],
+        },
+        { path: '*', lazy: () => import('./routes/not-found') },
+      ],
+    },
+  ]);
+}

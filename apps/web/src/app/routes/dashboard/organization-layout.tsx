@@ -1,0 +1,121 @@
+import { useState } from 'react';
+import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { ApiErrorAlert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Loading } from '../../../components/ui/spinner';
+import { useUser } from '../../../features/auth/api/get-user';
+import { useSignOut } from '../../../features/auth/api/sign-out';
+import { useOrganizations } from '../../../features/organizations/api/get-organizations';
+import { OrganizationSwitcher } from '../../../features/organizations/components/organization-switcher';
+import { cn } from '../../../lib/cn';
+
+const NAVIGATION = [
+  { to: 'products', label: 'Products' },
+  { to: 'benefits', label: 'Benefits' },
+  { to: 'discounts', label: 'Discounts' },
+  { to: 'checkout-links', label: 'Checkout links' },
+  { to: 'customers', label: 'Customers' },
+  { to: 'settings', label: 'Settings', end: true },
+  { to: 'settings/access-tokens', label: 'Access tokens' },
+];
+
+export function Component() {
+  const { slug } = useParams();
+  const organizations = useOrganizations();
+  const user = useUser();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const [isMenuOpen, setIsMenuOpen] = useState(false);
+
+  if (organizations.isPending) return <Loading label="Loading organization…" />;
+  if (organizations.isError)
+    return (
+      <main className="mx-auto max-w-xl p-8">
+        <ApiErrorAlert error={organizations.error} />
+      </main>
+    );
+  const organization = organizations.data.find((candidate) => candidate.slug === slug);
+  if (!organization)
+    return (
+      <main className="mx-auto max-w-xl p-8">
+        <EmptyState
+          title="Organization not found"
+          description={`You are not a member of an organization called “${slug}”.`}
+          action={
+            <Link className="text-sm font-medium text-blue-800 underline" to="/dashboard">
+              Go to your organizations
+            </Link>
+          }
+        />
+      </main>
+    );
+
+  const sidebar = (
+    <>
+      <OrganizationSwitcher current={organization} organizations={organizations.data} />
+      <nav aria-label="Dashboard" className="mt-6 flex flex-col gap-1">
+        {NAVIGATION.map((item) => (
+          <NavLink
+            key={item.to}
+            to={item.to}
+            end={item.end}
+            onClick={() => setIsMenuOpen(false)}
+            className={({ isActive }) =>
+              cn(
+                'rounded-md px-3 py-2 text-sm font-medium',
+                isActive ? 'bg-blue-50 text-blue-900' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+              )
+            }
+          >
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mt-auto border-t border-slate-200 pt-4 text-sm">
+        <p className="truncate text-slate-600" title={user.data?.email}>
+          {user.data?.email}
+        </p>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="mt-2 -ml-3"
+          isPending={signOut.isPending}
+          onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/login', { replace: true }) })}
+        >
+          Sign out
+        </Button>
+        <ApiErrorAlert error={signOut.error} />
+      </div>
+    </>
+  );
+
+  return (
+    <div className="min-h-screen md:flex">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
+        Skip to content
+      </a>
+      <header className="flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 md:hidden">
+        <span className="font-bold text-blue-800">Tessera</span>
+        <Button variant="secondary" size="sm" aria-expanded={isMenuOpen} onClick={() => setIsMenuOpen(!isMenuOpen)}>
+          Menu
+        </Button>
+      </header>
+      <aside
+        className={cn(
+          'flex-col border-r border-slate-200 bg-white p-4 md:sticky md:top-0 md:flex md:h-screen md:w-64 md:shrink-0',
+          isMenuOpen ? 'flex' : 'hidden',
+        )}
+      >
+        <p className="mb-4 hidden text-lg font-bold tracking-tight text-blue-800 md:block">Tessera</p>
+        {sidebar}
+      </aside>
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8">
+        <Outlet context={organization} />
+      </main>
+    </div>
+  );
+}

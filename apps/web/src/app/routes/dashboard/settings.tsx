@@ -1,0 +1,13 @@
+import { PageHeader } from '../../../components/ui/page-header';
+import { OrganizationSettingsForm } from '../../../features/organizations/components/organization-settings-form';
+import { useCurrentOrganization } from './current-organization';
+
+export function Component() {
+  const organization = useCurrentOrganization();
+  return (
+    <>
+      <PageHeader title="Settings" description="Your organization's public profile and subscription rules." />
+      <OrganizationSettingsForm key={organization.id} organization={organization} />
+    </>
+  );
+}

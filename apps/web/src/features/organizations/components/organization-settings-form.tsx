@@ -1,0 +1,141 @@
+import type { Organization, OrganizationSocialLinkInput } from '@tessera/sdk';
+import { useState, type FormEvent } from 'react';
+import { ApiErrorAlert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card, CardTitle } from '../../../components/ui/card';
+import { Field } from '../../../components/ui/field';
+import { Checkbox, Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { useToast } from '../../../components/ui/toast';
+import { fieldError } from '../../../lib/api-error';
+import { useUpdateOrganization } from '../api/update-organization';
+
+const PLATFORMS: { value: OrganizationSocialLinkInput['platform']; label: string }[] = [
+  { value: 'x', label: 'X' },
+  { value: 'github', label: 'GitHub' },
+  { value: 'linkedin', label: 'LinkedIn' },
+  { value: 'youtube', label: 'YouTube' },
+  { value: 'instagram', label: 'Instagram' },
+  { value: 'facebook', label: 'Facebook' },
+  { value: 'tiktok', label: 'TikTok' },
+  { value: 'other', label: 'Other' },
+];
+
+const PRORATION = [
+  { value: 'prorate', label: 'Prorate: charge the difference on the next invoice' },
+  { value: 'invoice', label: 'Invoice: charge the difference immediately' },
+];
+
+export function OrganizationSettingsForm({ organization }: { organization: Organization }) {
+  const [name, setName] = useState(organization.name);
+  const [email, setEmail] = useState(organization.email ?? '');
+  const [website, setWebsite] = useState(organization.website ?? '');
+  const [socials, setSocials] = useState<OrganizationSocialLinkInput[]>(organization.socials);
+  const [settings, setSettings] = useState(organization.subscription_settings);
+  const mutation = useUpdateOrganization();
+  const toast = useToast();
+  const error = mutation.error;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    mutation.mutate(
+      {
+        id: organization.id,
+        body: {
+          name,
+          email: email.trim() || null,
+          website: website.trim() || null,
+          socials: socials.filter((social) => social.url.trim() !== ''),
+          subscription_settings: settings,
+        },
+      },
+      { onSuccess: () => toast('Organization settings saved') },
+    );
+  }
+
+  const shown = ['name', 'email', 'website', ...socials.map((_, index) => `socials.${index}.url`)];
+  return (
+    <form onSubmit={submit} className="space-y-6" noValidate>
+      <ApiErrorAlert error={error} shownFields={shown} />
+      <Card>
+        <CardTitle>Profile</CardTitle>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Name" error={fieldError(error, 'name')}>
+            <Input value={name} onChange={(event) => setName(event.target.value)} />
+          </Field>
+          <Field label="Support email" error={fieldError(error, 'email')}>
+            <Input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+          </Field>
+          <Field label="Website" hint="https://…" error={fieldError(error, 'website')}>
+            <Input type="url" value={website} onChange={(event) => setWebsite(event.target.value)} />
+          </Field>
+        </div>
+      </Card>
+      <Card>
+        <CardTitle>Social links</CardTitle>
+        <div className="space-y-3">
+          {socials.length === 0 && <p className="text-sm text-slate-600">No social links yet.</p>}
+          {socials.map((social, index) => (
+            <div key={index} className="grid items-end gap-3 sm:grid-cols-[12rem_1fr_auto]">
+              <Field label={`Platform ${index + 1}`}>
+                <Select
+                  value={social.platform}
+                  options={PLATFORMS}
+                  onValueChange={(platform) =>
+                    setSocials(
+                      socials.map((item, at) =>
+                        at === index ? { ...item, platform: platform as typeof item.platform } : item,
+                      ),
+                    )
+                  }
+                />
+              </Field>
+              <Field label={`Link ${index + 1}`} error={fieldError(error, `socials.${index}.url`)}>
+                <Input
+                  type="url"
+                  value={social.url}
+                  onChange={(event) =>
+                    setSocials(socials.map((item, at) => (at === index ? { ...item, url: event.target.value } : item)))
+                  }
+                />
+              </Field>
+              <Button variant="ghost" onClick={() => setSocials(socials.filter((_, at) => at !== index))}>
+                Remove link {index + 1}
+              </Button>
+            </div>
+          ))}
+          <Button variant="secondary" size="sm" onClick={() => setSocials([...socials, { platform: 'x', url: '' }])}>
+            Add social link
+          </Button>
+        </div>
+      </Card>
+      <Card>
+        <CardTitle>Subscriptions</CardTitle>
+        <div className="space-y-3">
+          <Checkbox
+            label="Allow a customer to hold several subscriptions"
+            checked={settings.allow_multiple_subscriptions}
+            onChange={(event) => setSettings({ ...settings, allow_multiple_subscriptions: event.target.checked })}
+          />
+          <Checkbox
+            label="Allow customers to change their plan"
+            checked={settings.allow_customer_updates}
+            onChange={(event) => setSettings({ ...settings, allow_customer_updates: event.target.checked })}
+          />
+          <Field label="When a plan changes mid-period" className="max-w-lg">
+            <Select
+              value={settings.proration_behavior}
+              options={PRORATION}
+              onValueChange={(value) =>
+                setSettings({ ...settings, proration_behavior: value as typeof settings.proration_behavior })
+              }
+            />
+          </Field>
+        </div>
+      </Card>
+      <Button type="submit" isPending={mutation.isPending}>
+        Save settings
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,61 @@
+// Money is integers in minor units; formatting is the only place they become decimals.
+export function formatMoney(amount: number, currency: string): string {
+  const code = currency.toUpperCase();
+  const digits = fractionDigits(code);
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: code }).format(amount / 10 ** digits);
+  } catch {
+    return `${toMajorUnits(amount, code)} ${code}`;
+  }
+}
+
+function fractionDigits(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    );
+  } catch {
+    // Not an ISO 4217 code (the API will say so); assume cents meanwhile.
+    return 2;
+  }
+}
+
+/** 1250 minor units → "12.50", for editing an amount in a text field. */
+export function toMajorUnits(amount: number, currency: string): string {
+  const digits = fractionDigits(currency);
+  const text = String(Math.abs(amount)).padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  return `${amount < 0 ? '-' : ''}${whole}${digits > 0 ? `.${text.slice(-digits)}` : ''}`;
+}
+
+/** Parses "12.50" into 1250 minor units without floating-point drift; null when not a valid amount. */
+export function parseMoney(text: string, currency = 'usd'): number | null {
+  const digits = fractionDigits(currency);
+  const match = /^\s*(\d+)(?:[.,](\d*))?\s*$/.exec(text);
+  if (!match) return null;
+  const fraction = (match[2] ?? '').padEnd(digits, '0');
+  if (fraction.length > digits) return null;
+  return Number(match[1]) * 10 ** digits + Number(fraction || '0');
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** "12.5" (percent) → 1250 basis points; null when not a percentage with at most two decimals. */
+export function parseBasisPoints(text: string): number | null {
+  const match = /^\s*(\d+)(?:[.,](\d{0,2}))?\s*%?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+export function formatBasisPoints(basisPoints: number): string {
+  return `${(basisPoints / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
+}
