@@ -39,6 +39,10 @@ export interface Config {
   webhookDisableAfterSeconds: number;
   /** …or after this many consecutive failed attempts (0: only the time threshold applies). */
   webhookDisableAfterFailures: number;
+  /** Discord bot token for discord benefits (`DISCORD_BOT_TOKEN`); unset: their grants wait. Never logged. */
+  discordBotToken: string | undefined;
+  /** GitHub token for github_repository benefits (`GITHUB_TOKEN`); unset: their grants wait. Never logged. */
+  githubToken: string | undefined;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -111,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookRetryJitter: intFromEnv(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 20) / 100,
     webhookDisableAfterSeconds: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 3 * 24 * 3600),
     webhookDisableAfterFailures: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 0),
+    discordBotToken: env.DISCORD_BOT_TOKEN || undefined,
+    githubToken: env.GITHUB_TOKEN || undefined,
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

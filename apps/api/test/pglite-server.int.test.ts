@@ -70,6 +70,16 @@ describe('PGliteServer', () => {
     expect((await pool.query('SELECT n FROM counter WHERE id = 1')).rows[0].n).toBe(committed);
   });
 
+  it('returns large results intact (several megabytes in one answer)', async () => {
+    const rows = await pool.query('SELECT i, repeat(chr(65 + i % 26), 1024) AS s FROM generate_series(1, 4096) AS i');
+    expect(rows.rows).toHaveLength(4096);
+    expect(
+      rows.rows.every((row: { i: number; s: string }) => row.s === String.fromCharCode(65 + (row.i % 26)).repeat(1024)),
+    ).toBe(true);
+    const one = await pool.query("SELECT string_agg(repeat('y', 1000), '') AS s FROM generate_series(1, 5000)");
+    expect(one.rows[0].s).toHaveLength(5_000_000);
+  });
+
   it('rolls back and frees the database when a client disconnects inside a transaction', async () => {
     const client = new pg.Client({ host: dir, port: 5432, user: 'postgres', database: 'postgres' });
     client.on('error', () => {});

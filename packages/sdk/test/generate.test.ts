@@ -114,14 +114,13 @@ describe('generator', () => {
           `${name}Operation`
         ];
         expect(descriptor).toMatchObject({ method: method.toUpperCase(), path });
-        const [group, action] = operation.operationId.split(':') as [string, string];
-        const resource = (tessera as unknown as Record<string, Record<string, unknown>>)[
-          group.replace(/[-_](.)/g, (_, c: string) => c.toUpperCase())
-        ];
-        expect(
-          typeof resource?.[action.replace(/_(.)/g, (_, c: string) => c.toUpperCase())],
-          operation.operationId,
-        ).toBe('function');
+        // The facade nests one level per `:` segment (`customer_portal:license_keys:list`).
+        const segments = operation.operationId
+          .split(':')
+          .map((segment) => segment.replace(/[-_](.)/g, (_, c: string) => c.toUpperCase()));
+        let target: unknown = tessera;
+        for (const segment of segments) target = (target as Record<string, unknown> | undefined)?.[segment];
+        expect(typeof target, operation.operationId).toBe('function');
         expect(reference).toContain(`\`${operation.operationId}\` — \`${method.toUpperCase()} ${path}\``);
       }
     }

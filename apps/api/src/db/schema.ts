@@ -8,6 +8,8 @@ import type { CheckoutLinksTables } from './tables/checkout-links.js';
 import type { OrdersTables } from './tables/orders.js';
 import type { CheckoutsTables } from './tables/checkouts.js';
 import type { WebhooksTables } from './tables/webhooks.js';
+import type { BenefitGrantTables } from './tables/benefit-grants.js';
+import type { SubscriptionsTables } from './tables/subscriptions.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -24,4 +26,6 @@ export interface DB
     CheckoutLinksTables,
     OrdersTables,
     CheckoutsTables,
-    WebhooksTables {}
+    WebhooksTables,
+    BenefitGrantTables,
+    SubscriptionsTables {}

@@ -21,6 +21,10 @@ import {
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
+import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
+import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
+import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -37,7 +41,9 @@ export const routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...orderRoutes,
   ...paymentRoutes,
+  ...subscriptionRoutes,
   ...webhookRoutes,
+  ...licenseKeyRoutes,
 ];
 
 /** Every background job the worker runs. */
@@ -45,7 +51,13 @@ export const jobs: JobDefinition<never>[] = [
   ...(webhookJobs as JobDefinition<never>[]),
   sweepDeliveriesJob as JobDefinition<never>,
   expireCheckoutsJob as JobDefinition<never>,
+  subscriptionBillingJob as JobDefinition<never>,
+  ...(benefitGrantJobs as JobDefinition<never>[]),
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */
-export const periodicTasks: PeriodicTask[] = [expireCheckoutsSchedule, sweepDeliveriesSchedule];
+export const periodicTasks: PeriodicTask[] = [
+  expireCheckoutsSchedule,
+  sweepDeliveriesSchedule,
+  subscriptionBillingSchedule,
+];

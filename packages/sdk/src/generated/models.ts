@@ -74,6 +74,7 @@ export type CheckoutStatus = S["CheckoutStatus"];
 export type CheckoutUpdate = S["CheckoutUpdate"];
 export type CheckoutUpdatePublic = S["CheckoutUpdatePublic"];
 export type Customer = S["Customer"];
+export type CustomerCancellationReason = S["CustomerCancellationReason"];
 export type CustomerCreate = S["CustomerCreate"];
 export type CustomerSession = S["CustomerSession"];
 export type CustomerSessionCustomerExternalIDCreate = S["CustomerSessionCustomerExternalIDCreate"];
@@ -122,6 +123,15 @@ export type ExistingProductPrice = S["ExistingProductPrice"];
 export type GenericPayment = S["GenericPayment"];
 export type HTTPValidationError = S["HTTPValidationError"];
 export type InvoiceGenerationAccepted = S["InvoiceGenerationAccepted"];
+export type LicenseKeyActivate = S["LicenseKeyActivate"];
+export type LicenseKeyActivationBase = S["LicenseKeyActivationBase"];
+export type LicenseKeyActivationRead = S["LicenseKeyActivationRead"];
+export type LicenseKeyDeactivate = S["LicenseKeyDeactivate"];
+export type LicenseKeyRead = S["LicenseKeyRead"];
+export type LicenseKeyStatus = S["LicenseKeyStatus"];
+export type LicenseKeyUpdate = S["LicenseKeyUpdate"];
+export type LicenseKeyValidate = S["LicenseKeyValidate"];
+export type LicenseKeyWithActivations = S["LicenseKeyWithActivations"];
 export type ListResourceBenefit = S["ListResourceBenefit"];
 export type ListResourceBenefitGrant = S["ListResourceBenefitGrant"];
 export type ListResourceCheckout = S["ListResourceCheckout"];
@@ -129,11 +139,13 @@ export type ListResourceCheckoutLink = S["ListResourceCheckoutLink"];
 export type ListResourceCustomer = S["ListResourceCustomer"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
+export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
 export type ListResourceOrder = S["ListResourceOrder"];
 export type ListResourceOrganization = S["ListResourceOrganization"];
 export type ListResourceOrganizationAccessToken = S["ListResourceOrganizationAccessToken"];
 export type ListResourcePayment = S["ListResourcePayment"];
 export type ListResourceProduct = S["ListResourceProduct"];
+export type ListResourceSubscription = S["ListResourceSubscription"];
 export type ListResourceWebhookDelivery = S["ListResourceWebhookDelivery"];
 export type ListResourceWebhookEndpoint = S["ListResourceWebhookEndpoint"];
 export type NamedError = S["NamedError"];
@@ -183,9 +195,19 @@ export type ProductPriceType = S["ProductPriceType"];
 export type ProductUpdate = S["ProductUpdate"];
 export type SignIn = S["SignIn"];
 export type SignUp = S["SignUp"];
+export type Subscription = S["Subscription"];
+export type SubscriptionCancel = S["SubscriptionCancel"];
+export type SubscriptionMeter = S["SubscriptionMeter"];
+export type SubscriptionProrationBehavior = S["SubscriptionProrationBehavior"];
 export type SubscriptionRecurringInterval = S["SubscriptionRecurringInterval"];
+export type SubscriptionRevoke = S["SubscriptionRevoke"];
+export type SubscriptionStatus = S["SubscriptionStatus"];
+export type SubscriptionUpdate = S["SubscriptionUpdate"];
+export type SubscriptionUpdateDiscount = S["SubscriptionUpdateDiscount"];
+export type SubscriptionUpdateProduct = S["SubscriptionUpdateProduct"];
 export type TaxIDFormat = S["TaxIDFormat"];
 export type User = S["User"];
+export type ValidatedLicenseKey = S["ValidatedLicenseKey"];
 export type WebhookDelivery = S["WebhookDelivery"];
 export type WebhookEndpoint = S["WebhookEndpoint"];
 export type WebhookEndpointCreate = S["WebhookEndpointCreate"];
@@ -427,6 +449,44 @@ export interface CustomFieldsDeleteRequest {
 /** Response of `custom-fields:delete`. */
 export type CustomFieldsDeleteResponse = void;
 
+/** Request of `customer_portal:license_keys:list` (GET /v1/customer-portal/license-keys/). */
+export interface CustomerPortalLicenseKeysListRequest {
+  organization_id?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["organization_id"];
+  benefit_id?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["benefit_id"];
+  page?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["limit"];
+}
+/** Response of `customer_portal:license_keys:list`. */
+export type CustomerPortalLicenseKeysListResponse = O["customer_portal:license_keys:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:license_keys:get` (GET /v1/customer-portal/license-keys/{id}). */
+export interface CustomerPortalLicenseKeysGetRequest {
+  id: O["customer_portal:license_keys:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:license_keys:get`. */
+export type CustomerPortalLicenseKeysGetResponse = O["customer_portal:license_keys:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:license_keys:activate` (POST /v1/customer-portal/license-keys/activate). */
+export interface CustomerPortalLicenseKeysActivateRequest {
+  body: NonNullable<O["customer_portal:license_keys:activate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:license_keys:activate`. */
+export type CustomerPortalLicenseKeysActivateResponse = O["customer_portal:license_keys:activate"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:license_keys:deactivate` (POST /v1/customer-portal/license-keys/deactivate). */
+export interface CustomerPortalLicenseKeysDeactivateRequest {
+  body: NonNullable<O["customer_portal:license_keys:deactivate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:license_keys:deactivate`. */
+export type CustomerPortalLicenseKeysDeactivateResponse = void;
+
+/** Request of `customer_portal:license_keys:validate` (POST /v1/customer-portal/license-keys/validate). */
+export interface CustomerPortalLicenseKeysValidateRequest {
+  body: NonNullable<O["customer_portal:license_keys:validate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:license_keys:validate`. */
+export type CustomerPortalLicenseKeysValidateResponse = O["customer_portal:license_keys:validate"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer-sessions:create` (POST /v1/customer-sessions/). */
 export interface CustomerSessionsCreateRequest {
   body: NonNullable<O["customer-sessions:create"]['requestBody']>['content']["application/json"];
@@ -560,6 +620,39 @@ export interface DiscountsDeleteRequest {
 }
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
+
+/** Request of `license_keys:list` (GET /v1/license-keys/). */
+export interface LicenseKeysListRequest {
+  organization_id?: NonNullable<O["license_keys:list"]['parameters']['query']>["organization_id"];
+  benefit_id?: NonNullable<O["license_keys:list"]['parameters']['query']>["benefit_id"];
+  page?: NonNullable<O["license_keys:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["license_keys:list"]['parameters']['query']>["limit"];
+}
+/** Response of `license_keys:list`. */
+export type LicenseKeysListResponse = O["license_keys:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `license_keys:get` (GET /v1/license-keys/{id}). */
+export interface LicenseKeysGetRequest {
+  id: O["license_keys:get"]['parameters']['path']["id"];
+}
+/** Response of `license_keys:get`. */
+export type LicenseKeysGetResponse = O["license_keys:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `license_keys:update` (PATCH /v1/license-keys/{id}). */
+export interface LicenseKeysUpdateRequest {
+  id: O["license_keys:update"]['parameters']['path']["id"];
+  body: NonNullable<O["license_keys:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `license_keys:update`. */
+export type LicenseKeysUpdateResponse = O["license_keys:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `license_keys:get_activation` (GET /v1/license-keys/{id}/activations/{activation_id}). */
+export interface LicenseKeysGetActivationRequest {
+  id: O["license_keys:get_activation"]['parameters']['path']["id"];
+  activation_id: O["license_keys:get_activation"]['parameters']['path']["activation_id"];
+}
+/** Response of `license_keys:get_activation`. */
+export type LicenseKeysGetActivationResponse = O["license_keys:get_activation"]['responses'][200]['content']['application/json'];
 
 /** Request of `orders:list` (GET /v1/orders/). */
 export interface OrdersListRequest {
@@ -754,6 +847,56 @@ export interface ProductsUpdateBenefitsRequest {
 }
 /** Response of `products:update_benefits`. */
 export type ProductsUpdateBenefitsResponse = O["products:update_benefits"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:list` (GET /v1/subscriptions/). */
+export interface SubscriptionsListRequest {
+  organization_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["organization_id"];
+  product_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["product_id"];
+  customer_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["customer_id"];
+  discount_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["discount_id"];
+  active?: NonNullable<O["subscriptions:list"]['parameters']['query']>["active"];
+  page?: NonNullable<O["subscriptions:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["subscriptions:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -started_at
+   */
+  sorting?: NonNullable<O["subscriptions:list"]['parameters']['query']>["sorting"];
+  /**
+   * Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed.
+   */
+  metadata?: NonNullable<O["subscriptions:list"]['parameters']['query']>["metadata"];
+}
+/** Response of `subscriptions:list`. */
+export type SubscriptionsListResponse = O["subscriptions:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:get` (GET /v1/subscriptions/{id}). */
+export interface SubscriptionsGetRequest {
+  id: O["subscriptions:get"]['parameters']['path']["id"];
+}
+/** Response of `subscriptions:get`. */
+export type SubscriptionsGetResponse = O["subscriptions:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:update` (PATCH /v1/subscriptions/{id}). */
+export interface SubscriptionsUpdateRequest {
+  id: O["subscriptions:update"]['parameters']['path']["id"];
+  body: NonNullable<O["subscriptions:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `subscriptions:update`. */
+export type SubscriptionsUpdateResponse = O["subscriptions:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:revoke` (DELETE /v1/subscriptions/{id}). */
+export interface SubscriptionsRevokeRequest {
+  id: O["subscriptions:revoke"]['parameters']['path']["id"];
+}
+/** Response of `subscriptions:revoke`. */
+export type SubscriptionsRevokeResponse = O["subscriptions:revoke"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:export` (GET /v1/subscriptions/export). */
+export interface SubscriptionsExportRequest {
+  organization_id?: NonNullable<O["subscriptions:export"]['parameters']['query']>["organization_id"];
+}
+/** Response of `subscriptions:export`. */
+export type SubscriptionsExportResponse = O["subscriptions:export"]['responses'][200]['content']['application/json'];
 
 /** Request of `webhooks:list_webhook_deliveries` (GET /v1/webhooks/deliveries). */
 export interface WebhooksListWebhookDeliveriesRequest {

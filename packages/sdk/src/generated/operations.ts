@@ -732,6 +732,143 @@ export function customFieldsDelete(
   return call(client, customFieldsDeleteOperation, request, options);
 }
 
+export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalLicenseKeysListRequest, M.CustomerPortalLicenseKeysListResponse> = {
+  id: "customer_portal:license_keys:list",
+  method: "GET",
+  path: "/v1/customer-portal/license-keys/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "benefit_id", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomerPortalLicenseKeysListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceLicenseKeyReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * List the customer's license keys
+ * `GET /v1/customer-portal/license-keys/` (`customer_portal:license_keys:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalLicenseKeysList(
+  client: TesseraCore,
+  request: M.CustomerPortalLicenseKeysListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomerPortalLicenseKeysListResponse, M.CustomerPortalLicenseKeysListRequest>> {
+  return paginate(client, customerPortalLicenseKeysListOperation, request, options);
+}
+
+export const customerPortalLicenseKeysGetOperation: Operation<M.CustomerPortalLicenseKeysGetRequest, M.CustomerPortalLicenseKeysGetResponse> = {
+  id: "customer_portal:license_keys:get",
+  method: "GET",
+  path: "/v1/customer-portal/license-keys/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalLicenseKeysGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyWithActivationsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Get one of the customer's license keys
+ * `GET /v1/customer-portal/license-keys/{id}` (`customer_portal:license_keys:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalLicenseKeysGet(
+  client: TesseraCore,
+  request: M.CustomerPortalLicenseKeysGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalLicenseKeysGetResponse> {
+  return call(client, customerPortalLicenseKeysGetOperation, request, options);
+}
+
+export const customerPortalLicenseKeysActivateOperation: Operation<M.CustomerPortalLicenseKeysActivateRequest, M.CustomerPortalLicenseKeysActivateResponse> = {
+  id: "customer_portal:license_keys:activate",
+  method: "POST",
+  path: "/v1/customer-portal/license-keys/activate",
+  parameters: [],
+  request: Z.CustomerPortalLicenseKeysActivateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyActivationReadSchema }],
+  errors: { 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema, 429: Z.NamedErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Activate a license key
+ * `POST /v1/customer-portal/license-keys/activate` (`customer_portal:license_keys:activate`)
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ * @throws 429 TooManyRequests
+ */
+export function customerPortalLicenseKeysActivate(
+  client: TesseraCore,
+  request: M.CustomerPortalLicenseKeysActivateRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalLicenseKeysActivateResponse> {
+  return call(client, customerPortalLicenseKeysActivateOperation, request, options);
+}
+
+export const customerPortalLicenseKeysDeactivateOperation: Operation<M.CustomerPortalLicenseKeysDeactivateRequest, M.CustomerPortalLicenseKeysDeactivateResponse> = {
+  id: "customer_portal:license_keys:deactivate",
+  method: "POST",
+  path: "/v1/customer-portal/license-keys/deactivate",
+  parameters: [],
+  request: Z.CustomerPortalLicenseKeysDeactivateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 204 }],
+  errors: { 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema, 429: Z.NamedErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Deactivate a license key
+ * `POST /v1/customer-portal/license-keys/deactivate` (`customer_portal:license_keys:deactivate`)
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ * @throws 429 TooManyRequests
+ */
+export function customerPortalLicenseKeysDeactivate(
+  client: TesseraCore,
+  request: M.CustomerPortalLicenseKeysDeactivateRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalLicenseKeysDeactivateResponse> {
+  return call(client, customerPortalLicenseKeysDeactivateOperation, request, options);
+}
+
+export const customerPortalLicenseKeysValidateOperation: Operation<M.CustomerPortalLicenseKeysValidateRequest, M.CustomerPortalLicenseKeysValidateResponse> = {
+  id: "customer_portal:license_keys:validate",
+  method: "POST",
+  path: "/v1/customer-portal/license-keys/validate",
+  parameters: [],
+  request: Z.CustomerPortalLicenseKeysValidateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ValidatedLicenseKeySchema }],
+  errors: { 400: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema, 429: Z.NamedErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Validate a license key
+ * `POST /v1/customer-portal/license-keys/validate` (`customer_portal:license_keys:validate`)
+ * @throws 400 BadRequest
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ * @throws 429 TooManyRequests
+ */
+export function customerPortalLicenseKeysValidate(
+  client: TesseraCore,
+  request: M.CustomerPortalLicenseKeysValidateRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalLicenseKeysValidateResponse> {
+  return call(client, customerPortalLicenseKeysValidateOperation, request, options);
+}
+
 export const customerSessionsCreateOperation: Operation<M.CustomerSessionsCreateRequest, M.CustomerSessionsCreateResponse> = {
   id: "customer-sessions:create",
   method: "POST",
@@ -1163,6 +1300,115 @@ export function discountsDelete(
   options?: RequestOptions,
 ): Promise<M.DiscountsDeleteResponse> {
   return call(client, discountsDeleteOperation, request, options);
+}
+
+export const licenseKeysListOperation: Operation<M.LicenseKeysListRequest, M.LicenseKeysListResponse> = {
+  id: "license_keys:list",
+  method: "GET",
+  path: "/v1/license-keys/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "benefit_id", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.LicenseKeysListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceLicenseKeyReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List license keys
+ * `GET /v1/license-keys/` (`license_keys:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysList(
+  client: TesseraCore,
+  request: M.LicenseKeysListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.LicenseKeysListResponse, M.LicenseKeysListRequest>> {
+  return paginate(client, licenseKeysListOperation, request, options);
+}
+
+export const licenseKeysGetOperation: Operation<M.LicenseKeysGetRequest, M.LicenseKeysGetResponse> = {
+  id: "license_keys:get",
+  method: "GET",
+  path: "/v1/license-keys/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.LicenseKeysGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyWithActivationsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a license key
+ * `GET /v1/license-keys/{id}` (`license_keys:get`)
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysGet(
+  client: TesseraCore,
+  request: M.LicenseKeysGetRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysGetResponse> {
+  return call(client, licenseKeysGetOperation, request, options);
+}
+
+export const licenseKeysUpdateOperation: Operation<M.LicenseKeysUpdateRequest, M.LicenseKeysUpdateResponse> = {
+  id: "license_keys:update",
+  method: "PATCH",
+  path: "/v1/license-keys/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.LicenseKeysUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update a license key
+ * `PATCH /v1/license-keys/{id}` (`license_keys:update`)
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysUpdate(
+  client: TesseraCore,
+  request: M.LicenseKeysUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysUpdateResponse> {
+  return call(client, licenseKeysUpdateOperation, request, options);
+}
+
+export const licenseKeysGetActivationOperation: Operation<M.LicenseKeysGetActivationRequest, M.LicenseKeysGetActivationResponse> = {
+  id: "license_keys:get_activation",
+  method: "GET",
+  path: "/v1/license-keys/{id}/activations/{activation_id}",
+  parameters: [{ name: "id", in: "path" }, { name: "activation_id", in: "path" }],
+  request: Z.LicenseKeysGetActivationRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyActivationReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a license key activation
+ * `GET /v1/license-keys/{id}/activations/{activation_id}` (`license_keys:get_activation`)
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysGetActivation(
+  client: TesseraCore,
+  request: M.LicenseKeysGetActivationRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysGetActivationResponse> {
+  return call(client, licenseKeysGetActivationOperation, request, options);
 }
 
 export const ordersListOperation: Operation<M.OrdersListRequest, M.OrdersListResponse> = {
@@ -1702,6 +1948,141 @@ export function productsUpdateBenefits(
   return call(client, productsUpdateBenefitsOperation, request, options);
 }
 
+export const subscriptionsListOperation: Operation<M.SubscriptionsListRequest, M.SubscriptionsListResponse> = {
+  id: "subscriptions:list",
+  method: "GET",
+  path: "/v1/subscriptions/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "discount_id", in: "query", style: "form", explode: true }, { name: "active", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }, { name: "metadata", in: "query", style: "deepObject", explode: true }],
+  request: Z.SubscriptionsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceSubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List subscriptions
+ * `GET /v1/subscriptions/` (`subscriptions:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function subscriptionsList(
+  client: TesseraCore,
+  request: M.SubscriptionsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.SubscriptionsListResponse, M.SubscriptionsListRequest>> {
+  return paginate(client, subscriptionsListOperation, request, options);
+}
+
+export const subscriptionsGetOperation: Operation<M.SubscriptionsGetRequest, M.SubscriptionsGetResponse> = {
+  id: "subscriptions:get",
+  method: "GET",
+  path: "/v1/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.SubscriptionsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a subscription
+ * `GET /v1/subscriptions/{id}` (`subscriptions:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function subscriptionsGet(
+  client: TesseraCore,
+  request: M.SubscriptionsGetRequest,
+  options?: RequestOptions,
+): Promise<M.SubscriptionsGetResponse> {
+  return call(client, subscriptionsGetOperation, request, options);
+}
+
+export const subscriptionsUpdateOperation: Operation<M.SubscriptionsUpdateRequest, M.SubscriptionsUpdateResponse> = {
+  id: "subscriptions:update",
+  method: "PATCH",
+  path: "/v1/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.SubscriptionsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update a subscription
+ * `PATCH /v1/subscriptions/{id}` (`subscriptions:update`)
+ * @throws 400 BadRequest
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function subscriptionsUpdate(
+  client: TesseraCore,
+  request: M.SubscriptionsUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.SubscriptionsUpdateResponse> {
+  return call(client, subscriptionsUpdateOperation, request, options);
+}
+
+export const subscriptionsRevokeOperation: Operation<M.SubscriptionsRevokeRequest, M.SubscriptionsRevokeResponse> = {
+  id: "subscriptions:revoke",
+  method: "DELETE",
+  path: "/v1/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.SubscriptionsRevokeRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Revoke a subscription
+ * `DELETE /v1/subscriptions/{id}` (`subscriptions:revoke`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function subscriptionsRevoke(
+  client: TesseraCore,
+  request: M.SubscriptionsRevokeRequest,
+  options?: RequestOptions,
+): Promise<M.SubscriptionsRevokeResponse> {
+  return call(client, subscriptionsRevokeOperation, request, options);
+}
+
+export const subscriptionsExportOperation: Operation<M.SubscriptionsExportRequest, M.SubscriptionsExportResponse> = {
+  id: "subscriptions:export",
+  method: "GET",
+  path: "/v1/subscriptions/export",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }],
+  request: Z.SubscriptionsExportRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionsExportResponse200Schema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export subscriptions (CSV, as a JSON string)
+ * `GET /v1/subscriptions/export` (`subscriptions:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function subscriptionsExport(
+  client: TesseraCore,
+  request: M.SubscriptionsExportRequest = {},
+  options?: RequestOptions,
+): Promise<M.SubscriptionsExportResponse> {
+  return call(client, subscriptionsExportOperation, request, options);
+}
+
 export const webhooksListWebhookDeliveriesOperation: Operation<M.WebhooksListWebhookDeliveriesRequest, M.WebhooksListWebhookDeliveriesResponse> = {
   id: "webhooks:list_webhook_deliveries",
   method: "GET",
@@ -2090,6 +2471,61 @@ export class CheckoutsResource {
   }
 }
 
+/** `tessera.customerPortal.licenseKeys` */
+export class CustomerPortalLicenseKeysResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's license keys
+   * `GET /v1/customer-portal/license-keys/`; see {@link customerPortalLicenseKeysList}.
+   */
+  list(request: M.CustomerPortalLicenseKeysListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalLicenseKeysListResponse, M.CustomerPortalLicenseKeysListRequest>> {
+    return customerPortalLicenseKeysList(this.client, request, options);
+  }
+
+  /**
+   * Get one of the customer's license keys
+   * `GET /v1/customer-portal/license-keys/{id}`; see {@link customerPortalLicenseKeysGet}.
+   */
+  get(request: M.CustomerPortalLicenseKeysGetRequest, options?: RequestOptions): Promise<M.CustomerPortalLicenseKeysGetResponse> {
+    return customerPortalLicenseKeysGet(this.client, request, options);
+  }
+
+  /**
+   * Activate a license key
+   * `POST /v1/customer-portal/license-keys/activate`; see {@link customerPortalLicenseKeysActivate}.
+   */
+  activate(request: M.CustomerPortalLicenseKeysActivateRequest, options?: RequestOptions): Promise<M.CustomerPortalLicenseKeysActivateResponse> {
+    return customerPortalLicenseKeysActivate(this.client, request, options);
+  }
+
+  /**
+   * Deactivate a license key
+   * `POST /v1/customer-portal/license-keys/deactivate`; see {@link customerPortalLicenseKeysDeactivate}.
+   */
+  deactivate(request: M.CustomerPortalLicenseKeysDeactivateRequest, options?: RequestOptions): Promise<M.CustomerPortalLicenseKeysDeactivateResponse> {
+    return customerPortalLicenseKeysDeactivate(this.client, request, options);
+  }
+
+  /**
+   * Validate a license key
+   * `POST /v1/customer-portal/license-keys/validate`; see {@link customerPortalLicenseKeysValidate}.
+   */
+  validate(request: M.CustomerPortalLicenseKeysValidateRequest, options?: RequestOptions): Promise<M.CustomerPortalLicenseKeysValidateResponse> {
+    return customerPortalLicenseKeysValidate(this.client, request, options);
+  }
+}
+
+/** `tessera.customerPortal` */
+export class CustomerPortalResource {
+  readonly licenseKeys: CustomerPortalLicenseKeysResource;
+
+  constructor(readonly client: TesseraCore) {
+    this.licenseKeys = new CustomerPortalLicenseKeysResource(client);
+  }
+}
+
 /** `tessera.customers` */
 export class CustomersResource {
   constructor(readonly client: TesseraCore) {
@@ -2279,6 +2715,44 @@ export class DiscountsResource {
    */
   delete(request: M.DiscountsDeleteRequest, options?: RequestOptions): Promise<M.DiscountsDeleteResponse> {
     return discountsDelete(this.client, request, options);
+  }
+}
+
+/** `tessera.licenseKeys` */
+export class LicenseKeysResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List license keys
+   * `GET /v1/license-keys/`; see {@link licenseKeysList}.
+   */
+  list(request: M.LicenseKeysListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.LicenseKeysListResponse, M.LicenseKeysListRequest>> {
+    return licenseKeysList(this.client, request, options);
+  }
+
+  /**
+   * Get a license key
+   * `GET /v1/license-keys/{id}`; see {@link licenseKeysGet}.
+   */
+  get(request: M.LicenseKeysGetRequest, options?: RequestOptions): Promise<M.LicenseKeysGetResponse> {
+    return licenseKeysGet(this.client, request, options);
+  }
+
+  /**
+   * Update a license key
+   * `PATCH /v1/license-keys/{id}`; see {@link licenseKeysUpdate}.
+   */
+  update(request: M.LicenseKeysUpdateRequest, options?: RequestOptions): Promise<M.LicenseKeysUpdateResponse> {
+    return licenseKeysUpdate(this.client, request, options);
+  }
+
+  /**
+   * Get a license key activation
+   * `GET /v1/license-keys/{id}/activations/{activation_id}`; see {@link licenseKeysGetActivation}.
+   */
+  getActivation(request: M.LicenseKeysGetActivationRequest, options?: RequestOptions): Promise<M.LicenseKeysGetActivationResponse> {
+    return licenseKeysGetActivation(this.client, request, options);
   }
 }
 
@@ -2472,6 +2946,52 @@ export class ProductsResource {
   }
 }
 
+/** `tessera.subscriptions` */
+export class SubscriptionsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List subscriptions
+   * `GET /v1/subscriptions/`; see {@link subscriptionsList}.
+   */
+  list(request: M.SubscriptionsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.SubscriptionsListResponse, M.SubscriptionsListRequest>> {
+    return subscriptionsList(this.client, request, options);
+  }
+
+  /**
+   * Get a subscription
+   * `GET /v1/subscriptions/{id}`; see {@link subscriptionsGet}.
+   */
+  get(request: M.SubscriptionsGetRequest, options?: RequestOptions): Promise<M.SubscriptionsGetResponse> {
+    return subscriptionsGet(this.client, request, options);
+  }
+
+  /**
+   * Update a subscription
+   * `PATCH /v1/subscriptions/{id}`; see {@link subscriptionsUpdate}.
+   */
+  update(request: M.SubscriptionsUpdateRequest, options?: RequestOptions): Promise<M.SubscriptionsUpdateResponse> {
+    return subscriptionsUpdate(this.client, request, options);
+  }
+
+  /**
+   * Revoke a subscription
+   * `DELETE /v1/subscriptions/{id}`; see {@link subscriptionsRevoke}.
+   */
+  revoke(request: M.SubscriptionsRevokeRequest, options?: RequestOptions): Promise<M.SubscriptionsRevokeResponse> {
+    return subscriptionsRevoke(this.client, request, options);
+  }
+
+  /**
+   * Export subscriptions (CSV, as a JSON string)
+   * `GET /v1/subscriptions/export`; see {@link subscriptionsExport}.
+   */
+  export(request: M.SubscriptionsExportRequest = {}, options?: RequestOptions): Promise<M.SubscriptionsExportResponse> {
+    return subscriptionsExport(this.client, request, options);
+  }
+}
+
 /** `tessera.webhooks` */
 export class WebhooksResource {
   constructor(readonly client: TesseraCore) {
@@ -2540,15 +3060,18 @@ export class Tessera extends TesseraCore {
   readonly benefits: BenefitsResource;
   readonly checkoutLinks: CheckoutLinksResource;
   readonly checkouts: CheckoutsResource;
+  readonly customerPortal: CustomerPortalResource;
   readonly customers: CustomersResource;
   readonly customerSessions: CustomerSessionsResource;
   readonly customFields: CustomFieldsResource;
   readonly discounts: DiscountsResource;
+  readonly licenseKeys: LicenseKeysResource;
   readonly orders: OrdersResource;
   readonly organizationAccessTokens: OrganizationAccessTokensResource;
   readonly organizations: OrganizationsResource;
   readonly payments: PaymentsResource;
   readonly products: ProductsResource;
+  readonly subscriptions: SubscriptionsResource;
   readonly webhooks: WebhooksResource;
 
   constructor(options: ClientOptions = {}) {
@@ -2557,15 +3080,18 @@ export class Tessera extends TesseraCore {
     this.benefits = new BenefitsResource(this);
     this.checkoutLinks = new CheckoutLinksResource(this);
     this.checkouts = new CheckoutsResource(this);
+    this.customerPortal = new CustomerPortalResource(this);
     this.customers = new CustomersResource(this);
     this.customerSessions = new CustomerSessionsResource(this);
     this.customFields = new CustomFieldsResource(this);
     this.discounts = new DiscountsResource(this);
+    this.licenseKeys = new LicenseKeysResource(this);
     this.orders = new OrdersResource(this);
     this.organizationAccessTokens = new OrganizationAccessTokensResource(this);
     this.organizations = new OrganizationsResource(this);
     this.payments = new PaymentsResource(this);
     this.products = new ProductsResource(this);
+    this.subscriptions = new SubscriptionsResource(this);
     this.webhooks = new WebhooksResource(this);
   }
 }

@@ -271,6 +271,91 @@ export interface paths {
         patch: operations["custom-fields:update"];
         trace?: never;
     };
+    "/v1/customer-portal/license-keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's license keys */
+        get: operations["customer_portal:license_keys:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/license-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of the customer's license keys */
+        get: operations["customer_portal:license_keys:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/license-keys/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate a license key */
+        post: operations["customer_portal:license_keys:activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/license-keys/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a license key */
+        post: operations["customer_portal:license_keys:deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/license-keys/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate a license key */
+        post: operations["customer_portal:license_keys:validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-sessions/": {
         parameters: {
             query?: never;
@@ -413,6 +498,58 @@ export interface paths {
         head?: never;
         /** Update a discount */
         patch: operations["discounts:update"];
+        trace?: never;
+    };
+    "/v1/license-keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List license keys */
+        get: operations["license_keys:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/license-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a license key */
+        get: operations["license_keys:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a license key */
+        patch: operations["license_keys:update"];
+        trace?: never;
+    };
+    "/v1/license-keys/{id}/activations/{activation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a license key activation */
+        get: operations["license_keys:get_activation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/orders/": {
@@ -621,6 +758,59 @@ export interface paths {
         put?: never;
         /** Replace the benefits of a product */
         post: operations["products:update_benefits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List subscriptions */
+        get: operations["subscriptions:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a subscription */
+        get: operations["subscriptions:get"];
+        put?: never;
+        post?: never;
+        /** Revoke a subscription */
+        delete: operations["subscriptions:revoke"];
+        options?: never;
+        head?: never;
+        /** Update a subscription */
+        patch: operations["subscriptions:update"];
+        trace?: never;
+    };
+    "/v1/subscriptions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export subscriptions (CSV, as a JSON string) */
+        get: operations["subscriptions:export"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1555,6 +1745,8 @@ export interface components {
             deleted_at: string | null;
             avatar_url: string;
         };
+        /** @enum {string} */
+        CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
         CustomerCreate: {
             metadata?: {
                 [key: string]: string | number | boolean;
@@ -2200,6 +2392,123 @@ export interface components {
             }[];
         };
         InvoiceGenerationAccepted: Record<string, never>;
+        LicenseKeyActivate: {
+            key: string;
+            /** Format: uuid */
+            organization_id: string;
+            label: string;
+            /** @default {} */
+            conditions?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @default {} */
+            meta?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        LicenseKeyActivationBase: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            license_key_id: string;
+            label: string;
+            meta: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+        };
+        LicenseKeyActivationRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            license_key_id: string;
+            label: string;
+            meta: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            license_key: components["schemas"]["LicenseKeyRead"];
+        };
+        LicenseKeyDeactivate: {
+            key: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: uuid */
+            activation_id: string;
+        };
+        LicenseKeyRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer: components["schemas"]["Customer"];
+            /** Format: uuid */
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            status: components["schemas"]["LicenseKeyStatus"];
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            last_validated_at: string | null;
+            expires_at: string | null;
+        };
+        /** @enum {string} */
+        LicenseKeyStatus: "granted" | "revoked" | "disabled";
+        LicenseKeyUpdate: {
+            status?: components["schemas"]["LicenseKeyStatus"] | null;
+            usage?: number;
+            limit_activations?: number | null;
+            limit_usage?: number | null;
+            expires_at?: string | null;
+        };
+        LicenseKeyValidate: {
+            key: string;
+            /** Format: uuid */
+            organization_id: string;
+            activation_id?: string | null;
+            benefit_id?: string | null;
+            customer_id?: string | null;
+            increment_usage?: number | null;
+            /** @default {} */
+            conditions?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        LicenseKeyWithActivations: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer: components["schemas"]["Customer"];
+            /** Format: uuid */
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            status: components["schemas"]["LicenseKeyStatus"];
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            last_validated_at: string | null;
+            expires_at: string | null;
+            activations: components["schemas"]["LicenseKeyActivationBase"][];
+        };
         ListResourceBenefit: {
             items: components["schemas"]["Benefit"][];
             pagination: components["schemas"]["Pagination"];
@@ -2228,6 +2537,10 @@ export interface components {
             items: components["schemas"]["Discount"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceLicenseKeyRead: {
+            items: components["schemas"]["LicenseKeyRead"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceOrder: {
             items: components["schemas"]["Order"][];
             pagination: components["schemas"]["Pagination"];
@@ -2246,6 +2559,10 @@ export interface components {
         };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceSubscription: {
+            items: components["schemas"]["Subscription"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceWebhookDelivery: {
@@ -2715,8 +3032,89 @@ export interface components {
             email: string;
             password: string;
         };
+        Subscription: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            currency: string;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            status: components["schemas"]["SubscriptionStatus"];
+            /** Format: date-time */
+            current_period_start: string;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            canceled_at: string | null;
+            started_at: string | null;
+            ends_at: string | null;
+            ended_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            checkout_id: string | null;
+            customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
+            customer_cancellation_comment: string | null;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            custom_field_data?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+            customer: components["schemas"]["Customer"];
+            product: components["schemas"]["Product"];
+            discount: (components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"]) | null;
+            prices: components["schemas"]["ProductPrice"][];
+            meters: components["schemas"]["SubscriptionMeter"][];
+        };
+        SubscriptionCancel: {
+            customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"] | null;
+            customer_cancellation_comment?: string | null;
+            cancel_at_period_end: boolean;
+        };
+        SubscriptionMeter: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            consumed_units: number;
+            credited_units: number;
+            amount: number;
+            /** Format: uuid */
+            meter_id: string;
+            meter: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @enum {string} */
+        SubscriptionProrationBehavior: "invoice" | "prorate";
         /** @enum {string} */
         SubscriptionRecurringInterval: "month" | "year";
+        SubscriptionRevoke: {
+            customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"] | null;
+            customer_cancellation_comment?: string | null;
+            /** @constant */
+            revoke: true;
+        };
+        /** @enum {string} */
+        SubscriptionStatus: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+        SubscriptionUpdate: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionCancel"] | components["schemas"]["SubscriptionRevoke"];
+        SubscriptionUpdateDiscount: {
+            discount_id: string | null;
+        };
+        SubscriptionUpdateProduct: {
+            /** Format: uuid */
+            product_id: string;
+            proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"] | null;
+        };
         /** @enum {string} */
         TaxIDFormat: "ad_nrt" | "ae_trn" | "ar_cuit" | "au_abn" | "au_arn" | "bg_uic" | "bh_vat" | "bo_tin" | "br_cnpj" | "br_cpf" | "ca_bn" | "ca_gst_hst" | "ca_pst_bc" | "ca_pst_mb" | "ca_pst_sk" | "ca_qst" | "ch_uid" | "ch_vat" | "cl_tin" | "cn_tin" | "co_nit" | "cr_tin" | "de_stn" | "do_rcn" | "ec_ruc" | "eg_tin" | "es_cif" | "eu_oss_vat" | "eu_vat" | "gb_vat" | "ge_vat" | "hk_br" | "hr_oib" | "hu_tin" | "id_npwp" | "il_vat" | "in_gst" | "is_vat" | "jp_cn" | "jp_rn" | "jp_trn" | "ke_pin" | "kr_brn" | "kz_bin" | "li_uid" | "mx_rfc" | "my_frp" | "my_itn" | "my_sst" | "ng_tin" | "no_vat" | "no_voec" | "nz_gst" | "om_vat" | "pe_ruc" | "ph_tin" | "ro_tin" | "rs_pib" | "ru_inn" | "ru_kpp" | "sa_vat" | "sg_gst" | "sg_uen" | "si_tin" | "sv_nit" | "th_vat" | "tr_tin" | "tw_vat" | "ua_vat" | "us_ein" | "uy_ruc" | "ve_rif" | "vn_tin" | "za_vat";
         User: {
@@ -2726,6 +3124,30 @@ export interface components {
             created_at: string;
             modified_at: string | null;
             email: string;
+        };
+        ValidatedLicenseKey: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer: components["schemas"]["Customer"];
+            /** Format: uuid */
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            status: components["schemas"]["LicenseKeyStatus"];
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            last_validated_at: string | null;
+            expires_at: string | null;
+            activation: components["schemas"]["LicenseKeyActivationBase"] | null;
         };
         WebhookDelivery: {
             /** Format: date-time */
@@ -4233,6 +4655,294 @@ export interface operations {
             };
         };
     };
+    "customer_portal:license_keys:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                benefit_id?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceLicenseKeyRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:license_keys:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyWithActivations"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:license_keys:activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyActivate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
+    "customer_portal:license_keys:deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyDeactivate"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
+    "customer_portal:license_keys:validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidatedLicenseKey"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
     "customer-sessions:create": {
         parameters: {
             query?: never;
@@ -5104,6 +5814,246 @@ export interface operations {
                 };
             };
             /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                benefit_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceLicenseKeyRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyWithActivations"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:get_activation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                activation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                };
+            };
+            /** @description Unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6242,6 +7192,302 @@ export interface operations {
             };
             /** @description ResourceNotFound */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                customer_id?: string | string[];
+                discount_id?: string | string[];
+                active?: boolean;
+                page?: number;
+                limit?: number;
+                sorting?: ("customer" | "-customer" | "status" | "-status" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "amount" | "-amount" | "product" | "-product" | "discount" | "-discount")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceSubscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:export": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -730,6 +730,8 @@ export const CustomerSchema: z.ZodType<M.Customer> = /* @__PURE__ */ z.lazy(() =
   avatar_url: z.string(),
 }));
 
+export const CustomerCancellationReasonSchema: z.ZodType<M.CustomerCancellationReason> = /* @__PURE__ */ z.lazy(() => z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]));
+
 export const CustomerCreateSchema: z.ZodType<M.CustomerCreate> = /* @__PURE__ */ z.lazy(() => z.object({
   metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
   external_id: z.string().min(1).max(256).nullable().optional(),
@@ -1238,6 +1240,98 @@ export const HTTPValidationErrorSchema: z.ZodType<M.HTTPValidationError> = /* @_
 
 export const InvoiceGenerationAcceptedSchema: z.ZodType<M.InvoiceGenerationAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
+export const LicenseKeyActivateSchema: z.ZodType<M.LicenseKeyActivate> = /* @__PURE__ */ z.lazy(() => z.object({
+  key: z.string(),
+  organization_id: z.uuid(),
+  label: z.string(),
+  conditions: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+  meta: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+}));
+
+export const LicenseKeyActivationBaseSchema: z.ZodType<M.LicenseKeyActivationBase> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  license_key_id: z.uuid(),
+  label: z.string(),
+  meta: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+}));
+
+export const LicenseKeyActivationReadSchema: z.ZodType<M.LicenseKeyActivationRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  license_key_id: z.uuid(),
+  label: z.string(),
+  meta: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  license_key: LicenseKeyReadSchema,
+}));
+
+export const LicenseKeyDeactivateSchema: z.ZodType<M.LicenseKeyDeactivate> = /* @__PURE__ */ z.lazy(() => z.object({
+  key: z.string(),
+  organization_id: z.uuid(),
+  activation_id: z.uuid(),
+}));
+
+export const LicenseKeyReadSchema: z.ZodType<M.LicenseKeyRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  organization_id: z.uuid(),
+  customer_id: z.uuid(),
+  customer: CustomerSchema,
+  benefit_id: z.uuid(),
+  key: z.string(),
+  display_key: z.string(),
+  status: LicenseKeyStatusSchema,
+  limit_activations: z.int().nullable(),
+  usage: z.int(),
+  limit_usage: z.int().nullable(),
+  validations: z.int(),
+  last_validated_at: z.iso.datetime({ offset: true }).nullable(),
+  expires_at: z.iso.datetime({ offset: true }).nullable(),
+}));
+
+export const LicenseKeyStatusSchema: z.ZodType<M.LicenseKeyStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["granted", "revoked", "disabled"]));
+
+export const LicenseKeyUpdateSchema: z.ZodType<M.LicenseKeyUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  status: LicenseKeyStatusSchema.nullable().optional(),
+  usage: z.int().optional(),
+  limit_activations: z.int().min(1).max(1000).nullable().optional(),
+  limit_usage: z.int().gt(0).nullable().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+}));
+
+export const LicenseKeyValidateSchema: z.ZodType<M.LicenseKeyValidate> = /* @__PURE__ */ z.lazy(() => z.object({
+  key: z.string(),
+  organization_id: z.uuid(),
+  activation_id: z.uuid().nullable().optional(),
+  benefit_id: z.uuid().nullable().optional(),
+  customer_id: z.uuid().nullable().optional(),
+  increment_usage: z.int().nullable().optional(),
+  conditions: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+}));
+
+export const LicenseKeyWithActivationsSchema: z.ZodType<M.LicenseKeyWithActivations> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  organization_id: z.uuid(),
+  customer_id: z.uuid(),
+  customer: CustomerSchema,
+  benefit_id: z.uuid(),
+  key: z.string(),
+  display_key: z.string(),
+  status: LicenseKeyStatusSchema,
+  limit_activations: z.int().nullable(),
+  usage: z.int(),
+  limit_usage: z.int().nullable(),
+  validations: z.int(),
+  last_validated_at: z.iso.datetime({ offset: true }).nullable(),
+  expires_at: z.iso.datetime({ offset: true }).nullable(),
+  activations: z.array(LicenseKeyActivationBaseSchema),
+}));
+
 export const ListResourceBenefitSchema: z.ZodType<M.ListResourceBenefit> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(BenefitSchema),
   pagination: PaginationSchema,
@@ -1273,6 +1367,11 @@ export const ListResourceDiscountSchema: z.ZodType<M.ListResourceDiscount> = /* 
   pagination: PaginationSchema,
 }));
 
+export const ListResourceLicenseKeyReadSchema: z.ZodType<M.ListResourceLicenseKeyRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(LicenseKeyReadSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceOrderSchema: z.ZodType<M.ListResourceOrder> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(OrderSchema),
   pagination: PaginationSchema,
@@ -1295,6 +1394,11 @@ export const ListResourcePaymentSchema: z.ZodType<M.ListResourcePayment> = /* @_
 
 export const ListResourceProductSchema: z.ZodType<M.ListResourceProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(ProductSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceSubscriptionSchema: z.ZodType<M.ListResourceSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(SubscriptionSchema),
   pagination: PaginationSchema,
 }));
 
@@ -1698,7 +1802,78 @@ export const SignUpSchema: z.ZodType<M.SignUp> = /* @__PURE__ */ z.lazy(() => z.
   password: z.string().min(8).max(256),
 }));
 
+export const SubscriptionSchema: z.ZodType<M.Subscription> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  amount: z.int(),
+  currency: z.string(),
+  recurring_interval: SubscriptionRecurringIntervalSchema,
+  status: SubscriptionStatusSchema,
+  current_period_start: z.iso.datetime({ offset: true }),
+  current_period_end: z.iso.datetime({ offset: true }).nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: z.iso.datetime({ offset: true }).nullable(),
+  started_at: z.iso.datetime({ offset: true }).nullable(),
+  ends_at: z.iso.datetime({ offset: true }).nullable(),
+  ended_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: CustomerCancellationReasonSchema.nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  custom_field_data: z.record(z.string(), z.union([z.string(), z.int(), z.boolean(), z.iso.datetime({ offset: true })]).nullable()).optional(),
+  customer: CustomerSchema,
+  product: ProductSchema,
+  discount: z.union([DiscountFixedRepeatDurationBaseSchema, DiscountFixedOnceForeverDurationBaseSchema, DiscountPercentageRepeatDurationBaseSchema, DiscountPercentageOnceForeverDurationBaseSchema]).nullable(),
+  prices: z.array(ProductPriceSchema),
+  meters: z.array(SubscriptionMeterSchema),
+}));
+
+export const SubscriptionCancelSchema: z.ZodType<M.SubscriptionCancel> = /* @__PURE__ */ z.lazy(() => z.object({
+  customer_cancellation_reason: CustomerCancellationReasonSchema.nullable().optional(),
+  customer_cancellation_comment: z.string().nullable().optional(),
+  cancel_at_period_end: z.boolean(),
+}));
+
+export const SubscriptionMeterSchema: z.ZodType<M.SubscriptionMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  amount: z.int(),
+  meter_id: z.uuid(),
+  meter: z.object({
+    id: z.uuid(),
+    name: z.string(),
+  }).catchall(z.unknown()),
+}));
+
+export const SubscriptionProrationBehaviorSchema: z.ZodType<M.SubscriptionProrationBehavior> = /* @__PURE__ */ z.lazy(() => z.enum(["invoice", "prorate"]));
+
 export const SubscriptionRecurringIntervalSchema: z.ZodType<M.SubscriptionRecurringInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["month", "year"]));
+
+export const SubscriptionRevokeSchema: z.ZodType<M.SubscriptionRevoke> = /* @__PURE__ */ z.lazy(() => z.object({
+  customer_cancellation_reason: CustomerCancellationReasonSchema.nullable().optional(),
+  customer_cancellation_comment: z.string().nullable().optional(),
+  revoke: z.literal(true),
+}));
+
+export const SubscriptionStatusSchema: z.ZodType<M.SubscriptionStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]));
+
+export const SubscriptionUpdateSchema: z.ZodType<M.SubscriptionUpdate> = /* @__PURE__ */ z.lazy(() => z.union([SubscriptionUpdateProductSchema, SubscriptionUpdateDiscountSchema, SubscriptionCancelSchema, SubscriptionRevokeSchema]));
+
+export const SubscriptionUpdateDiscountSchema: z.ZodType<M.SubscriptionUpdateDiscount> = /* @__PURE__ */ z.lazy(() => z.object({
+  discount_id: z.uuid().nullable(),
+}));
+
+export const SubscriptionUpdateProductSchema: z.ZodType<M.SubscriptionUpdateProduct> = /* @__PURE__ */ z.lazy(() => z.object({
+  product_id: z.uuid(),
+  proration_behavior: SubscriptionProrationBehaviorSchema.nullable().optional(),
+}));
 
 export const TaxIDFormatSchema: z.ZodType<M.TaxIDFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["ad_nrt", "ae_trn", "ar_cuit", "au_abn", "au_arn", "bg_uic", "bh_vat", "bo_tin", "br_cnpj", "br_cpf", "ca_bn", "ca_gst_hst", "ca_pst_bc", "ca_pst_mb", "ca_pst_sk", "ca_qst", "ch_uid", "ch_vat", "cl_tin", "cn_tin", "co_nit", "cr_tin", "de_stn", "do_rcn", "ec_ruc", "eg_tin", "es_cif", "eu_oss_vat", "eu_vat", "gb_vat", "ge_vat", "hk_br", "hr_oib", "hu_tin", "id_npwp", "il_vat", "in_gst", "is_vat", "jp_cn", "jp_rn", "jp_trn", "ke_pin", "kr_brn", "kz_bin", "li_uid", "mx_rfc", "my_frp", "my_itn", "my_sst", "ng_tin", "no_vat", "no_voec", "nz_gst", "om_vat", "pe_ruc", "ph_tin", "ro_tin", "rs_pib", "ru_inn", "ru_kpp", "sa_vat", "sg_gst", "sg_uen", "si_tin", "sv_nit", "th_vat", "tr_tin", "tw_vat", "ua_vat", "us_ein", "uy_ruc", "ve_rif", "vn_tin", "za_vat"]));
 
@@ -1707,6 +1882,26 @@ export const UserSchema: z.ZodType<M.User> = /* @__PURE__ */ z.lazy(() => z.obje
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
   email: z.string(),
+}));
+
+export const ValidatedLicenseKeySchema: z.ZodType<M.ValidatedLicenseKey> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  organization_id: z.uuid(),
+  customer_id: z.uuid(),
+  customer: CustomerSchema,
+  benefit_id: z.uuid(),
+  key: z.string(),
+  display_key: z.string(),
+  status: LicenseKeyStatusSchema,
+  limit_activations: z.int().nullable(),
+  usage: z.int(),
+  limit_usage: z.int().nullable(),
+  validations: z.int(),
+  last_validated_at: z.iso.datetime({ offset: true }).nullable(),
+  expires_at: z.iso.datetime({ offset: true }).nullable(),
+  activation: LicenseKeyActivationBaseSchema.nullable(),
 }));
 
 export const WebhookDeliverySchema: z.ZodType<M.WebhookDelivery> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1897,6 +2092,29 @@ export const CustomFieldsDeleteRequestSchema: z.ZodType<M.CustomFieldsDeleteRequ
   id: z.uuid(),
 }));
 
+export const CustomerPortalLicenseKeysListRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  benefit_id: z.uuid().optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const CustomerPortalLicenseKeysGetRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalLicenseKeysActivateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysActivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: LicenseKeyActivateSchema,
+}));
+
+export const CustomerPortalLicenseKeysDeactivateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysDeactivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: LicenseKeyDeactivateSchema,
+}));
+
+export const CustomerPortalLicenseKeysValidateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysValidateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: LicenseKeyValidateSchema,
+}));
+
 export const CustomerSessionsCreateRequestSchema: z.ZodType<M.CustomerSessionsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   body: z.union([CustomerSessionCustomerIDCreateSchema, CustomerSessionCustomerExternalIDCreateSchema, CustomerSessionExternalCustomerIDCreateSchema]),
 }));
@@ -1972,6 +2190,27 @@ export const DiscountsUpdateRequestSchema: z.ZodType<M.DiscountsUpdateRequest> =
 
 export const DiscountsDeleteRequestSchema: z.ZodType<M.DiscountsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+}));
+
+export const LicenseKeysListRequestSchema: z.ZodType<M.LicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const LicenseKeysGetRequestSchema: z.ZodType<M.LicenseKeysGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const LicenseKeysUpdateRequestSchema: z.ZodType<M.LicenseKeysUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  body: LicenseKeyUpdateSchema,
+}));
+
+export const LicenseKeysGetActivationRequestSchema: z.ZodType<M.LicenseKeysGetActivationRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  activation_id: z.uuid(),
 }));
 
 export const OrdersListRequestSchema: z.ZodType<M.OrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2089,6 +2328,37 @@ export const ProductsUpdateBenefitsRequestSchema: z.ZodType<M.ProductsUpdateBene
   id: z.uuid(),
   body: ProductBenefitsUpdateSchema,
 }));
+
+export const SubscriptionsListRequestSchema: z.ZodType<M.SubscriptionsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  discount_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  active: z.boolean().optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["customer", "-customer", "status", "-status", "started_at", "-started_at", "current_period_end", "-current_period_end", "amount", "-amount", "product", "-product", "discount", "-discount"])).optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+}));
+
+export const SubscriptionsGetRequestSchema: z.ZodType<M.SubscriptionsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const SubscriptionsUpdateRequestSchema: z.ZodType<M.SubscriptionsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  body: SubscriptionUpdateSchema,
+}));
+
+export const SubscriptionsRevokeRequestSchema: z.ZodType<M.SubscriptionsRevokeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const SubscriptionsExportRequestSchema: z.ZodType<M.SubscriptionsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+}));
+
+export const SubscriptionsExportResponse200Schema = /* @__PURE__ */ z.lazy(() => z.string());
 
 export const WebhooksListWebhookDeliveriesRequestSchema: z.ZodType<M.WebhooksListWebhookDeliveriesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   endpoint_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),

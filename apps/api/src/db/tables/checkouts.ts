@@ -75,6 +75,8 @@ export interface SubscriptionsTable {
   metadata: Json;
   custom_field_data: Json;
   payment_method_id: string | null;
+  /** Migration 0011: when the subscription first went past due (null when paid up). */
+  past_due_at: NullableTimestamp;
 }
 
 export interface SubscriptionPricesTable {

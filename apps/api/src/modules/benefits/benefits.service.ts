@@ -3,6 +3,7 @@ import type { Context } from '../../platform/context.js';
 import { IssueCollector, NotPermitted, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { recordWebhookEvent } from '../../platform/events.js';
+import { enqueueGrantUpdates } from '../benefit-grants/benefit-grants.service.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import type { OrganizationRow } from '../organizations/organizations.repository.js';
 import {
@@ -161,6 +162,7 @@ export async function updateBenefit(ctx: Context, id: string, input: BenefitUpda
 
   const updated = await updateBenefitRow(ctx.db, id, changes);
   await recordWebhookEvent(ctx, updated.organization_id, 'benefit.updated', serializeBenefit(updated));
+  await enqueueGrantUpdates(ctx, current, updated);
   return updated;
 }
 

@@ -5,6 +5,7 @@ import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
 import { iso } from '../../platform/http/schemas.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
+import { enqueueGrantsForPurchase } from '../benefit-grants/benefit-grants.service.js';
 import { createOrder } from '../orders/orders.service.js';
 import type { OrderSubscriptionWire } from '../orders/orders.serializer.js';
 import { linkPaymentToOrder } from '../payments/payments.service.js';
@@ -157,4 +158,10 @@ export async function fulfilCheckout(
     subscription: subscription ? orderSubscription(subscription) : null,
   });
   if (payment.paymentId) await linkPaymentToOrder(ctx, payment.paymentId, order.id);
+  await enqueueGrantsForPurchase(ctx, {
+    customerId: customer.id,
+    productId: draft.product.product.id,
+    subscriptionId: subscription?.id ?? null,
+    orderId: order.id,
+  });
 }

@@ -12,8 +12,15 @@ import {
   ExternalIdParams,
   ListResourceCustomer,
 } from './customers.schemas.js';
-import { serializeCustomer, serializeCustomerState } from './customers.serializer.js';
-import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
+import { serializeCustomer } from './customers.serializer.js';
+import {
+  createCustomer,
+  deleteCustomer,
+  getCustomer,
+  getCustomerState,
+  listCustomers,
+  updateCustomer,
+} from './customers.service.js';
 
 const tags = ['customers'];
 const reader = { subjects: ['user', 'organization'] as ('user' | 'organization')[], scopes: read('customers') };
@@ -95,7 +102,7 @@ export const customerRoutes = [
     errors: ['ResourceNotFound'],
     status: 200,
     response: CustomerState,
-    handler: async (ctx, { params }) => serializeCustomerState(await getCustomer(ctx, { id: params.id })),
+    handler: async (ctx, { params }) => getCustomerState(ctx, { id: params.id }),
   }),
   defineRoute({
     method: 'GET',
@@ -149,7 +156,6 @@ export const customerRoutes = [
     errors: ['ResourceNotFound'],
     status: 200,
     response: CustomerState,
-    handler: async (ctx, { params }) =>
-      serializeCustomerState(await getCustomer(ctx, { externalId: params.external_id })),
+    handler: async (ctx, { params }) => getCustomerState(ctx, { externalId: params.external_id }),
   }),
 ];

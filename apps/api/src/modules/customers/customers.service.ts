@@ -23,7 +23,8 @@ import {
   type CustomerRow,
 } from './customers.repository.js';
 import type { CustomerCreateInput, CustomerListParams, CustomerUpdateInput } from './customers.schemas.js';
-import { serializeCustomer, serializeCustomerState } from './customers.serializer.js';
+import { serializeCustomer } from './customers.serializer.js';
+import { customerStateOf } from './customers.state.js';
 
 export const EMAIL_TAKEN = 'A customer with this email address already exists.';
 export const EXTERNAL_ID_TAKEN = 'A customer with this external ID already exists.';
@@ -68,7 +69,7 @@ async function recordChange(
 ): Promise<void> {
   await recordWebhookEvent(ctx, row.organization_id, type, serializeCustomer(row));
   // As the reference: every change of the customer is also a change of its state.
-  await recordWebhookEvent(ctx, row.organization_id, 'customer.state_changed', serializeCustomerState(row));
+  await recordWebhookEvent(ctx, row.organization_id, 'customer.state_changed', await customerStateOf(ctx.db, row));
 }
 
 export async function createCustomer(ctx: Context, input: CustomerCreateInput): Promise<CustomerRow> {
@@ -108,6 +109,11 @@ export async function getCustomer(ctx: Context, key: CustomerKey): Promise<Custo
   const row = await findVisibleCustomer(ctx.db, ctx.subject, key);
   if (!row) throw new ResourceNotFound();
   return row;
+}
+
+/** The customer's state: active subscriptions and granted benefits (customers.state.ts). */
+export async function getCustomerState(ctx: Context, key: CustomerKey) {
+  return customerStateOf(ctx.db, await getCustomer(ctx, key));
 }
 
 export async function listCustomers(ctx: Context, params: CustomerListParams) {

@@ -1,6 +1,12 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type OrderByItemBuilder, type Selectable, type Updateable } from 'kysely';
 import type { SubscriptionPricesTable, SubscriptionsTable } from '../../db/tables/checkouts.js';
+import type { SubscriptionBillingEntriesTable, SubscriptionChargesTable } from '../../db/tables/subscriptions.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { metadataMatches } from '../../platform/db/metadata-filter.js';
+import { paginate } from '../../platform/db/paginate.js';
+import type { SubscriptionExportParams, SubscriptionListParams } from './subscriptions.schemas.js';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionPriceRow = Selectable<SubscriptionPricesTable>;
@@ -97,4 +103,233 @@ export async function hasBillableSubscription(
     })
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export type SubscriptionChanges = Updateable<SubscriptionsTable>;
+export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
+export type BillingEntryRow = Selectable<SubscriptionBillingEntriesTable>;
+
+/** Subscriptions the subject may see; as the reference, rows never started are hidden. */
+function visible(db: Executor, subject: Subject) {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll('subscriptions')
+    .where('subscriptions.started_at', 'is not', null)
+    .where(organizationVisibleTo(subject, 'subscriptions.organization_id'));
+}
+
+export async function findVisibleSubscription(db: Executor, subject: Subject, id: string) {
+  return visible(db, subject).where('subscriptions.id', '=', id).executeTakeFirst();
+}
+
+export async function lockVisibleSubscription(db: Executor, subject: Subject, id: string) {
+  return visible(db, subject).where('subscriptions.id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function lockSubscriptionById(db: Executor, id: string) {
+  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+const ACTIVE = ['active', 'trialing'] as const;
+const REVOKED = ['past_due', 'canceled', 'unpaid'] as const;
+
+export async function listVisibleSubscriptions(db: Executor, subject: Subject, params: SubscriptionListParams) {
+  let query = visible(db, subject)
+    .innerJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .innerJoin('products', 'products.id', 'subscriptions.product_id')
+    .leftJoin('discounts', 'discounts.id', 'subscriptions.discount_id');
+  if (params.organization_id?.length)
+    query = query.where('subscriptions.organization_id', 'in', params.organization_id);
+  if (params.product_id?.length) query = query.where('subscriptions.product_id', 'in', params.product_id);
+  if (params.customer_id?.length) query = query.where('subscriptions.customer_id', 'in', params.customer_id);
+  if (params.discount_id?.length) query = query.where('subscriptions.discount_id', 'in', params.discount_id);
+  if (params.active !== undefined)
+    query = query.where('subscriptions.status', 'in', [...(params.active ? ACTIVE : REVOKED)]);
+  if (params.metadata) query = query.where(metadataMatches('subscriptions.metadata', params.metadata));
+  for (const sort of params.sorting) {
+    const direction = sort.descending ? 'desc' : 'asc';
+    const nullsLast = (ob: OrderByItemBuilder) => (sort.descending ? ob.desc().nullsLast() : ob.asc().nullsLast());
+    switch (sort.key) {
+      case 'customer':
+        query = query.orderBy(sql`lower(customers.email)`, direction);
+        break;
+      case 'status':
+        query = query.orderBy(
+          sql`case subscriptions.status when 'incomplete' then 1 when 'incomplete_expired' then 2
+            when 'trialing' then 3 when 'active' then (case when subscriptions.cancel_at_period_end then 5 else 4 end)
+            when 'past_due' then 6 when 'canceled' then 7 when 'unpaid' then 8 else 9 end`,
+          direction,
+        );
+        break;
+      case 'started_at':
+        query = query.orderBy('subscriptions.started_at', direction);
+        break;
+      case 'current_period_end':
+        query = query.orderBy(sql`subscriptions.current_period_end`, nullsLast);
+        break;
+      case 'amount':
+        // Yearly amounts count per month, as the reference sorts them.
+        query = query.orderBy(
+          sql`case when subscriptions.recurring_interval = 'year' then subscriptions.amount / 12.0 else subscriptions.amount end`,
+          nullsLast,
+        );
+        break;
+      case 'product':
+        query = query.orderBy('products.name', direction);
+        break;
+      case 'discount':
+        query = query.orderBy(sql`discounts.name`, nullsLast);
+        break;
+    }
+  }
+  return paginate(db, query.orderBy('subscriptions.id'), params);
+}
+
+/** Rows of the export (every visible subscription), with what the CSV shows of customer and product. */
+export async function exportVisibleSubscriptions(db: Executor, subject: Subject, params: SubscriptionExportParams) {
+  let query = visible(db, subject)
+    .innerJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .innerJoin('products', 'products.id', 'subscriptions.product_id')
+    .select(['customers.email as customer_email', 'products.name as product_name']);
+  if (params.organization_id?.length)
+    query = query.where('subscriptions.organization_id', 'in', params.organization_id);
+  return query.orderBy('subscriptions.created_at').orderBy('subscriptions.id').execute();
+}
+
+export async function updateSubscriptionRow(db: Executor, id: string, changes: SubscriptionChanges) {
+  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Advances the period only if it is still the one the caller read: the claim that makes a renewal
+ * happen once per period whoever runs it.
+ */
+export async function claimPeriod(
+  db: Executor,
+  id: string,
+  expectedEnd: Date,
+  changes: SubscriptionChanges,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .updateTable('subscriptions')
+    .set(changes)
+    .where('id', '=', id)
+    .where('current_period_end', '=', expectedEnd)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function replaceSubscriptionPrices(
+  db: Executor,
+  subscriptionId: string,
+  prices: readonly { product_price_id: string; amount: number }[],
+): Promise<void> {
+  await db.deleteFrom('subscription_prices').where('subscription_id', '=', subscriptionId).execute();
+  if (prices.length === 0) return;
+  await db
+    .insertInto('subscription_prices')
+    .values(prices.map((price, position) => ({ subscription_id: subscriptionId, position, ...price })))
+    .execute();
+}
+
+/** Active subscriptions whose period has ended by `now`, oldest first. */
+export async function findDueSubscriptionIds(db: Executor, now: Date, limit: number) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'current_period_end'])
+    .where('status', 'in', [...ACTIVE])
+    .where('current_period_end', 'is not', null)
+    .where('current_period_end', '<=', now)
+    .orderBy('current_period_end')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertBillingEntries(db: Executor, rows: Insertable<SubscriptionBillingEntriesTable>[]) {
+  if (rows.length > 0) await db.insertInto('subscription_billing_entries').values(rows).execute();
+}
+
+export async function findPendingBillingEntries(db: Executor, subscriptionId: string): Promise<BillingEntryRow[]> {
+  return db
+    .selectFrom('subscription_billing_entries')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where('order_id', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function attachBillingEntries(db: Executor, ids: readonly string[], orderId: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('subscription_billing_entries')
+    .set({ order_id: orderId })
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function insertCharge(db: Executor, row: Insertable<SubscriptionChargesTable>): Promise<void> {
+  await db.insertInto('subscription_charges').values(row).execute();
+}
+
+export async function lockCharge(db: Executor, orderId: string) {
+  return db
+    .selectFrom('subscription_charges')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateCharge(db: Executor, orderId: string, changes: Updateable<SubscriptionChargesTable>) {
+  await db.updateTable('subscription_charges').set(changes).where('order_id', '=', orderId).execute();
+}
+
+/** Pending charges whose next attempt is due. */
+export async function findDueCharges(db: Executor, now: Date, limit: number) {
+  return db
+    .selectFrom('subscription_charges')
+    .select(['order_id', 'attempts'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Other pending charges of the subscription (ended with it). */
+export async function failPendingCharges(db: Executor, subscriptionId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('subscription_charges')
+    .set({ status: 'failed', next_attempt_at: null, modified_at: at })
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function insertEmail(
+  db: Executor,
+  row: {
+    id: string;
+    created_at: Date;
+    organization_id: string;
+    to: string;
+    subject: string;
+    text_body: string;
+    kind: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('emails')
+    .values({
+      id: row.id,
+      created_at: row.created_at,
+      organization_id: row.organization_id,
+      to_addresses: [row.to],
+      subject: row.subject,
+      text_body: row.text_body,
+      kind: row.kind,
+    })
+    .execute();
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import { MetadataOutput } from '../../platform/http/metadata.js';
-import { DateTime } from '../../platform/http/schemas.js';
+import { metadataQuery, oneOrList, paginationQuery, queryBool, sortingQuery } from '../../platform/http/query.js';
+import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
 import { Customer } from '../customers/customers.schemas.js';
 import { DiscountBase } from '../discounts/discounts.schemas.js';
 import { Product, ProductPrice, SubscriptionRecurringInterval } from '../products/products.schemas.js';
@@ -69,3 +70,58 @@ export const Subscription = z
     meters: z.array(SubscriptionMeter),
   })
   .meta({ id: 'Subscription' });
+
+export const ListResourceSubscription = ListResource(Subscription, 'ListResourceSubscription');
+
+export const SUBSCRIPTION_SORT_KEYS = [
+  'customer',
+  'status',
+  'started_at',
+  'current_period_end',
+  'amount',
+  'product',
+  'discount',
+] as const;
+
+export const SubscriptionListQuery = z.object({
+  organization_id: oneOrList(Id()),
+  product_id: oneOrList(Id()),
+  customer_id: oneOrList(Id()),
+  discount_id: oneOrList(Id()),
+  active: queryBool(),
+  ...paginationQuery,
+  sorting: sortingQuery(SUBSCRIPTION_SORT_KEYS, ['-started_at']),
+  metadata: metadataQuery(),
+});
+export type SubscriptionListParams = z.output<typeof SubscriptionListQuery>;
+
+export const SubscriptionExportQuery = z.object({ organization_id: oneOrList(Id()) });
+export type SubscriptionExportParams = z.output<typeof SubscriptionExportQuery>;
+
+export const SubscriptionProrationBehavior = z
+  .enum(['invoice', 'prorate'])
+  .meta({ id: 'SubscriptionProrationBehavior' });
+
+const cancellation = {
+  customer_cancellation_reason: CustomerCancellationReason.nullable().optional(),
+  customer_cancellation_comment: z.string().nullable().optional(),
+};
+
+export const SubscriptionUpdateProduct = z
+  .object({ product_id: Id(), proration_behavior: SubscriptionProrationBehavior.nullable().optional() })
+  .meta({ id: 'SubscriptionUpdateProduct' });
+export const SubscriptionUpdateDiscount = z
+  .object({ discount_id: Id().nullable() })
+  .meta({ id: 'SubscriptionUpdateDiscount' });
+export const SubscriptionCancel = z
+  .object({ ...cancellation, cancel_at_period_end: z.boolean() })
+  .meta({ id: 'SubscriptionCancel' });
+export const SubscriptionRevoke = z
+  .object({ ...cancellation, revoke: z.literal(true) })
+  .meta({ id: 'SubscriptionRevoke' });
+
+/** Exactly one variant, told apart by which keys are present (the first that matches wins). */
+export const SubscriptionUpdate = z
+  .union([SubscriptionUpdateProduct, SubscriptionUpdateDiscount, SubscriptionCancel, SubscriptionRevoke])
+  .meta({ id: 'SubscriptionUpdate' });
+export type SubscriptionUpdateInput = z.output<typeof SubscriptionUpdate>;

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { findLiveSessionByHash } from '../../modules/auth/auth.repository.js';
+import { findLiveCustomerSessionByTokenHash } from '../../modules/customer-sessions/customer-sessions.repository.js';
 import {
   findLiveTokenByHash,
   touchOrganizationAccessToken,
@@ -62,6 +63,17 @@ export async function resolveSubject(deps: AuthDeps, credentials: Credentials): 
         sessionId: session.id,
         scopes: new Set(['web_default']),
         viaCookie: false,
+      };
+    }
+    if (token.startsWith(TOKEN_PREFIX.customerSession)) {
+      const found = await findLiveCustomerSessionByTokenHash(deps.db, tokenHash, now);
+      if (!found) throw new InvalidToken();
+      return {
+        kind: 'customer',
+        customerId: found.customer.id,
+        organizationId: found.customer.organization_id,
+        sessionId: found.session.id,
+        scopes: new Set(['customer_portal:read', 'customer_portal:write']),
       };
     }
     throw new InvalidToken();

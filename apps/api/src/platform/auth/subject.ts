@@ -4,7 +4,15 @@ import type { Scope } from './scopes.js';
 export type Subject =
   | { kind: 'anonymous' }
   | { kind: 'user'; userId: string; sessionId: string; scopes: ReadonlySet<string>; viaCookie: boolean }
-  | { kind: 'organization'; organizationId: string; tokenId: string; scopes: ReadonlySet<string> };
+  | { kind: 'organization'; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  /** A customer portal session (`polar_cst_` bearer): sees only its own customer's resources. */
+  | {
+      kind: 'customer';
+      customerId: string;
+      organizationId: string;
+      sessionId: string;
+      scopes: ReadonlySet<string>;
+    };
 
 export type SubjectKind = Subject['kind'];
 export type AuthenticatedSubject = Exclude<Subject, { kind: 'anonymous' }>;

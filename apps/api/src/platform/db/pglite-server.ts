@@ -116,7 +116,9 @@ class Connection {
     await this.db.runExclusive(() =>
       this.db.execProtocolRawStream(new Uint8Array(message), {
         onRawData: (chunk) => {
-          if (!this.socket.destroyed) this.socket.write(chunk);
+          // The chunk is a view into PGlite's memory, reused once this callback returns: copy it, or a
+          // write that waits in the socket's buffer (a large result) sends overwritten bytes.
+          if (!this.socket.destroyed) this.socket.write(Buffer.from(chunk));
         },
       }),
     );

@@ -1,0 +1,34 @@
+import type { ColumnType } from 'kysely';
+import type { NullableTimestamp, Timestamp } from './types.js';
+
+/**
+ * Tables of migration 0011 (the subscriptions issue). The `past_due_at` column it adds to
+ * `subscriptions` is typed with that table in `checkouts.ts`.
+ */
+export interface SubscriptionChargesTable {
+  order_id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  subscription_id: string;
+  period_start: Timestamp;
+  billing_reason: 'subscription_cycle' | 'subscription_update';
+  status: 'pending' | 'paid' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: NullableTimestamp;
+}
+
+export interface SubscriptionBillingEntriesTable {
+  id: string;
+  created_at: Timestamp;
+  subscription_id: string;
+  label: string;
+  amount: number;
+  product_price_id: string | null;
+  order_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface SubscriptionsTables {
+  subscription_charges: SubscriptionChargesTable;
+  subscription_billing_entries: SubscriptionBillingEntriesTable;
+}

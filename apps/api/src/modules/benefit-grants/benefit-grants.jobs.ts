@@ -1,0 +1,66 @@
+import { z } from 'zod/v4';
+import { defineJob, runIn } from '../../platform/jobs/queue.js';
+import { runCycle, runGrant, runRevoke, runUpdate } from './benefit-grants.engine.js';
+import { findGrantedGrantsOfBenefit } from './benefit-grants.repository.js';
+
+const GrantKeyData = z.object({
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+});
+const GrantIdData = z.object({ grant_id: z.uuid() });
+
+/** Retried with backoff from 2 s (the reference's worker minimum), 10 times. */
+const retries = { retryLimit: 10, retryDelaySeconds: 2, retryBackoff: true } as const;
+
+export const grantBenefitJob = defineJob({
+  name: 'benefit_grants.grant',
+  schema: GrantKeyData,
+  transaction: false,
+  ...retries,
+  handle: (ctx, data, run) => runGrant(ctx, data, run ?? runIn(ctx)),
+});
+
+export const revokeBenefitJob = defineJob({
+  name: 'benefit_grants.revoke',
+  schema: GrantKeyData,
+  transaction: false,
+  ...retries,
+  handle: (ctx, data, run) => runRevoke(ctx, data, run ?? runIn(ctx)),
+});
+
+export const updateGrantJob = defineJob({
+  name: 'benefit_grants.update',
+  schema: GrantIdData,
+  transaction: false,
+  ...retries,
+  handle: (ctx, data, run) => runUpdate(ctx, data.grant_id, run ?? runIn(ctx)),
+});
+
+export const cycleGrantJob = defineJob({
+  name: 'benefit_grants.cycle',
+  schema: GrantIdData,
+  ...retries,
+  handle: (ctx, data) => runCycle(ctx, data.grant_id),
+});
+
+/** A benefit's properties changed: one update job per granted grant (fanned out off the request). */
+export const updateBenefitGrantsJob = defineJob({
+  name: 'benefit_grants.update_benefit',
+  schema: z.object({ benefit_id: z.uuid() }),
+  ...retries,
+  handle: async (ctx, data) => {
+    for (const grant of await findGrantedGrantsOfBenefit(ctx.db, data.benefit_id)) {
+      await ctx.jobs.enqueue(updateGrantJob, { grant_id: grant.id });
+    }
+  },
+});
+
+export const benefitGrantJobs = [
+  grantBenefitJob,
+  revokeBenefitJob,
+  updateGrantJob,
+  cycleGrantJob,
+  updateBenefitGrantsJob,
+];

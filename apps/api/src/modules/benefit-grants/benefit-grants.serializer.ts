@@ -1,0 +1,16 @@
+import type { BenefitGrantRow, BenefitRow, GrantCustomerRow } from '../benefits/benefits.repository.js';
+import { serializeBenefit, serializeBenefitGrant, type BenefitGrantWire } from '../benefits/benefits.serializer.js';
+
+/** `BenefitGrantWebhook`: the grant as the API serializes it, its benefit and its previous properties. */
+export function serializeGrantWebhook(
+  grant: BenefitGrantRow,
+  customer: GrantCustomerRow,
+  benefit: BenefitRow,
+  previous: unknown,
+) {
+  return {
+    ...serializeBenefitGrant(grant, customer),
+    benefit: serializeBenefit(benefit),
+    previous_properties: (previous ?? null) as BenefitGrantWire['properties'] | null,
+  };
+}

@@ -1,0 +1,271 @@
+import { z } from 'zod/v4';
+import type { Context } from '../../platform/context.js';
+import { defineJob, runIn, type JobRun } from '../../platform/jobs/queue.js';
+import type { PeriodicTask } from '../../platform/jobs/periodic.js';
+import type { ChargeResult } from '../../platform/payments/processor.js';
+import { findDiscountsByIds } from '../discounts/discounts.repository.js';
+import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
+import { markOrderPaid } from '../orders/orders.service.js';
+import { serializeOrderSubscription } from '../orders/orders.serializer.js';
+import { findProductRowsByIds } from '../orders/orders.repository.js';
+import { recordPayment } from '../payments/payments.service.js';
+import { isDiscountExpired, nextRetryAt } from './subscriptions.billing.js';
+import { nextPeriodEnd } from './subscriptions.periods.js';
+import {
+  claimPeriod,
+  findDueCharges,
+  findDueSubscriptionIds,
+  findSubscriptionPrices,
+  lockCharge,
+  lockSubscriptionById,
+  updateCharge,
+  updateSubscriptionRow,
+} from './subscriptions.repository.js';
+import {
+  createSubscriptionOrder,
+  emailCustomer,
+  endSubscription,
+  onSubscriptionBenefitsRestored,
+  onSubscriptionCycled,
+  recordSubscriptionEvents,
+  shortDate,
+} from './subscriptions.service.js';
+import { discountAmount } from '../checkouts/checkouts.amounts.js';
+
+/** How many subscriptions (and charges) one run handles; the next run takes the rest. */
+const BATCH = 500;
+
+/**
+ * Renews one due subscription, in the caller's transaction: ends it when it was canceled at period
+ * end; otherwise claims the period (a conditional UPDATE on `current_period_end`: a second run, or a
+ * retry, finds nothing to do), drops an expired discount, and creates the cycle order with its pending
+ * charge. Returns whether it did anything.
+ */
+export async function cycleSubscription(ctx: Context, subscriptionId: string, expectedEnd: Date): Promise<boolean> {
+  const row = await lockSubscriptionById(ctx.db, subscriptionId);
+  const now = ctx.clock.now();
+  if (!row || row.status !== 'active' || !row.current_period_end) return false;
+  if (row.current_period_end.getTime() !== expectedEnd.getTime() || row.current_period_end > now) return false;
+  if (row.cancel_at_period_end) {
+    await endSubscription(ctx, row, { ended_at: row.ends_at ?? row.current_period_end });
+    return true;
+  }
+  const start = row.current_period_end;
+  const end = nextPeriodEnd(start, row.recurring_interval, row.anchor_day);
+  const [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
+  const keep = discount && row.started_at && !isDiscountExpired(discount, row.started_at, start) ? discount : null;
+  const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
+  const total = snapshot.reduce((sum, price) => sum + price.amount, 0);
+  const claimed = await claimPeriod(ctx.db, row.id, start, {
+    current_period_start: start,
+    current_period_end: end,
+    discount_id: keep?.id ?? null,
+    amount: total - discountAmount(keep, total),
+    modified_at: now,
+  });
+  if (!claimed) return false;
+  const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
+  const label = `${product?.name ?? 'Subscription'} — From ${shortDate(start)} to ${shortDate(end)}`;
+  // The usage-based billing module adds metered lines here.
+  const items = snapshot
+    .filter((price) => price.amount > 0)
+    .map((price) => ({
+      label,
+      amount: price.amount,
+      tax_amount: 0,
+      proration: false,
+      product_price_id: price.product_price_id,
+    }));
+  const order = await createSubscriptionOrder(ctx, claimed, 'subscription_cycle', items, keep, start);
+  await recordSubscriptionEvents(ctx, claimed);
+  if (order && order.total <= 0) await onSubscriptionCycled(ctx, claimed);
+  return true;
+}
+
+interface Attempt {
+  attempt: number;
+  amount: number;
+  currency: string;
+  paymentMethodId: string | null;
+  customer: { customerId: string; email: string; name: string | null };
+  subscriptionId: string;
+}
+
+/**
+ * One attempt at a pending charge: read it in a short transaction, call the processor outside any
+ * transaction with a key per order and attempt (a repeated or concurrent attempt gets the same answer),
+ * then record the outcome only if nobody recorded this attempt first.
+ */
+export async function attemptCharge(ctx: Context, run: JobRun, orderId: string): Promise<void> {
+  const attempt = await run.transaction(async (tx): Promise<Attempt | null> => {
+    const charge = await lockCharge(tx.db, orderId);
+    if (!charge || charge.status !== 'pending') return null;
+    if (!charge.next_attempt_at || charge.next_attempt_at > tx.clock.now()) return null;
+    const order = await findOrderById(tx.db, orderId);
+    const subscription = await lockSubscriptionById(tx.db, charge.subscription_id);
+    if (!order || !subscription) return null;
+    const [customer] = (await findCustomersByIds(tx.db, [order.customer_id])).values();
+    if (!customer) return null;
+    return {
+      attempt: charge.attempts,
+      amount: order.total_amount,
+      currency: order.currency,
+      paymentMethodId: subscription.payment_method_id,
+      customer: { customerId: customer.id, email: customer.email, name: customer.name },
+      subscriptionId: subscription.id,
+    };
+  });
+  if (!attempt) return;
+  let result: ChargeResult;
+  try {
+    result = await charge(ctx, orderId, attempt);
+  } catch (error) {
+    // A concurrent run making the same attempt (same idempotency key) races at the processor; the
+    // attempt stays as it is and the next run gets the processor's stored answer.
+    ctx.log.warn({ err: error, orderId }, 'subscription charge attempt deferred');
+    return;
+  }
+  await record(ctx, run, orderId, attempt, result);
+}
+
+async function charge(ctx: Context, orderId: string, attempt: Attempt): Promise<ChargeResult> {
+  return attempt.paymentMethodId && ctx.payments
+    ? ctx.payments.chargeSavedPaymentMethod({
+        amount: attempt.amount,
+        currency: attempt.currency,
+        paymentMethodId: attempt.paymentMethodId,
+        customer: attempt.customer,
+        idempotencyKey: `subscription-charge:${orderId}:${attempt.attempt}`,
+        metadata: { order_id: orderId, subscription_id: attempt.subscriptionId },
+      })
+    : {
+        status: 'failed',
+        processorPaymentId: null,
+        declineReason: 'payment_method_not_found',
+        declineMessage: 'No saved payment method.',
+        card: null,
+      };
+}
+
+async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attempt, result: ChargeResult) {
+  await run.transaction(async (tx) => {
+    const charge = await lockCharge(tx.db, orderId);
+    if (!charge || charge.status !== 'pending' || charge.attempts !== attempt.attempt) return;
+    const subscription = (await lockSubscriptionById(tx.db, charge.subscription_id))!;
+    const now = tx.clock.now();
+    await recordPayment(tx, {
+      organization_id: charge.organization_id,
+      checkout_id: null,
+      order_id: orderId,
+      processor: ctx.payments?.name ?? 'simulated',
+      processor_payment_id: result.processorPaymentId,
+      status: result.status === 'succeeded' ? 'succeeded' : 'failed',
+      amount: attempt.amount,
+      currency: attempt.currency,
+      card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
+      decline_reason: result.status === 'failed' ? result.declineReason : null,
+      decline_message: result.status === 'failed' ? result.declineMessage : null,
+      customer_email: attempt.customer.email,
+    });
+    const failures = charge.attempts + 1;
+    if (result.status === 'succeeded') {
+      await updateCharge(tx.db, orderId, {
+        status: 'paid',
+        attempts: failures,
+        next_attempt_at: null,
+        modified_at: now,
+      });
+      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
+      if (subscription.status === 'past_due') {
+        const active = await updateSubscriptionRow(tx.db, subscription.id, {
+          status: 'active',
+          past_due_at: null,
+          modified_at: now,
+        });
+        await onSubscriptionBenefitsRestored(tx, active);
+        await recordSubscriptionEvents(tx, active, ['subscription.active']);
+        await emailCustomer(
+          tx,
+          active,
+          'subscription.payment_recovered',
+          'Your payment went through',
+          'Thank you: your subscription is active again.',
+        );
+      } else if (charge.billing_reason === 'subscription_cycle') {
+        await onSubscriptionCycled(tx, subscription);
+      }
+      return;
+    }
+    const next = nextRetryAt(failures, result.declineReason, now);
+    await updateCharge(tx.db, orderId, {
+      status: next ? 'pending' : 'failed',
+      attempts: failures,
+      next_attempt_at: next,
+      modified_at: now,
+    });
+    if (subscription.ended_at) return;
+    if (!next) {
+      await endSubscription(tx, subscription);
+      await emailCustomer(
+        tx,
+        subscription,
+        'subscription.payment_failed_final',
+        'Your subscription has ended',
+        `We could not collect the payment for your subscription (${result.declineMessage}). It has ended.`,
+      );
+      return;
+    }
+    if (subscription.status !== 'past_due') {
+      const pastDue = await updateSubscriptionRow(tx.db, subscription.id, {
+        status: 'past_due',
+        past_due_at: now,
+        modified_at: now,
+      });
+      await recordSubscriptionEvents(tx, pastDue);
+    }
+    await emailCustomer(
+      tx,
+      subscription,
+      'subscription.payment_failed',
+      'Your payment failed',
+      `We could not collect the payment for your subscription (${result.declineMessage}). We will try again on ${shortDate(next)}.`,
+    );
+  });
+}
+
+/**
+ * Everything that became due by the app clock: renewals (each in its own transaction), then charges
+ * and dunning retries (processor calls outside transactions). Safe to run twice at once.
+ */
+export async function runSubscriptionBilling(ctx: Context, run: JobRun = runIn(ctx)): Promise<void> {
+  for (;;) {
+    const due = await findDueSubscriptionIds(ctx.db, ctx.clock.now(), BATCH);
+    let progressed = 0;
+    for (const { id, current_period_end } of due) {
+      if (await run.transaction((tx) => cycleSubscription(tx, id, current_period_end!))) progressed += 1;
+    }
+    if (progressed === 0) break;
+  }
+  const seen = new Set<string>();
+  for (;;) {
+    const charges = (await findDueCharges(ctx.db, ctx.clock.now(), BATCH)).filter((c) => !seen.has(c.order_id));
+    if (charges.length === 0) break;
+    for (const charge of charges) {
+      seen.add(charge.order_id);
+      await attemptCharge(ctx, run, charge.order_id);
+    }
+  }
+}
+
+export const subscriptionBillingJob = defineJob<Record<string, never>>({
+  name: 'subscription.billing',
+  schema: z.object({}),
+  transaction: false,
+  retryLimit: 3,
+  async handle(ctx, _data, run) {
+    await runSubscriptionBilling(ctx, run ?? runIn(ctx));
+  },
+});
+
+/** Every minute: renewals happen at most a minute after the period ends. */
+export const subscriptionBillingSchedule: PeriodicTask = { job: subscriptionBillingJob, everySeconds: 60 };

@@ -1,0 +1,88 @@
+import { z } from 'zod/v4';
+import { read, write } from '../../platform/auth/scopes.js';
+import { defineRoute } from '../../platform/http/route.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import {
+  ListResourceSubscription,
+  Subscription,
+  SubscriptionExportQuery,
+  SubscriptionListQuery,
+  SubscriptionUpdate,
+} from './subscriptions.schemas.js';
+import {
+  exportSubscriptions,
+  getSubscription,
+  listSubscriptions,
+  revokeSubscription,
+  updateSubscription,
+} from './subscriptions.service.js';
+
+const tags = ['subscriptions'];
+const subjects: ('user' | 'organization')[] = ['user', 'organization'];
+
+export const subscriptionRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/subscriptions/',
+    operationId: 'subscriptions:list',
+    summary: 'List subscriptions',
+    tags,
+    auth: { subjects, scopes: read('subscriptions') },
+    query: SubscriptionListQuery,
+    status: 200,
+    response: ListResourceSubscription,
+    handler: (ctx, { query }) => listSubscriptions(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/subscriptions/export',
+    operationId: 'subscriptions:export',
+    summary: 'Export subscriptions (CSV, as a JSON string)',
+    tags,
+    auth: { subjects, scopes: read('subscriptions') },
+    query: SubscriptionExportQuery,
+    status: 200,
+    response: z.string(),
+    handler: (ctx, { query }) => exportSubscriptions(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/subscriptions/{id}',
+    operationId: 'subscriptions:get',
+    summary: 'Get a subscription',
+    tags,
+    auth: { subjects, scopes: read('subscriptions') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: Subscription,
+    handler: (ctx, { params }) => getSubscription(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/subscriptions/{id}',
+    operationId: 'subscriptions:update',
+    summary: 'Update a subscription',
+    tags,
+    auth: { subjects, scopes: write('subscriptions') },
+    params: IdParams,
+    body: SubscriptionUpdate,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription', 'BadRequest'],
+    status: 200,
+    response: Subscription,
+    handler: (ctx, { params, body }) => updateSubscription(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/subscriptions/{id}',
+    operationId: 'subscriptions:revoke',
+    summary: 'Revoke a subscription',
+    tags,
+    auth: { subjects, scopes: write('subscriptions') },
+    params: IdParams,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
+    status: 200,
+    response: Subscription,
+    handler: (ctx, { params }) => revokeSubscription(ctx, params.id),
+  }),
+];

@@ -1,0 +1,526 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import type { AddressValue } from '../../platform/http/countries.js';
+import { BadRequest, ResourceNotFound, validationError } from '../../platform/http/errors.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { iso } from '../../platform/http/schemas.js';
+import { pageOf } from '../../platform/http/query.js';
+import { discountAmount } from '../checkouts/checkouts.amounts.js';
+import { findOrganizationsByIds } from '../checkouts/checkouts.repository.js';
+import { isApplicable, isRedeemable } from '../checkouts/checkouts.rules.js';
+import { serializeCustomerState } from '../customers/customers.serializer.js';
+import { findDiscountsByIds, insertRedemption, type DiscountRow } from '../discounts/discounts.repository.js';
+import { findCustomersByIds, findProductRowsByIds } from '../orders/orders.repository.js';
+import { serializeOrderSubscription } from '../orders/orders.serializer.js';
+import { createOrder, type CreateOrderItemInput } from '../orders/orders.service.js';
+import { findPricesOfProducts } from '../products/products.repository.js';
+import { loadProductBundles } from '../products/products.service.js';
+import type { ProductBundle } from '../products/products.serializer.js';
+import { prorate } from './subscriptions.billing.js';
+import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
+import { anchorDayOf, nextPeriodEnd } from './subscriptions.periods.js';
+import {
+  BILLABLE_STATUSES,
+  exportVisibleSubscriptions,
+  findSubscriptionPrices,
+  findVisibleSubscription,
+  insertBillingEntries,
+  insertCharge,
+  insertEmail,
+  findPendingBillingEntries,
+  attachBillingEntries,
+  listVisibleSubscriptions,
+  lockVisibleSubscription,
+  replaceSubscriptionPrices,
+  updateSubscriptionRow,
+  failPendingCharges,
+  type SubscriptionChanges,
+  type SubscriptionRow,
+} from './subscriptions.repository.js';
+import type {
+  SubscriptionExportParams,
+  SubscriptionListParams,
+  SubscriptionUpdateInput,
+} from './subscriptions.schemas.js';
+import { serializeSubscription, type SubscriptionWire } from './subscriptions.serializer.js';
+import {
+  cycleGrantsForSubscription,
+  enqueueGrantsForSubscription,
+  enqueueRevocationsForSubscription,
+} from '../benefit-grants/benefit-grants.service.js';
+
+/** Serializes subscriptions with everything they embed, each relation loaded once for the page. */
+export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow[]): Promise<SubscriptionWire[]> {
+  if (rows.length === 0) return [];
+  const [customers, productRows, discounts, snapshots] = await Promise.all([
+    findCustomersByIds(
+      ctx.db,
+      rows.map((row) => row.customer_id),
+    ),
+    findProductRowsByIds(
+      ctx.db,
+      rows.map((row) => row.product_id),
+    ),
+    findDiscountsByIds(ctx.db, [...new Set(rows.flatMap((row) => (row.discount_id ? [row.discount_id] : [])))]),
+    findSubscriptionPrices(
+      ctx.db,
+      rows.map((row) => row.id),
+    ),
+  ]);
+  const bundles = await loadProductBundles(ctx.db, [...productRows.values()]);
+  const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
+  // Snapshot prices may be archived (or belong to a former product): all prices of those products.
+  const allPrices = await findPricesOfProducts(ctx.db, [...productRows.keys()]);
+  const priceById = new Map([...allPrices.values()].flat().map((price) => [price.id, price]));
+  const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
+  return rows.map((row) =>
+    serializeSubscription({
+      row,
+      customer: customers.get(row.customer_id)!,
+      product: bundleById.get(row.product_id)!,
+      discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
+      prices: (snapshots.get(row.id) ?? []).flatMap((snapshot) => {
+        const price = priceById.get(snapshot.product_price_id);
+        return price ? [price] : [];
+      }),
+    }),
+  );
+}
+
+export async function serializeOneSubscription(ctx: Context, row: SubscriptionRow): Promise<SubscriptionWire> {
+  return (await serializeSubscriptions(ctx, [row]))[0]!;
+}
+
+export async function listSubscriptions(ctx: Context, params: SubscriptionListParams) {
+  const { rows, total } = await listVisibleSubscriptions(ctx.db, ctx.subject, params);
+  return pageOf(await serializeSubscriptions(ctx, rows), total, params);
+}
+
+export async function getSubscription(ctx: Context, id: string): Promise<SubscriptionWire> {
+  const row = await findVisibleSubscription(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return serializeOneSubscription(ctx, row);
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Minor units as a decimal string (amount / 100), without floats. */
+function decimal(amount: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const abs = Math.abs(amount);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/**
+ * The reference's CSV (Email, Created At, Active, Product, Price, Currency, Interval), delivered as a
+ * JSON string: the SDK parses every 200 body as JSON.
+ */
+export async function exportSubscriptions(ctx: Context, params: SubscriptionExportParams): Promise<string> {
+  const rows = await exportVisibleSubscriptions(ctx.db, ctx.subject, params);
+  const lines = [['Email', 'Created At', 'Active', 'Product', 'Price', 'Currency', 'Interval']];
+  for (const row of rows) {
+    lines.push([
+      row.customer_email,
+      iso(row.created_at),
+      String(row.status === 'active' || row.status === 'trialing'),
+      row.product_name,
+      decimal(row.amount),
+      row.currency,
+      row.recurring_interval,
+    ]);
+  }
+  return lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+type SubscriptionEvent =
+  | 'subscription.updated'
+  | 'subscription.active'
+  | 'subscription.canceled'
+  | 'subscription.uncanceled'
+  | 'subscription.revoked';
+
+/** Records `subscription.updated` then the given events, and `customer.state_changed`. */
+export async function recordSubscriptionEvents(
+  ctx: Context,
+  row: SubscriptionRow,
+  extra: SubscriptionEvent[] = [],
+): Promise<SubscriptionWire> {
+  const wire = await serializeOneSubscription(ctx, row);
+  for (const type of ['subscription.updated' as const, ...extra]) {
+    await recordWebhookEvent(ctx, row.organization_id, type, wire);
+  }
+  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  if (customer)
+    await recordWebhookEvent(ctx, row.organization_id, 'customer.state_changed', serializeCustomerState(customer));
+  return wire;
+}
+
+/**
+ * Where benefits are revoked when a subscription ends (the benefit grants module plugs in here).
+ * Called in the ending transaction.
+ */
+export async function onSubscriptionBenefitsRevoked(ctx: Context, row: SubscriptionRow): Promise<void> {
+  await enqueueRevocationsForSubscription(ctx, row.id);
+}
+
+/** Where benefits are granted again when a past-due subscription is paid (benefit grants module). */
+export async function onSubscriptionBenefitsRestored(ctx: Context, row: SubscriptionRow): Promise<void> {
+  await enqueueGrantsForSubscription(ctx, row.id);
+}
+
+/** Where benefit grants cycle after a paid renewal (benefit grants module). */
+export async function onSubscriptionCycled(ctx: Context, row: SubscriptionRow): Promise<void> {
+  await cycleGrantsForSubscription(ctx, row.id);
+}
+
+/** A row of the `emails` outbox for the subscription's customer. */
+export async function emailCustomer(
+  ctx: Context,
+  row: SubscriptionRow,
+  kind: string,
+  subject: string,
+  body: string,
+): Promise<void> {
+  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  if (!customer) return;
+  await insertEmail(ctx.db, {
+    id: randomUUID(),
+    created_at: ctx.clock.now(),
+    organization_id: row.organization_id,
+    to: customer.email,
+    subject,
+    text_body: body,
+    kind,
+  });
+}
+
+/** Ends the subscription now: canceled, ended; benefits revoked; updated (+canceled) + revoked. */
+export async function endSubscription(
+  ctx: Context,
+  row: SubscriptionRow,
+  changes: SubscriptionChanges = {},
+): Promise<SubscriptionWire> {
+  const now = ctx.clock.now();
+  const wasCanceled = row.canceled_at !== null;
+  const ended = await updateSubscriptionRow(ctx.db, row.id, {
+    status: 'canceled',
+    cancel_at_period_end: false,
+    canceled_at: row.canceled_at ?? now,
+    ends_at: row.ends_at ?? now,
+    ended_at: now,
+    past_due_at: null,
+    modified_at: now,
+    ...changes,
+  });
+  await failPendingCharges(ctx.db, row.id, now);
+  await onSubscriptionBenefitsRevoked(ctx, ended);
+  return recordSubscriptionEvents(ctx, ended, [
+    ...(wasCanceled ? [] : ['subscription.canceled' as const]),
+    'subscription.revoked',
+  ]);
+}
+
+function isBillable(row: SubscriptionRow): boolean {
+  return (BILLABLE_STATUSES as readonly string[]).includes(row.status);
+}
+
+export async function updateSubscription(
+  ctx: Context,
+  id: string,
+  input: SubscriptionUpdateInput,
+): Promise<SubscriptionWire> {
+  const row = await lockVisibleSubscription(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  if ('product_id' in input) return changeProduct(ctx, row, input.product_id, input.proration_behavior ?? null);
+  if ('discount_id' in input) return changeDiscount(ctx, row, input.discount_id);
+  const reason = input.customer_cancellation_reason;
+  const comment = input.customer_cancellation_comment;
+  if ('cancel_at_period_end' in input) {
+    return input.cancel_at_period_end ? cancel(ctx, row, reason, comment) : uncancel(ctx, row);
+  }
+  return revoke(ctx, row, reason, comment);
+}
+
+export async function revokeSubscription(ctx: Context, id: string): Promise<SubscriptionWire> {
+  const row = await lockVisibleSubscription(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return revoke(ctx, row, undefined, undefined);
+}
+
+function cancellationChanges(reason: string | null | undefined, comment: string | null | undefined) {
+  const changes: SubscriptionChanges = {};
+  if (reason !== undefined) changes.customer_cancellation_reason = reason;
+  if (comment !== undefined) changes.customer_cancellation_comment = comment;
+  return changes;
+}
+
+async function cancel(
+  ctx: Context,
+  row: SubscriptionRow,
+  reason: string | null | undefined,
+  comment: string | null | undefined,
+): Promise<SubscriptionWire> {
+  if (!isBillable(row) || row.ended_at || row.cancel_at_period_end || row.ends_at)
+    throw new AlreadyCanceledSubscription();
+  const now = ctx.clock.now();
+  const updated = await updateSubscriptionRow(ctx.db, row.id, {
+    cancel_at_period_end: true,
+    canceled_at: now,
+    ends_at: row.current_period_end,
+    modified_at: now,
+    ...cancellationChanges(reason, comment),
+  });
+  return recordSubscriptionEvents(ctx, updated, row.canceled_at ? [] : ['subscription.canceled']);
+}
+
+async function uncancel(ctx: Context, row: SubscriptionRow): Promise<SubscriptionWire> {
+  if (row.ended_at) throw new ResourceUnavailable();
+  if (!(row.status === 'active' && row.cancel_at_period_end)) throw new BadRequest();
+  const updated = await updateSubscriptionRow(ctx.db, row.id, {
+    cancel_at_period_end: false,
+    ends_at: null,
+    canceled_at: null,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+    modified_at: ctx.clock.now(),
+  });
+  return recordSubscriptionEvents(ctx, updated, ['subscription.uncanceled']);
+}
+
+async function revoke(
+  ctx: Context,
+  row: SubscriptionRow,
+  reason: string | null | undefined,
+  comment: string | null | undefined,
+): Promise<SubscriptionWire> {
+  if (!isBillable(row) || row.ended_at) throw new AlreadyCanceledSubscription();
+  return endSubscription(ctx, row, cancellationChanges(reason, comment));
+}
+
+const DISCOUNT_REFUSED = 'Discount does not exist, is not applicable to this product or is not redeemable.';
+
+/** The subscription's amount: the snapshot's sum minus the discount. */
+function netAmount(prices: readonly { amount: number }[], discount: DiscountRow | null): number {
+  const total = prices.reduce((sum, price) => sum + price.amount, 0);
+  return total - discountAmount(discount, total);
+}
+
+async function productBundle(ctx: Context, productId: string): Promise<ProductBundle | undefined> {
+  const product = (await findProductRowsByIds(ctx.db, [productId])).get(productId);
+  return product ? (await loadProductBundles(ctx.db, [product]))[0] : undefined;
+}
+
+async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: string | null) {
+  const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
+  let discount: DiscountRow | null = null;
+  if (discountId !== null) {
+    if (discountId === row.discount_id)
+      throw validationError(['body', 'discount_id'], 'This discount is already applied to the subscription.');
+    const [found] = await findDiscountsByIds(ctx.db, [discountId]);
+    const bundle = await productBundle(ctx, row.product_id);
+    if (
+      !found ||
+      !bundle ||
+      found.organization_id !== row.organization_id ||
+      !isRedeemable(found, ctx.clock.now()) ||
+      !(await isApplicable(ctx, found, bundle, row.currency))
+    )
+      throw validationError(['body', 'discount_id'], DISCOUNT_REFUSED);
+    discount = found;
+    await insertRedemption(ctx.db, {
+      id: randomUUID(),
+      created_at: ctx.clock.now(),
+      discount_id: found.id,
+      subscription_id: row.id,
+    });
+  }
+  const updated = await updateSubscriptionRow(ctx.db, row.id, {
+    discount_id: discount?.id ?? null,
+    // Applies from the next billing cycle: no proration.
+    amount: netAmount(snapshot, discount),
+    modified_at: ctx.clock.now(),
+  });
+  return recordSubscriptionEvents(ctx, updated);
+}
+
+/** The static prices of a product as a snapshot: fixed at their amount, free and metered at 0. */
+function snapshotOf(bundle: ProductBundle) {
+  return bundle.prices.map((price) => ({
+    product_price_id: price.id,
+    amount: price.amount_type === 'fixed' ? (price.price_amount ?? 0) : 0,
+  }));
+}
+
+async function changeProduct(
+  ctx: Context,
+  row: SubscriptionRow,
+  productId: string,
+  behavior: 'invoice' | 'prorate' | null,
+): Promise<SubscriptionWire> {
+  if (!isBillable(row) || row.ended_at || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
+  const loc = ['body', 'product_id'];
+  const bundle = await productBundle(ctx, productId);
+  if (!bundle || bundle.product.organization_id !== row.organization_id)
+    throw validationError(loc, 'Product does not exist.');
+  if (bundle.product.is_archived) throw validationError(loc, 'Product is archived.');
+  const interval = bundle.product.recurring_interval;
+  if (!interval) throw validationError(loc, 'Product is not recurring.');
+  if (bundle.prices.some((price) => price.amount_type === 'custom'))
+    throw validationError(loc, "Can't update to a product with custom prices.");
+
+  const [organization] = await findOrganizationsByIds(ctx.db, [row.organization_id]);
+  const settings = (organization?.subscription_settings ?? {}) as { proration_behavior?: 'invoice' | 'prorate' };
+  const proration = behavior ?? settings.proration_behavior ?? 'prorate';
+
+  const now = ctx.clock.now();
+  const [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
+  const oldSnapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
+  const [oldProduct] = (await findProductRowsByIds(ctx.db, [row.product_id])).values();
+  const keepDiscount = discount && (await isApplicable(ctx, discount, bundle, row.currency)) ? discount : null;
+  const newSnapshot = snapshotOf(bundle);
+  const net = (amount: number, d: DiscountRow | null | undefined) => amount - discountAmount(d ?? null, amount);
+  const sameInterval = interval === row.recurring_interval;
+  const periodEnd = row.current_period_end ?? nextPeriodEnd(row.current_period_start, row.recurring_interval);
+  const range = (start: Date, end: Date) => `From ${shortDate(start)} to ${shortDate(end)}`;
+
+  const entries: { label: string; amount: number; product_price_id: string | null }[] = [];
+  for (const price of oldSnapshot) {
+    const credit = prorate(net(price.amount, discount), row.current_period_start, periodEnd, now);
+    if (credit > 0)
+      entries.push({
+        label: `Remaining time on ${oldProduct?.name ?? 'product'} — ${range(now, periodEnd)}`,
+        amount: -credit,
+        product_price_id: null,
+      });
+  }
+  const changes: SubscriptionChanges = {
+    product_id: bundle.product.id,
+    recurring_interval: interval,
+    discount_id: keepDiscount?.id ?? null,
+    amount: netAmount(newSnapshot, keepDiscount),
+    modified_at: now,
+  };
+  let immediate = proration === 'invoice';
+  if (sameInterval) {
+    for (const price of newSnapshot) {
+      const debit = prorate(net(price.amount, keepDiscount), row.current_period_start, periodEnd, now);
+      if (debit > 0)
+        entries.push({
+          label: `${bundle.product.name} — ${range(now, periodEnd)}`,
+          amount: debit,
+          product_price_id: price.product_price_id,
+        });
+    }
+  } else {
+    // A new interval starts a new period now, billed in full at once (with the unused time credited).
+    const end = nextPeriodEnd(now, interval);
+    Object.assign(changes, { current_period_start: now, current_period_end: end, anchor_day: anchorDayOf(now) });
+    if (row.cancel_at_period_end) changes.ends_at = end;
+    for (const price of newSnapshot) {
+      const amount = net(price.amount, keepDiscount);
+      if (amount > 0)
+        entries.push({
+          label: `${bundle.product.name} — ${range(now, end)}`,
+          amount,
+          product_price_id: price.product_price_id,
+        });
+    }
+    immediate = true;
+  }
+  await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
+  const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
+  await insertBillingEntries(
+    ctx.db,
+    entries.map((entry) => ({ id: randomUUID(), created_at: now, subscription_id: row.id, ...entry })),
+  );
+  if (immediate) await billPendingEntries(ctx, updated, 'subscription_update', now);
+  return recordSubscriptionEvents(ctx, updated);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export function shortDate(date: Date): string {
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+}
+
+/**
+ * Creates the order of a subscription from the cycle items plus pending proration entries (credits
+ * that would take the order below zero wait for the next one), and its charge when there is something
+ * to pay. The discount applies to the cycle items only (proration amounts already include it).
+ */
+export async function createSubscriptionOrder(
+  ctx: Context,
+  row: SubscriptionRow,
+  reason: 'subscription_cycle' | 'subscription_update',
+  cycleItems: CreateOrderItemInput[],
+  discount: DiscountRow | null,
+  periodStart: Date,
+): Promise<{ orderId: string; total: number } | null> {
+  const cycleSum = cycleItems.reduce((sum, item) => sum + item.amount, 0);
+  const discounted = discountAmount(discount, cycleSum);
+  let net = cycleSum - discounted;
+  const items = [...cycleItems];
+  const used: string[] = [];
+  // Debits first, so that the credits they offset are taken in the same order.
+  const pending = (await findPendingBillingEntries(ctx.db, row.id)).sort((a, b) => b.amount - a.amount);
+  for (const entry of pending) {
+    if (net + entry.amount < 0) continue;
+    net += entry.amount;
+    used.push(entry.id);
+    items.push({
+      label: entry.label,
+      amount: entry.amount,
+      tax_amount: 0,
+      proration: true,
+      product_price_id: entry.product_price_id,
+    });
+  }
+  if (items.length === 0 || (reason === 'subscription_update' && used.length === 0)) return null;
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
+  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  const paid = net <= 0;
+  const order = await createOrder(ctx, {
+    organization_id: row.organization_id,
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    product_price_id: items.find((item) => item.product_price_id)?.product_price_id ?? null,
+    discount_id: discounted > 0 ? (discount?.id ?? null) : null,
+    checkout_id: null,
+    subscription_id: row.id,
+    billing_reason: reason,
+    billing_name: customer?.name ?? null,
+    billing_address: (customer?.billing_address ?? null) as AddressValue | null,
+    currency: row.currency,
+    subtotal_amount: subtotal,
+    discount_amount: discounted,
+    tax_amount: 0,
+    status: paid ? 'paid' : 'pending',
+    metadata: (row.metadata ?? {}) as Metadata,
+    custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,
+    items,
+    subscription: serializeOrderSubscription(row),
+  });
+  await attachBillingEntries(ctx.db, used, order.id);
+  if (!paid) {
+    await insertCharge(ctx.db, {
+      order_id: order.id,
+      created_at: ctx.clock.now(),
+      modified_at: null,
+      organization_id: row.organization_id,
+      subscription_id: row.id,
+      period_start: periodStart,
+      billing_reason: reason,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: ctx.clock.now(),
+    });
+  }
+  return { orderId: order.id, total: net };
+}
+
+/** A plan change billed now: the pending entries become a `subscription_update` order. */
+async function billPendingEntries(ctx: Context, row: SubscriptionRow, reason: 'subscription_update', at: Date) {
+  await createSubscriptionOrder(ctx, row, reason, [], null, at);
+}
