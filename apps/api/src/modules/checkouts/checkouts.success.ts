@@ -3,11 +3,10 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
-import { iso } from '../../platform/http/schemas.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 import { enqueueGrantsForPurchase } from '../benefit-grants/benefit-grants.service.js';
 import { createOrder } from '../orders/orders.service.js';
-import type { OrderSubscriptionWire } from '../orders/orders.serializer.js';
+import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { linkPaymentToOrder } from '../payments/payments.service.js';
 import { insertSubscription, type SubscriptionRow } from '../subscriptions/subscriptions.repository.js';
 import { anchorDayOf, nextPeriodEnd } from '../subscriptions/subscriptions.periods.js';
@@ -16,34 +15,6 @@ import { discountAmount, priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
 import { computeCheckout } from './checkouts.state.js';
-
-/** The subscription as orders embed it (no customer, product, discount, prices or meters). */
-function orderSubscription(row: SubscriptionRow): OrderSubscriptionWire {
-  return {
-    metadata: (row.metadata ?? {}) as Metadata,
-    created_at: iso(row.created_at),
-    modified_at: iso(row.modified_at),
-    id: row.id,
-    amount: row.amount,
-    currency: row.currency,
-    recurring_interval: row.recurring_interval,
-    status: row.status,
-    current_period_start: iso(row.current_period_start),
-    current_period_end: iso(row.current_period_end),
-    cancel_at_period_end: row.cancel_at_period_end,
-    canceled_at: iso(row.canceled_at),
-    started_at: iso(row.started_at),
-    ends_at: iso(row.ends_at),
-    ended_at: iso(row.ended_at),
-    customer_id: row.customer_id,
-    product_id: row.product_id,
-    discount_id: row.discount_id,
-    checkout_id: row.checkout_id,
-    customer_cancellation_reason:
-      row.customer_cancellation_reason as OrderSubscriptionWire['customer_cancellation_reason'],
-    customer_cancellation_comment: row.customer_cancellation_comment,
-  };
-}
 
 /**
  * A recurring checkout starts an active subscription: the prices are snapshotted (the selected one at
@@ -155,7 +126,7 @@ export async function fulfilCheckout(
         product_price_id: draft.price.id,
       },
     ],
-    subscription: subscription ? orderSubscription(subscription) : null,
+    subscription: subscription ? serializeOrderSubscription(subscription) : null,
   });
   if (payment.paymentId) await linkPaymentToOrder(ctx, payment.paymentId, order.id);
   await enqueueGrantsForPurchase(ctx, {
