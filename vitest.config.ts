@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    include: ['apps/*/src/**/*.test.{ts,tsx}', 'apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // The API serves apps/web/dist (platform and browser tests): build it first when stale.
     globalSetup: ['apps/web/test/global-setup.ts'],
     pool: 'forks',
