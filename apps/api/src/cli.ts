@@ -6,6 +6,7 @@ import { createUser } from './modules/auth/auth.service.js';
 import { addMember, findOrganizationBySlug } from './modules/organizations/organizations.repository.js';
 import { serializeOrganization } from './modules/organizations/organizations.serializer.js';
 import { createOrganization } from './modules/organizations/organizations.service.js';
+import { advanceOrganizationClock } from './modules/test-clock/test-clock.service.js';
 import { issueOrganizationAccessToken } from './modules/organization-access-tokens/organization-access-tokens.service.js';
 import { GRANTABLE_SCOPES, isScope, RESERVED_SCOPES } from './platform/auth/scopes.js';
 import { openDatabase } from './platform/db/database.js';
@@ -182,6 +183,48 @@ token
       }
     },
   );
+
+const positiveInteger = (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('must be a whole number, 0 or more');
+  return parsed;
+};
+
+const clock = program.command('clock').description('Test clocks (not in production)');
+clock
+  .command('advance')
+  .description("Move an organization's clock forward and run everything that became due")
+  .requiredOption('--org <slug>')
+  .option('--days <days>', 'days to move forward', positiveInteger, 0)
+  .option('--hours <hours>', 'hours to move forward', positiveInteger, 0)
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; days: number; hours: number; json?: boolean }) => {
+    try {
+      const seconds = options.days * 86_400 + options.hours * 3600;
+      if (seconds <= 0) throw new UsageError('give --days or --hours');
+      if (seconds > 3660 * 86_400) throw new UsageError('advance by at most ten years at once');
+      const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+      if (!config.devMode) throw new UsageError('test clocks do not exist in production (NODE_ENV=production)');
+      const runtime = await startRuntime(config, { role: 'worker', work: false, logTo: 'stderr' });
+      try {
+        const ctx = runtime.context();
+        const organization = await findOrganizationBySlug(ctx.db, options.org);
+        if (!organization || organization.deleted_at)
+          throw new UsageError(`no organization with slug "${options.org}"`);
+        const result = await advanceOrganizationClock(ctx, organization.id, seconds);
+        process.stdout.write(
+          options.json
+            ? JSON.stringify({ ...result, now: result.now.toISOString() }) + '\n'
+            : `${options.org} is now at ${result.now.toISOString()}: ${result.renewals} renewals, ` +
+                `${result.charge_attempts} charge attempts, ${result.checkouts_expired} checkouts expired\n`,
+        );
+      } finally {
+        await runtime.stop();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  });
 
 const user = program.command('user').description('Dashboard users');
 user

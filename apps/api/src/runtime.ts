@@ -94,6 +94,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       payments: bindPaymentProcessor(payments, db),
       config,
       log,
+      ...(db === database.db
+        ? { transactions: { transaction: (fn) => database.db.transaction().execute((tx) => fn(context(tx, subject))) } }
+        : {}),
     });
     if (work) await queue.work(database.db, (db) => context(db));
     const periodic = work ? new PeriodicScheduler(queue.bind(database.db), clock, periodicTasks, log) : undefined;

@@ -366,3 +366,41 @@ describe('tessera migrate', () => {
     TEST_TIMEOUT,
   );
 });
+
+describe('tessera clock advance', () => {
+  it(
+    "moves an organization's clock, which its API then reads, and refuses in production",
+    () =>
+      withCliEnv(async (cli) => {
+        const { organization, access_token } = parseOrgCreate(
+          await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli),
+        );
+        const advanced = await runCli(['clock', 'advance', '--org', 'acme', '--days', '3', '--json'], cli);
+        expectSuccess(advanced, 'clock advance');
+        const result = JSON.parse(advanced.stdout) as { offset_seconds: number; renewals: number; now: string };
+        expect(result).toMatchObject({ organization_id: organization.id, offset_seconds: 3 * 86_400, renewals: 0 });
+
+        const unknown = await runCli(['clock', 'advance', '--org', 'nobody', '--days', '1'], cli);
+        expect(unknown.code).toBe(1);
+        expect(unknown.stderr).toContain('no organization with slug "nobody"');
+        const nothing = await runCli(['clock', 'advance', '--org', 'acme'], cli);
+        expect(nothing.code).toBe(1);
+        expect(nothing.stderr).toContain('give --days or --hours');
+        const production = await runCli(['clock', 'advance', '--org', 'acme', '--days', '1'], {
+          ...cli,
+          env: { ...cli.env, NODE_ENV: 'production' },
+        });
+        expect(production.code).toBe(1);
+        expect(production.stderr).toContain('test clocks do not exist in production');
+
+        const served = await serve(cli);
+        const clock = await fetch(`${served.url}/v1/test-clock/`, { headers: bearer(access_token) });
+        expect(clock.status).toBe(200);
+        const body = (await clock.json()) as { offset_seconds: number; now: string };
+        expect(body.offset_seconds).toBe(3 * 86_400);
+        expect(new Date(body.now).getTime() - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000);
+        await stopGracefully(served);
+      }),
+    TEST_TIMEOUT,
+  );
+});

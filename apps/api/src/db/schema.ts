@@ -10,6 +10,7 @@ import type { CheckoutsTables } from './tables/checkouts.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 import type { BenefitGrantTables } from './tables/benefit-grants.js';
 import type { SubscriptionsTables } from './tables/subscriptions.js';
+import type { TestClockTables } from './tables/test-clocks.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -28,4 +29,5 @@ export interface DB
     CheckoutsTables,
     WebhooksTables,
     BenefitGrantTables,
-    SubscriptionsTables {}
+    SubscriptionsTables,
+    TestClockTables {}

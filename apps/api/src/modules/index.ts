@@ -24,6 +24,7 @@ import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
@@ -44,6 +45,7 @@ export const routes: AnyRoute[] = [
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,
+  ...testClockRoutes,
 ];
 
 /** Every background job the worker runs. */

@@ -26,3 +26,15 @@ export class ManualClock implements Clock {
     return this.now();
   }
 }
+
+/** Another clock shifted forward by a fixed amount (an organization's test clock). */
+export class OffsetClock implements Clock {
+  constructor(
+    readonly base: Clock,
+    readonly offsetMilliseconds: number,
+  ) {}
+
+  now(): Date {
+    return new Date(this.base.now().getTime() + this.offsetMilliseconds);
+  }
+}

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Subject } from './auth/subject.js';
 import type { Clock } from './clock.js';
 import type { Executor } from './db/database.js';
-import type { Jobs } from './jobs/queue.js';
+import type { JobRun, Jobs } from './jobs/queue.js';
 import type { PaymentProcessor } from './payments/processor.js';
 
 /**
@@ -19,6 +19,11 @@ export interface Context {
   log: FastifyBaseLogger;
   /** The payment processor, bound to `db` (simulated state commits or rolls back with the caller). */
   payments?: PaymentProcessor;
+  /**
+   * Opens a short transaction with a context bound to it. Present where `db` is the pool (routes with
+   * `transaction: false`, non-transactional jobs, the CLI); inside a transaction the work runs in it.
+   */
+  transactions?: JobRun;
   /** The caller's IP address and user agent, when there is a request. */
   request?: { ip: string; userAgent: string | undefined };
 }

@@ -1,9 +1,13 @@
+import { onOrganizationClock } from '../../src/platform/test-clock.js';
 import { CheckoutCreate } from '../../src/modules/checkouts/checkouts.schemas.js';
 import { createCheckout } from '../../src/modules/checkouts/checkouts.create.js';
 import type { CheckoutWire } from '../../src/modules/checkouts/checkouts.serializer.js';
 import type { TestServer } from '../harness.js';
 
-/** A checkout of the organization's products, created through the service as its token would. */
+/**
+ * A checkout of the organization's products, created through the service as its token would (on the
+ * organization's test clock, as a request with its token is).
+ */
 export async function checkoutFactory(
   server: TestServer,
   organizationId: string,
@@ -17,7 +21,9 @@ export async function checkoutFactory(
     scopes: new Set(['checkouts:write']),
   });
   const body = CheckoutCreate.parse({ products, ...overrides });
-  return server.runtime.database.db.transaction().execute((tx) => createCheckout({ ...ctx, db: tx }, body));
+  return server.runtime.database.db
+    .transaction()
+    .execute(async (tx) => createCheckout(await onOrganizationClock({ ...ctx, db: tx }, organizationId), body));
 }
 
 /** Stripe's test cards, as the simulated processor reads them. */

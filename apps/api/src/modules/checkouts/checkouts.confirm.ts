@@ -143,11 +143,11 @@ async function collectPayment(
  * `status` is the wire's literal `confirmed`; the checkout itself is `succeeded` from then on.
  */
 export async function confirmCheckout(
-  ctx: Context,
+  base: Context,
   clientSecret: string,
   input: CheckoutConfirmInput,
 ): Promise<CheckoutPublicConfirmedWire> {
-  const row = await findPublicCheckout(ctx, clientSecret, true);
+  const { row, ctx } = await findPublicCheckout(base, clientSecret, true);
   assertOpen(ctx, row);
   const draft = draftOf(await loadCheckoutState(ctx.db, row));
   const issues = new IssueCollector();

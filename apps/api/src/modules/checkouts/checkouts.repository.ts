@@ -103,13 +103,14 @@ export async function findOrganizationsByIds(db: Executor, ids: readonly string[
 }
 
 /** Marks open checkouts past their expiry as expired; returns how many. */
-export async function expireOpenCheckouts(db: Executor, now: Date): Promise<number> {
-  const result = await db
+export async function expireOpenCheckouts(db: Executor, now: Date, organizationId?: string): Promise<number> {
+  let query = db
     .updateTable('checkouts')
     .set({ status: 'expired', modified_at: now })
     .where('status', '=', 'open')
-    .where('expires_at', '<=', now)
-    .executeTakeFirst();
+    .where('expires_at', '<=', now);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -1,3 +1,4 @@
+import { onOrganizationClock } from '../../platform/test-clock.js';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
@@ -48,11 +49,17 @@ export function assertOpen(ctx: Context, row: CheckoutRow): void {
  * A checkout by its client secret, for the buyer: unknown → 404; past `expires_at` by the app clock →
  * 410 whatever its status (as the reference). `lock` takes the row lock for updates and confirm.
  */
-export async function findPublicCheckout(ctx: Context, clientSecret: string, lock: boolean): Promise<CheckoutRow> {
-  const row = await findCheckoutByClientSecret(ctx.db, clientSecret, lock);
+export async function findPublicCheckout(
+  base: Context,
+  clientSecret: string,
+  lock: boolean,
+): Promise<{ row: CheckoutRow; ctx: Context }> {
+  const row = await findCheckoutByClientSecret(base.db, clientSecret, lock);
   if (!row) throw new ResourceNotFound();
+  // The buyer acts for the seller's organization: its (test) clock decides expiry and timestamps.
+  const ctx = await onOrganizationClock(base, row.organization_id);
   if (row.expires_at < ctx.clock.now()) throw new ExpiredCheckoutError();
-  return row;
+  return { row, ctx };
 }
 
 /** A mutable copy of the state (rules rewrite `row`). */
@@ -90,16 +97,16 @@ export async function updateCheckout(ctx: Context, id: string, input: CheckoutUp
   return serializeCheckout(ctx.config, await update(ctx, row, input, 'seller'));
 }
 
-export async function clientGetCheckout(ctx: Context, clientSecret: string): Promise<CheckoutPublicWire> {
-  const row = await findPublicCheckout(ctx, clientSecret, false);
+export async function clientGetCheckout(base: Context, clientSecret: string): Promise<CheckoutPublicWire> {
+  const { row, ctx } = await findPublicCheckout(base, clientSecret, false);
   return serializeCheckoutPublic(ctx.config, await loadCheckoutState(ctx.db, row));
 }
 
 export async function clientUpdateCheckout(
-  ctx: Context,
+  base: Context,
   clientSecret: string,
   input: CheckoutUpdatePublicInput,
 ): Promise<CheckoutPublicWire> {
-  const row = await findPublicCheckout(ctx, clientSecret, true);
+  const { row, ctx } = await findPublicCheckout(base, clientSecret, true);
   return serializeCheckoutPublic(ctx.config, await update(ctx, row, input, 'public'));
 }

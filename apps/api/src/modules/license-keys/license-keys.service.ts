@@ -1,3 +1,4 @@
+import { onOrganizationClock } from '../../platform/test-clock.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { BadRequest, NotPermitted, ResourceNotFound, TooManyRequests } from '../../platform/http/errors.js';
@@ -260,20 +261,21 @@ export async function revokeKeyOfGrant(ctx: Context, keyId: string): Promise<voi
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The public routes: the per-key rate limit, then the call
+// The public routes: the per-key rate limit (by the server's clock: it limits real calls), then the
+// call on the organization's (test) clock (expiry)
 // ---------------------------------------------------------------------------------------------------
 
 export async function publicValidate(ctx: Context, input: LicenseKeyValidateInput) {
   await limitPublicCall(ctx, input.organization_id, input.key);
-  return validateLicenseKey(ctx, input);
+  return validateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input);
 }
 
 export async function publicActivate(ctx: Context, input: LicenseKeyActivateInput) {
   await limitPublicCall(ctx, input.organization_id, input.key);
-  return activateLicenseKey(ctx, input);
+  return activateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input);
 }
 
 export async function publicDeactivate(ctx: Context, input: LicenseKeyDeactivateInput): Promise<void> {
   await limitPublicCall(ctx, input.organization_id, input.key);
-  await deactivateLicenseKey(ctx, input);
+  await deactivateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input);
 }

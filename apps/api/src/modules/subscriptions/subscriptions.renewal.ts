@@ -1,6 +1,8 @@
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
-import { defineJob, runIn, type JobRun } from '../../platform/jobs/queue.js';
+import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
+import { onOrganizationClock, organizationsWithTestClocks } from '../../platform/test-clock.js';
+import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
@@ -12,6 +14,7 @@ import { recordPayment } from '../payments/payments.service.js';
 import { isDiscountExpired, nextRetryAt } from './subscriptions.billing.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import {
+  type BillingScope,
   claimPeriod,
   findDueCharges,
   findDueSubscriptionIds,
@@ -235,26 +238,56 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
 
 /**
  * Everything that became due by the app clock: renewals (each in its own transaction), then charges
- * and dunning retries (processor calls outside transactions). Safe to run twice at once.
+ * and dunning retries (processor calls outside transactions). Safe to run twice at once. `scope` limits
+ * the run to one organization (its test clock) or leaves out organizations whose test clock runs ahead.
  */
-export async function runSubscriptionBilling(ctx: Context, run: JobRun = runIn(ctx)): Promise<void> {
+export async function runSubscriptionBilling(
+  ctx: Context,
+  run: JobRun = runIn(ctx),
+  scope: BillingScope = {},
+): Promise<BillingRunSummary> {
+  const summary: BillingRunSummary = { renewals: 0, charge_attempts: 0 };
   for (;;) {
-    const due = await findDueSubscriptionIds(ctx.db, ctx.clock.now(), BATCH);
+    const due = await findDueSubscriptionIds(ctx.db, ctx.clock.now(), BATCH, scope);
     let progressed = 0;
     for (const { id, current_period_end } of due) {
       if (await run.transaction((tx) => cycleSubscription(tx, id, current_period_end!))) progressed += 1;
     }
+    summary.renewals += progressed;
     if (progressed === 0) break;
   }
   const seen = new Set<string>();
   for (;;) {
-    const charges = (await findDueCharges(ctx.db, ctx.clock.now(), BATCH)).filter((c) => !seen.has(c.order_id));
+    const charges = (await findDueCharges(ctx.db, ctx.clock.now(), BATCH, scope)).filter((c) => !seen.has(c.order_id));
     if (charges.length === 0) break;
     for (const charge of charges) {
       seen.add(charge.order_id);
       await attemptCharge(ctx, run, charge.order_id);
+      summary.charge_attempts += 1;
     }
   }
+  return summary;
+}
+
+export interface BillingRunSummary {
+  /** Periods renewed or subscriptions ended at period end. */
+  renewals: number;
+  charge_attempts: number;
+}
+
+/**
+ * One organization's due work on its own clock (its test clock, or the server's): billing, then the
+ * expiry of its open checkouts.
+ */
+export async function runOrganizationDueWork(
+  ctx: Context,
+  run: JobRun,
+  organizationId: string,
+): Promise<BillingRunSummary & { checkouts_expired: number }> {
+  const own = await onOrganizationClock(ctx, organizationId);
+  const billing = await runSubscriptionBilling(own, runOnClock(run, own.clock), { organizationId });
+  const expired = await run.transaction((tx) => expireOpenCheckouts(tx.db, own.clock.now(), organizationId));
+  return { ...billing, checkouts_expired: expired };
 }
 
 export const subscriptionBillingJob = defineJob<Record<string, never>>({
@@ -263,7 +296,15 @@ export const subscriptionBillingJob = defineJob<Record<string, never>>({
   transaction: false,
   retryLimit: 3,
   async handle(ctx, _data, run) {
-    await runSubscriptionBilling(ctx, run ?? runIn(ctx));
+    const jobRun = run ?? runIn(ctx);
+    if (!ctx.config.devMode) {
+      await runSubscriptionBilling(ctx, jobRun);
+      return;
+    }
+    await runSubscriptionBilling(ctx, jobRun, { skipTestClocks: true });
+    for (const { organizationId } of await organizationsWithTestClocks(ctx.db)) {
+      await runOrganizationDueWork(ctx, jobRun, organizationId);
+    }
   },
 });
 

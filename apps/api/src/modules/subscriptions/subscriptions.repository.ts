@@ -1,6 +1,14 @@
-import { sql, type Insertable, type OrderByItemBuilder, type Selectable, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type OrderByItemBuilder,
+  type Selectable,
+  type Updateable,
+} from 'kysely';
 import type { SubscriptionPricesTable, SubscriptionsTable } from '../../db/tables/checkouts.js';
 import type { SubscriptionBillingEntriesTable, SubscriptionChargesTable } from '../../db/tables/subscriptions.js';
+import type { DB } from '../../db/schema.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -233,16 +241,30 @@ export async function replaceSubscriptionPrices(
 }
 
 /** Active subscriptions whose period has ended by `now`, oldest first. */
-export async function findDueSubscriptionIds(db: Executor, now: Date, limit: number) {
-  return db
+/**
+ * Which organizations a billing run covers: one (its test clock), or every organization except those
+ * whose test clock runs ahead (they are run on their own clocks), or all.
+ */
+export interface BillingScope {
+  organizationId?: string;
+  skipTestClocks?: boolean;
+}
+
+/** Organizations whose test clock runs ahead of the server's. */
+function aheadOfServerClock(eb: ExpressionBuilder<DB, 'subscriptions' | 'subscription_charges'>) {
+  return eb.selectFrom('test_clocks').select('test_clocks.organization_id').where('test_clocks.offset_seconds', '>', 0);
+}
+
+export async function findDueSubscriptionIds(db: Executor, now: Date, limit: number, scope: BillingScope = {}) {
+  let query = db
     .selectFrom('subscriptions')
     .select(['id', 'current_period_end'])
     .where('status', 'in', [...ACTIVE])
     .where('current_period_end', 'is not', null)
-    .where('current_period_end', '<=', now)
-    .orderBy('current_period_end')
-    .limit(limit)
-    .execute();
+    .where('current_period_end', '<=', now);
+  if (scope.organizationId) query = query.where('organization_id', '=', scope.organizationId);
+  else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
+  return query.orderBy('current_period_end').limit(limit).execute();
 }
 
 export async function insertBillingEntries(db: Executor, rows: Insertable<SubscriptionBillingEntriesTable>[]) {
@@ -287,15 +309,15 @@ export async function updateCharge(db: Executor, orderId: string, changes: Updat
 }
 
 /** Pending charges whose next attempt is due. */
-export async function findDueCharges(db: Executor, now: Date, limit: number) {
-  return db
+export async function findDueCharges(db: Executor, now: Date, limit: number, scope: BillingScope = {}) {
+  let query = db
     .selectFrom('subscription_charges')
     .select(['order_id', 'attempts'])
     .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
+    .where('next_attempt_at', '<=', now);
+  if (scope.organizationId) query = query.where('organization_id', '=', scope.organizationId);
+  else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
+  return query.orderBy('next_attempt_at').limit(limit).execute();
 }
 
 /** Other pending charges of the subscription (ended with it). */

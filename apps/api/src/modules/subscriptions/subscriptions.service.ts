@@ -1,3 +1,4 @@
+import { taxCalculator } from '../../platform/tax.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
@@ -234,6 +235,18 @@ export async function updateSubscription(
 ): Promise<SubscriptionWire> {
   const row = await lockVisibleSubscription(ctx.db, ctx.subject, id);
   if (!row) throw new ResourceNotFound();
+  return applySubscriptionUpdate(ctx, row, input);
+}
+
+/**
+ * Applies one update variant to a subscription the caller has already found and locked: the seller
+ * calls above and the customer portal (which finds subscriptions by their customer) share the rules.
+ */
+export async function applySubscriptionUpdate(
+  ctx: Context,
+  row: SubscriptionRow,
+  input: SubscriptionUpdateInput,
+): Promise<SubscriptionWire> {
   if ('product_id' in input) return changeProduct(ctx, row, input.product_id, input.proration_behavior ?? null);
   if ('discount_id' in input) return changeDiscount(ctx, row, input.discount_id);
   const reason = input.customer_cancellation_reason;
@@ -446,6 +459,32 @@ export function shortDate(date: Date): string {
 }
 
 /**
+ * Tax of a renewal on its net amount, from the customer's billing address and tax id as they are now
+ * (as the reference recomputes tax at each cycle). A renewal cannot ask the buyer to fix an address: a
+ * calculator that cannot answer leaves the order untaxed, and the reason is logged for the operator.
+ */
+async function renewalTax(
+  ctx: Context,
+  row: SubscriptionRow,
+  customer: { billing_address: unknown; tax_id: unknown } | undefined,
+  net: number,
+): Promise<number> {
+  const address = (customer?.billing_address ?? null) as AddressValue | null;
+  const result = await taxCalculator().calculate({
+    amount: net,
+    currency: row.currency,
+    country: address?.country ?? null,
+    state: address?.state ?? null,
+    postalCode: address?.postal_code ?? null,
+    taxId: (customer?.tax_id ?? null) as readonly [string, string] | null,
+    productId: row.product_id,
+  });
+  if (result.status === 'calculated') return result.amount;
+  ctx.log.warn({ subscriptionId: row.id, tax: result }, 'renewal order left untaxed');
+  return 0;
+}
+
+/**
  * Creates the order of a subscription from the cycle items plus pending proration entries (credits
  * that would take the order below zero wait for the next one), and its charge when there is something
  * to pay. The discount applies to the cycle items only (proration amounts already include it).
@@ -480,6 +519,7 @@ export async function createSubscriptionOrder(
   if (items.length === 0 || (reason === 'subscription_update' && used.length === 0)) return null;
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
   const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  const tax = net > 0 ? await renewalTax(ctx, row, customer, net) : 0;
   const paid = net <= 0;
   const order = await createOrder(ctx, {
     organization_id: row.organization_id,
@@ -495,7 +535,7 @@ export async function createSubscriptionOrder(
     currency: row.currency,
     subtotal_amount: subtotal,
     discount_amount: discounted,
-    tax_amount: 0,
+    tax_amount: tax,
     status: paid ? 'paid' : 'pending',
     metadata: (row.metadata ?? {}) as Metadata,
     custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { authorize, checkSameOrigin, resolveSubject, type AuthDeps } from '../auth/authenticate.js';
 import type { Subject } from '../auth/subject.js';
 import type { Clock } from '../clock.js';
+import { organizationClock } from '../test-clock.js';
 import type { Context } from '../context.js';
 import type { Db, Executor } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -83,6 +84,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
   const subjects = new WeakMap<FastifyRequest, Subject>();
 
   for (const route of routes) {
+    if (route.developmentOnly && !deps.config.devMode) continue;
     app.route({
       method: route.method,
       url: fastifyPath(route.path),
@@ -106,25 +108,37 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
         const subject = subjects.get(request)!;
         const input = parseInputs(route, request);
         const adapter = replyAdapter(reply);
-        const run = (db: Executor) => {
-          const ctx: Context = {
-            db,
-            clock: deps.clock,
-            subject,
-            jobs: deps.jobs.bind(db),
-            payments: deps.payments && bindPaymentProcessor(deps.payments, db),
-            config: deps.config,
-            log: request.log,
-            request: { ip: request.ip, userAgent: request.headers['user-agent'] },
-          };
-          return route.handler(ctx, input as never, adapter);
-        };
+        // A caller acting for one organization reads that organization's (test) clock.
+        const clock =
+          'organizationId' in subject
+            ? await organizationClock(deps.db, deps.config, deps.clock, subject.organizationId)
+            : deps.clock;
+        const contextOf = (db: Executor): Context => ({
+          db,
+          clock,
+          subject,
+          jobs: deps.jobs.bind(db),
+          payments: deps.payments && bindPaymentProcessor(deps.payments, db),
+          config: deps.config,
+          log: request.log,
+          request: { ip: request.ip, userAgent: request.headers['user-agent'] },
+        });
+        const run = (db: Executor) => route.handler(contextOf(db), input as never, adapter);
         const output =
-          UNSAFE.has(route.method) || route.transaction
+          (route.transaction ?? UNSAFE.has(route.method))
             ? await inTransaction(deps, run)
-            : await run(deps.db).catch((error: unknown) => {
-                throw error instanceof CommitThenFail ? error.error : error;
-              });
+            : await route
+                .handler(
+                  {
+                    ...contextOf(deps.db),
+                    transactions: { transaction: (fn) => inTransaction(deps, (tx) => fn(contextOf(tx))) },
+                  },
+                  input as never,
+                  adapter,
+                )
+                .catch((error: unknown) => {
+                  throw error instanceof CommitThenFail ? error.error : error;
+                });
 
         if (adapter.redirectTo) return reply.redirect(adapter.redirectTo.url, adapter.redirectTo.status);
         if (route.status === 204) return reply.code(204).send();

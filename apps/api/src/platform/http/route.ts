@@ -82,10 +82,16 @@ export interface RouteDefinition<
   errors?: ErrorName[];
   status: 200 | 201 | 202 | 204;
   response: R;
-  /** Opens a transaction even for a GET (rare: reads that must see a consistent snapshot). */
+  /**
+   * true: a transaction even for a GET (reads that must see a consistent snapshot). false: none even for
+   * a write — the handler opens its own short transactions (work that calls a processor between them).
+   * Default: writes run in one transaction, reads do not.
+   */
   transaction?: boolean;
   /** Hidden from the public OpenAPI document (dashboard-only helpers stay documented: false by default). */
   internal?: boolean;
+  /** Registered only outside production (`NODE_ENV` not `production`): development tools. */
+  developmentOnly?: boolean;
   handler: (
     ctx: Context,
     input: RouteInput<

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
@@ -55,6 +56,11 @@ export interface JobRun {
    * resolves. In a transactional job this is the job's own transaction (no new one is opened).
    */
   transaction<R>(fn: (ctx: Context) => Promise<R>): Promise<R>;
+}
+
+/** The same run, its transactions' contexts on `clock` (an organization's test clock). */
+export function runOnClock(run: JobRun, clock: Clock): JobRun {
+  return { transaction: (fn) => run.transaction((tx) => fn({ ...tx, clock })) };
 }
 
 /** A JobRun whose transactions are the context's own executor (transactional jobs, direct calls). */
