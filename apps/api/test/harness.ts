@@ -41,6 +41,8 @@ export interface TestServerOptions {
   /** Reuse a server database created by an earlier `startTestServer` (restart tests). */
   databaseUrl?: string;
   config?: Partial<Config>;
+  /** false: no workers and no periodic jobs (benchmarks that run the work themselves). Default true. */
+  work?: boolean;
 }
 
 export const TEST_SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -95,6 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     memory: !database && !options.dataDir,
     socketDir: options.dataDir ? join(options.dataDir, 'run') : join(scratch, 'run'),
     extraJobs: options.extraJobs,
+    work: options.work,
     routes: options.extraRoutes ? [...routes, ...options.extraRoutes] : undefined,
   });
   const app = runtime.app!;

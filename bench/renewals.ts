@@ -1,0 +1,114 @@
+/**
+ * Renewal benchmark: `npm run bench:renewals` (PostgreSQL: `DATABASE_URL=postgres://… npm run bench:renewals`).
+ *
+ * Seeds BENCH_RENEWALS (10,000) monthly subscriptions, each of its own customer with a saved card of the
+ * simulated processor (one bought through a real checkout, the rest copied from it in SQL), moves the
+ * clock past their period end and times one billing run as the worker makes it: every renewal claims its
+ * period and creates its cycle order in a transaction of its own, then every charge is made off-session
+ * and recorded. Reports subscriptions per second, and the ratio to a baseline measured in the same run
+ * on the same database: one single-row UPDATE per transaction, as many transactions as subscriptions
+ * (the floor any engine that commits each renewal on its own pays).
+ */
+import { sql } from 'kysely';
+import type { ManualClock } from '../apps/api/src/platform/clock.js';
+import { runSubscriptionBilling } from '../apps/api/src/modules/subscriptions/subscriptions.renewal.js';
+import { organizationFactory } from '../apps/api/test/factories/organizations.js';
+import { subscriptionFactory } from '../apps/api/test/factories/subscriptions.js';
+import { startTestServer } from '../apps/api/test/harness.js';
+
+const COUNT = Number(process.env.BENCH_RENEWALS ?? 10_000);
+if (!Number.isInteger(COUNT) || COUNT < 1) throw new Error('BENCH_RENEWALS must be a positive integer');
+
+async function main(): Promise<void> {
+  // The harness creates (and drops) a fresh database on the server of TEST_DATABASE_URL when set.
+  if (process.env.DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
+  const server = await startTestServer({ work: false });
+  try {
+    const db = server.runtime.database.db;
+    const { organization } = await organizationFactory(server, { name: 'Bench' });
+    const first = await subscriptionFactory(server, organization.id, { price: 1500 });
+
+    const seeding = performance.now();
+    await db.transaction().execute(async (tx) => {
+      // One customer, one saved card and one subscription (with its price snapshot) per copy.
+      await sql`
+        CREATE TEMP TABLE bench_copies ON COMMIT DROP AS
+        SELECT n, gen_random_uuid() AS customer_id, gen_random_uuid() AS subscription_id,
+               'pm_bench_' || n AS payment_method_id
+        FROM generate_series(1, ${COUNT - 1}) AS n`.execute(tx);
+      await sql`
+        INSERT INTO customers (id, created_at, organization_id, email, name, metadata)
+        SELECT c.customer_id, s.created_at, s.organization_id, 'bench-' || c.n || '@example.com', 'Bench ' || c.n, '{}'
+        FROM bench_copies c, subscriptions s WHERE s.id = ${first.id}`.execute(tx);
+      await sql`
+        INSERT INTO simulated_payment_methods (id, created_at, customer_id, brand, last4, exp_month, exp_year, outcome)
+        SELECT c.payment_method_id, m.created_at, c.customer_id::text, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
+        FROM bench_copies c, simulated_payment_methods m, subscriptions s
+        WHERE s.id = ${first.id} AND m.id = s.payment_method_id`.execute(tx);
+      await sql`
+        INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
+          recurring_interval, status, current_period_start, current_period_end, anchor_day, started_at,
+          metadata, custom_field_data, payment_method_id)
+        SELECT c.subscription_id, s.created_at, s.organization_id, c.customer_id, s.product_id, s.amount,
+          s.currency, s.recurring_interval, s.status, s.current_period_start, s.current_period_end,
+          s.anchor_day, s.started_at, s.metadata, s.custom_field_data, c.payment_method_id
+        FROM bench_copies c, subscriptions s WHERE s.id = ${first.id}`.execute(tx);
+      await sql`
+        INSERT INTO subscription_prices (subscription_id, product_price_id, position, amount)
+        SELECT c.subscription_id, p.product_price_id, p.position, p.amount
+        FROM bench_copies c, subscription_prices p WHERE p.subscription_id = ${first.id}`.execute(tx);
+    });
+    await sql`ANALYZE`.execute(db);
+    const seededMs = performance.now() - seeding;
+
+    (server.clock as ManualClock).advance(32 * 86_400_000);
+    const ctx = server.context();
+    const started = performance.now();
+    const summary = await runSubscriptionBilling(ctx, ctx.transactions);
+    const renewalSeconds = (performance.now() - started) / 1000;
+
+    const orders = await db
+      .selectFrom('orders')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('total_amount').as('total')])
+      .where('billing_reason', '=', 'subscription_cycle')
+      .where('status', '=', 'paid')
+      .executeTakeFirstOrThrow();
+    if (summary.renewals !== COUNT || Number(orders.count) !== COUNT || Number(orders.total) !== COUNT * 1500) {
+      throw new Error(
+        `expected ${COUNT} paid cycle orders of 1500, got ${summary.renewals} renewals, ` +
+          `${orders.count} paid orders totalling ${orders.total}`,
+      );
+    }
+
+    // Baseline: the same number of transactions, each updating one subscription row.
+    const ids = (await db.selectFrom('subscriptions').select('id').execute()).map((row) => row.id);
+    const baselineStarted = performance.now();
+    for (const id of ids) {
+      await db
+        .transaction()
+        .execute((tx) =>
+          tx.updateTable('subscriptions').set({ modified_at: server.clock.now() }).where('id', '=', id).execute(),
+        );
+    }
+    const baselineSeconds = (performance.now() - baselineStarted) / 1000;
+
+    const perSecond = COUNT / renewalSeconds;
+    const baselinePerSecond = ids.length / baselineSeconds;
+    const database = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
+    const rows = [
+      ['database', database],
+      ['subscriptions renewed and charged', String(COUNT)],
+      ['seeding (s)', (seededMs / 1000).toFixed(1)],
+      ['billing run (s)', renewalSeconds.toFixed(1)],
+      ['subscriptions/s', perSecond.toFixed(1)],
+      ['baseline: one-row update transactions/s', baselinePerSecond.toFixed(1)],
+      ['subscriptions/s ÷ baseline', (perSecond / baselinePerSecond).toFixed(3)],
+    ];
+    const width = Math.max(...rows.map(([label]) => label!.length));
+    for (const [label, value] of rows) process.stdout.write(`${label!.padEnd(width)}  ${value}\n`);
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
