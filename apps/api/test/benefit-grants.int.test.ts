@@ -242,6 +242,71 @@ describe('subscriptions', () => {
   });
 });
 
+describe('deletions revoke', () => {
+  it('deleting a benefit revokes every granted grant of it (its license keys stop validating)', async () => {
+    const keys = await typedBenefitFactory(server, acme.organization.id, 'license_keys');
+    const first = await purchaseFactory(server, acme, [keys.id]);
+    const second = await purchaseFactory(server, acme, [keys.id], { recurring: true });
+    const grants = [
+      await waitForGrant(server, first.customerId, keys.id, granted),
+      await waitForGrant(server, second.customerId, keys.id, granted),
+    ];
+    const deleted = await server.inject({
+      method: 'DELETE',
+      url: `/v1/benefits/${keys.id}`,
+      headers: bearer(acme.token),
+    });
+    expect(deleted.statusCode).toBe(204);
+    await waitForGrant(server, first.customerId, keys.id, revoked);
+    await waitForGrant(server, second.customerId, keys.id, revoked);
+    const statuses = await db().selectFrom('license_keys').select('status').where('benefit_id', '=', keys.id).execute();
+    expect(statuses.map((k) => k.status)).toEqual(['revoked', 'revoked']);
+    const events = await webhookData('benefit_grant.revoked');
+    for (const grant of grants) expect(events.some((d) => d.id === grant.id && d.is_revoked)).toBe(true);
+    // The subscription itself goes on (only the benefit is gone).
+    const subscription = await server.inject({
+      method: 'GET',
+      url: `/v1/subscriptions/${second.subscriptionId}`,
+      headers: bearer(acme.token),
+    });
+    expect(json(subscription).status).toBe('active');
+  });
+
+  it('deleting a customer ends their subscriptions and revokes all their grants', async () => {
+    const note = await typedBenefitFactory(server, acme.organization.id, 'custom');
+    const keys = await typedBenefitFactory(server, acme.organization.id, 'license_keys');
+    const email = `leaving-${Date.now()}@example.com`;
+    const once = await purchaseFactory(server, acme, [note.id], { email });
+    const monthly = await purchaseFactory(server, acme, [keys.id], { recurring: true, email });
+    expect(monthly.customerId).toBe(once.customerId);
+    await waitForGrant(server, once.customerId, note.id, granted);
+    await waitForGrant(server, once.customerId, keys.id, granted);
+
+    const deleted = await server.inject({
+      method: 'DELETE',
+      url: `/v1/customers/${once.customerId}`,
+      headers: bearer(acme.token),
+    });
+    expect(deleted.statusCode).toBe(204);
+    await waitForGrant(server, once.customerId, note.id, revoked);
+    await waitForGrant(server, once.customerId, keys.id, revoked);
+    await expect
+      .poll(
+        async () =>
+          (
+            await db()
+              .selectFrom('subscriptions')
+              .select(['status', 'ended_at'])
+              .where('id', '=', monthly.subscriptionId!)
+              .executeTakeFirstOrThrow()
+          ).status,
+      )
+      .toBe('canceled');
+    const types = (await webhookData('subscription.revoked')).map((d) => d.id);
+    expect(types).toContain(monthly.subscriptionId);
+  });
+});
+
 describe('benefit updates reach the grants', () => {
   it('a new activation limit and expiry are applied to granted keys', async () => {
     const benefit = await typedBenefitFactory(server, acme.organization.id, 'license_keys');

@@ -26,6 +26,7 @@ import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
+import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -54,6 +55,7 @@ export const jobs: JobDefinition<never>[] = [
   sweepDeliveriesJob as JobDefinition<never>,
   expireCheckoutsJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
+  cancelCustomerSubscriptionsJob as JobDefinition<never>,
   ...(benefitGrantJobs as JobDefinition<never>[]),
 ];
 

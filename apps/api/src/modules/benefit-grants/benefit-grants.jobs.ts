@@ -1,7 +1,8 @@
 import { z } from 'zod/v4';
 import { defineJob, runIn } from '../../platform/jobs/queue.js';
 import { runCycle, runGrant, runRevoke, runUpdate } from './benefit-grants.engine.js';
-import { findGrantedGrantsOfBenefit } from './benefit-grants.repository.js';
+import type { BenefitGrantRow } from '../benefits/benefits.repository.js';
+import { findGrantedGrantsOfBenefit, findGrantedGrantsOfCustomer } from './benefit-grants.repository.js';
 
 const GrantKeyData = z.object({
   customer_id: z.uuid(),
@@ -57,10 +58,43 @@ export const updateBenefitGrantsJob = defineJob({
   },
 });
 
+const keyOf = (grant: BenefitGrantRow) => ({
+  customer_id: grant.customer_id,
+  benefit_id: grant.benefit_id,
+  subscription_id: grant.subscription_id,
+  order_id: grant.order_id,
+});
+
+/** A benefit was deleted: every granted grant of it is revoked (the reference's `benefit.delete`). */
+export const revokeBenefitGrantsJob = defineJob({
+  name: 'benefit_grants.revoke_benefit',
+  schema: z.object({ benefit_id: z.uuid() }),
+  ...retries,
+  handle: async (ctx, data) => {
+    for (const grant of await findGrantedGrantsOfBenefit(ctx.db, data.benefit_id)) {
+      await ctx.jobs.enqueue(revokeBenefitJob, keyOf(grant));
+    }
+  },
+});
+
+/** A customer was deleted: every granted grant of theirs is revoked (`benefit.revoke_customer`). */
+export const revokeCustomerGrantsJob = defineJob({
+  name: 'benefit_grants.revoke_customer',
+  schema: z.object({ customer_id: z.uuid() }),
+  ...retries,
+  handle: async (ctx, data) => {
+    for (const grant of await findGrantedGrantsOfCustomer(ctx.db, data.customer_id)) {
+      await ctx.jobs.enqueue(revokeBenefitJob, keyOf(grant));
+    }
+  },
+});
+
 export const benefitGrantJobs = [
   grantBenefitJob,
   revokeBenefitJob,
   updateGrantJob,
   cycleGrantJob,
   updateBenefitGrantsJob,
+  revokeBenefitGrantsJob,
+  revokeCustomerGrantsJob,
 ];

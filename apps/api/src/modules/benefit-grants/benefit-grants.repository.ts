@@ -92,6 +92,18 @@ export async function findGrantsOfScope(db: Executor, scope: GrantScope): Promis
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
+/** Granted, non-deleted grants of a customer (the customer is deleted: they all go). */
+export async function findGrantedGrantsOfCustomer(db: Executor, customerId: string): Promise<BenefitGrantRow[]> {
+  return db
+    .selectFrom('benefit_grants')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('granted_at', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
+}
+
 /** Granted, non-deleted grants of a benefit (their grants follow a change of its properties). */
 export async function findGrantedGrantsOfBenefit(db: Executor, benefitId: string): Promise<BenefitGrantRow[]> {
   return db

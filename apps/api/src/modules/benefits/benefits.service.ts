@@ -1,3 +1,4 @@
+import { revokeBenefitGrantsJob } from '../benefit-grants/benefit-grants.jobs.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, NotPermitted, ResourceNotFound, validationError } from '../../platform/http/errors.js';
@@ -177,6 +178,8 @@ export async function deleteBenefit(ctx: Context, id: string): Promise<void> {
   const now = ctx.clock.now();
   const deleted = await updateBenefitRow(ctx.db, id, { modified_at: now, deleted_at: now });
   await detachBenefitFromProducts(ctx.db, id);
+  // As the reference's `benefit.delete`: every granted grant of it is revoked, in jobs after commit.
+  await ctx.jobs.enqueue(revokeBenefitGrantsJob, { benefit_id: id });
   await recordWebhookEvent(ctx, deleted.organization_id, 'benefit.updated', serializeBenefit(deleted));
 }
 

@@ -1,3 +1,5 @@
+import { revokeCustomerGrantsJob } from '../benefit-grants/benefit-grants.jobs.js';
+import { cancelCustomerSubscriptionsJob } from '../subscriptions/subscriptions.jobs.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -130,6 +132,18 @@ export async function listCustomers(ctx: Context, params: CustomerListParams) {
 export async function updateCustomer(ctx: Context, key: CustomerKey, input: CustomerUpdateInput): Promise<CustomerRow> {
   const current = await lockVisibleCustomer(ctx.db, ctx.subject, key);
   if (!current) throw new ResourceNotFound();
+  return applyCustomerUpdate(ctx, current, input);
+}
+
+/**
+ * The rules of `updateCustomer` on a customer the caller has already found and locked: seller calls
+ * and the customer portal (where the customer edits its own profile) validate alike.
+ */
+export async function applyCustomerUpdate(
+  ctx: Context,
+  current: CustomerRow,
+  input: CustomerUpdateInput,
+): Promise<CustomerRow> {
   const issues = new IssueCollector();
   const changes: CustomerChanges = { modified_at: ctx.clock.now() };
 
@@ -184,5 +198,8 @@ export async function deleteCustomer(ctx: Context, key: CustomerKey): Promise<vo
   const now = ctx.clock.now();
   const deleted = await updateCustomerRow(ctx.db, current.id, { modified_at: now, deleted_at: now });
   await endCustomerSessions(ctx.db, current.id, now);
+  // As the reference: the subscriptions end and every benefit is revoked, in jobs after commit.
+  await ctx.jobs.enqueue(cancelCustomerSubscriptionsJob, { customer_id: current.id });
+  await ctx.jobs.enqueue(revokeCustomerGrantsJob, { customer_id: current.id });
   await recordChange(ctx, 'customer.deleted', deleted);
 }

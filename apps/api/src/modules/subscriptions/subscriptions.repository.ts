@@ -134,6 +134,17 @@ export async function lockVisibleSubscription(db: Executor, subject: Subject, id
   return visible(db, subject).where('subscriptions.id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** A customer's subscriptions that could still be charged. */
+export async function findBillableSubscriptionIdsOfCustomer(db: Executor, customerId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', [...BILLABLE_STATUSES])
+    .orderBy('created_at')
+    .execute();
+}
+
 export async function lockSubscriptionById(db: Executor, id: string) {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
