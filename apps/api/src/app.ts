@@ -43,9 +43,10 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-// Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths.
+// Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths. The customer
+// portal lives at /portal/<slug>; the older /<slug>/portal still loads the app, which redirects it.
 const WEB_APP_PAGE =
-  /^\/(?:login|signup|dashboard(?:\/.*)?|checkout\/[^/]+(?:\/.*)?|(?!v1\/|docs\/|assets\/)[^/]+\/portal(?:\/.*)?)\/?$/;
+  /^\/(?:login|signup|dashboard(?:\/.*)?|checkout\/[^/]+(?:\/.*)?|portal\/[^/]+(?:\/.*)?|(?!v1\/|docs\/|assets\/)[^/]+\/portal(?:\/.*)?)\/?$/;
 
 export function isWebAppPage(method: string, url: string): boolean {
   return (method === 'GET' || method === 'HEAD') && WEB_APP_PAGE.test(url.split('?')[0]!);

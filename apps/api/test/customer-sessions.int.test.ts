@@ -89,7 +89,7 @@ describe('POST /v1/customer-sessions/', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       token: expect.stringMatching(/^polar_cst_/),
       expires_at: new Date(now.getTime() + 3600_000).toISOString(),
-      customer_portal_url: `${server.config.baseUrl}/${acme.organization.slug}/portal?customer_session_token=${body.token}`,
+      customer_portal_url: `${server.config.baseUrl}/portal/${acme.organization.slug}?customer_session_token=${body.token}`,
       customer_id: customer.id,
       customer: customerWire,
     });
@@ -145,7 +145,7 @@ describe('POST /v1/customer-sessions/', () => {
     const customer = await customerFactory(server, org.id);
     const response = await create({ customer_id: customer.id }, user.headers);
     expect(response.statusCode).toBe(201);
-    expect(json(response).customer_portal_url).toContain(`/${org.slug}/portal?customer_session_token=`);
+    expect(json(response).customer_portal_url).toContain(`/portal/${org.slug}?customer_session_token=`);
     const foreign = await customerFactory(server, acme.organization.id);
     expect((await create({ customer_id: foreign.id }, user.headers)).statusCode).toBe(422);
   });

@@ -22,6 +22,7 @@ import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
+import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
@@ -46,6 +47,7 @@ export const routes: AnyRoute[] = [
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,
+  ...customerPortalRoutes,
   ...testClockRoutes,
 ];
 

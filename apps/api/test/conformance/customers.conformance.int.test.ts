@@ -104,7 +104,7 @@ describe('customers through @polar-sh/sdk', () => {
     expect(session.customerId).toBe(customerId);
     expect(session.customer.id).toBe(customerId);
     expect(session.expiresAt.getTime() - server.clock.now().getTime()).toBe(3600_000);
-    expect(session.customerPortalUrl).toContain(`/${acme.organization.slug}/portal?customer_session_token=`);
+    expect(session.customerPortalUrl).toContain(`/portal/${acme.organization.slug}?customer_session_token=`);
     const byExternal = await polar.customerSessions.create({ customerExternalId: 'sdk-1' });
     expect(byExternal.customerId).toBe(customerId);
   });

@@ -65,7 +65,7 @@ export async function benefitFactory(
 export async function meterFactory(
   server: TestServer,
   organizationId: string,
-  overrides: { archived_at?: Date | null; name?: string } = {},
+  overrides: { archived_at?: Date | null; name?: string; filter?: unknown; aggregation?: unknown } = {},
 ): Promise<MeterRow> {
   return server.runtime.database.db
     .insertInto('meters')
@@ -75,8 +75,8 @@ export async function meterFactory(
       modified_at: null,
       organization_id: organizationId,
       name: overrides.name ?? 'API calls',
-      filter: JSON.stringify({ conjunction: 'and', clauses: [] }),
-      aggregation: JSON.stringify({ func: 'count' }),
+      filter: JSON.stringify(overrides.filter ?? { conjunction: 'and', clauses: [] }),
+      aggregation: JSON.stringify(overrides.aggregation ?? { func: 'count' }),
       metadata: '{}',
       archived_at: overrides.archived_at ?? null,
     })

@@ -14,21 +14,28 @@ export type BenefitCustom = S["BenefitCustom"];
 export type BenefitCustomCreate = S["BenefitCustomCreate"];
 export type BenefitCustomCreateProperties = S["BenefitCustomCreateProperties"];
 export type BenefitCustomProperties = S["BenefitCustomProperties"];
+export type BenefitCustomSubscriber = S["BenefitCustomSubscriber"];
 export type BenefitCustomUpdate = S["BenefitCustomUpdate"];
 export type BenefitDiscord = S["BenefitDiscord"];
 export type BenefitDiscordCreate = S["BenefitDiscordCreate"];
 export type BenefitDiscordCreateProperties = S["BenefitDiscordCreateProperties"];
 export type BenefitDiscordProperties = S["BenefitDiscordProperties"];
+export type BenefitDiscordSubscriber = S["BenefitDiscordSubscriber"];
+export type BenefitDiscordSubscriberProperties = S["BenefitDiscordSubscriberProperties"];
 export type BenefitDiscordUpdate = S["BenefitDiscordUpdate"];
 export type BenefitDownloadables = S["BenefitDownloadables"];
 export type BenefitDownloadablesCreate = S["BenefitDownloadablesCreate"];
 export type BenefitDownloadablesCreateProperties = S["BenefitDownloadablesCreateProperties"];
 export type BenefitDownloadablesProperties = S["BenefitDownloadablesProperties"];
+export type BenefitDownloadablesSubscriber = S["BenefitDownloadablesSubscriber"];
+export type BenefitDownloadablesSubscriberProperties = S["BenefitDownloadablesSubscriberProperties"];
 export type BenefitDownloadablesUpdate = S["BenefitDownloadablesUpdate"];
 export type BenefitGitHubRepository = S["BenefitGitHubRepository"];
 export type BenefitGitHubRepositoryCreate = S["BenefitGitHubRepositoryCreate"];
 export type BenefitGitHubRepositoryCreateProperties = S["BenefitGitHubRepositoryCreateProperties"];
 export type BenefitGitHubRepositoryProperties = S["BenefitGitHubRepositoryProperties"];
+export type BenefitGitHubRepositorySubscriber = S["BenefitGitHubRepositorySubscriber"];
+export type BenefitGitHubRepositorySubscriberProperties = S["BenefitGitHubRepositorySubscriberProperties"];
 export type BenefitGitHubRepositoryUpdate = S["BenefitGitHubRepositoryUpdate"];
 export type BenefitGrant = S["BenefitGrant"];
 export type BenefitGrantCustomProperties = S["BenefitGrantCustomProperties"];
@@ -37,6 +44,7 @@ export type BenefitGrantDownloadablesProperties = S["BenefitGrantDownloadablesPr
 export type BenefitGrantError = S["BenefitGrantError"];
 export type BenefitGrantGitHubRepositoryProperties = S["BenefitGrantGitHubRepositoryProperties"];
 export type BenefitGrantLicenseKeysProperties = S["BenefitGrantLicenseKeysProperties"];
+export type BenefitGrantMeterCreditProperties = S["BenefitGrantMeterCreditProperties"];
 export type BenefitLicenseKeyActivationCreateProperties = S["BenefitLicenseKeyActivationCreateProperties"];
 export type BenefitLicenseKeyActivationProperties = S["BenefitLicenseKeyActivationProperties"];
 export type BenefitLicenseKeyExpirationProperties = S["BenefitLicenseKeyExpirationProperties"];
@@ -44,11 +52,13 @@ export type BenefitLicenseKeys = S["BenefitLicenseKeys"];
 export type BenefitLicenseKeysCreate = S["BenefitLicenseKeysCreate"];
 export type BenefitLicenseKeysCreateProperties = S["BenefitLicenseKeysCreateProperties"];
 export type BenefitLicenseKeysProperties = S["BenefitLicenseKeysProperties"];
+export type BenefitLicenseKeysSubscriber = S["BenefitLicenseKeysSubscriber"];
 export type BenefitLicenseKeysUpdate = S["BenefitLicenseKeysUpdate"];
 export type BenefitMeterCredit = S["BenefitMeterCredit"];
 export type BenefitMeterCreditCreate = S["BenefitMeterCreditCreate"];
 export type BenefitMeterCreditCreateProperties = S["BenefitMeterCreditCreateProperties"];
 export type BenefitMeterCreditProperties = S["BenefitMeterCreditProperties"];
+export type BenefitMeterCreditSubscriber = S["BenefitMeterCreditSubscriber"];
 export type BenefitMeterCreditUpdate = S["BenefitMeterCreditUpdate"];
 export type BenefitPublic = S["BenefitPublic"];
 export type BenefitType = S["BenefitType"];
@@ -74,8 +84,23 @@ export type CheckoutStatus = S["CheckoutStatus"];
 export type CheckoutUpdate = S["CheckoutUpdate"];
 export type CheckoutUpdatePublic = S["CheckoutUpdatePublic"];
 export type Customer = S["Customer"];
+export type CustomerBenefitGrant = S["CustomerBenefitGrant"];
+export type CustomerBenefitGrantCustom = S["CustomerBenefitGrantCustom"];
+export type CustomerBenefitGrantDiscord = S["CustomerBenefitGrantDiscord"];
+export type CustomerBenefitGrantDownloadables = S["CustomerBenefitGrantDownloadables"];
+export type CustomerBenefitGrantGitHubRepository = S["CustomerBenefitGrantGitHubRepository"];
+export type CustomerBenefitGrantLicenseKeys = S["CustomerBenefitGrantLicenseKeys"];
+export type CustomerBenefitGrantMeterCredit = S["CustomerBenefitGrantMeterCredit"];
 export type CustomerCancellationReason = S["CustomerCancellationReason"];
 export type CustomerCreate = S["CustomerCreate"];
+export type CustomerOrder = S["CustomerOrder"];
+export type CustomerOrderProduct = S["CustomerOrderProduct"];
+export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
+export type CustomerOrganization = S["CustomerOrganization"];
+export type CustomerPortalCustomer = S["CustomerPortalCustomer"];
+export type CustomerPortalCustomerUpdate = S["CustomerPortalCustomerUpdate"];
+export type CustomerPortalOAuthAccount = S["CustomerPortalOAuthAccount"];
+export type CustomerProduct = S["CustomerProduct"];
 export type CustomerSession = S["CustomerSession"];
 export type CustomerSessionCustomerExternalIDCreate = S["CustomerSessionCustomerExternalIDCreate"];
 export type CustomerSessionCustomerIDCreate = S["CustomerSessionCustomerIDCreate"];
@@ -85,6 +110,13 @@ export type CustomerStateBenefitGrant = S["CustomerStateBenefitGrant"];
 export type CustomerStateMeter = S["CustomerStateMeter"];
 export type CustomerStateSubscription = S["CustomerStateSubscription"];
 export type CustomerStateSubscriptionMeter = S["CustomerStateSubscriptionMeter"];
+export type CustomerSubscription = S["CustomerSubscription"];
+export type CustomerSubscriptionCancel = S["CustomerSubscriptionCancel"];
+export type CustomerSubscriptionMeter = S["CustomerSubscriptionMeter"];
+export type CustomerSubscriptionMeterMeter = S["CustomerSubscriptionMeterMeter"];
+export type CustomerSubscriptionProduct = S["CustomerSubscriptionProduct"];
+export type CustomerSubscriptionUpdate = S["CustomerSubscriptionUpdate"];
+export type CustomerSubscriptionUpdateProduct = S["CustomerSubscriptionUpdateProduct"];
 export type CustomerUpdate = S["CustomerUpdate"];
 export type CustomerUpdateExternalID = S["CustomerUpdateExternalID"];
 export type CustomField = S["CustomField"];
@@ -137,6 +169,9 @@ export type ListResourceBenefitGrant = S["ListResourceBenefitGrant"];
 export type ListResourceCheckout = S["ListResourceCheckout"];
 export type ListResourceCheckoutLink = S["ListResourceCheckoutLink"];
 export type ListResourceCustomer = S["ListResourceCustomer"];
+export type ListResourceCustomerBenefitGrant = S["ListResourceCustomerBenefitGrant"];
+export type ListResourceCustomerOrder = S["ListResourceCustomerOrder"];
+export type ListResourceCustomerSubscription = S["ListResourceCustomerSubscription"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
@@ -206,6 +241,9 @@ export type SubscriptionUpdate = S["SubscriptionUpdate"];
 export type SubscriptionUpdateDiscount = S["SubscriptionUpdateDiscount"];
 export type SubscriptionUpdateProduct = S["SubscriptionUpdateProduct"];
 export type TaxIDFormat = S["TaxIDFormat"];
+export type TestClock = S["TestClock"];
+export type TestClockAdvance = S["TestClockAdvance"];
+export type TestClockAdvanced = S["TestClockAdvanced"];
 export type User = S["User"];
 export type ValidatedLicenseKey = S["ValidatedLicenseKey"];
 export type WebhookDelivery = S["WebhookDelivery"];
@@ -449,6 +487,43 @@ export interface CustomFieldsDeleteRequest {
 /** Response of `custom-fields:delete`. */
 export type CustomFieldsDeleteResponse = void;
 
+/** Request of `customer_portal:benefit_grants:list` (GET /v1/customer-portal/benefit-grants/). */
+export interface CustomerPortalBenefitGrantsListRequest {
+  type?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["type"];
+  benefit_id?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["benefit_id"];
+  organization_id?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["organization_id"];
+  checkout_id?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["checkout_id"];
+  order_id?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["order_id"];
+  subscription_id?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["subscription_id"];
+  page?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -granted_at
+   */
+  sorting?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `customer_portal:benefit_grants:list`. */
+export type CustomerPortalBenefitGrantsListResponse = O["customer_portal:benefit_grants:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:benefit_grants:get` (GET /v1/customer-portal/benefit-grants/{id}). */
+export interface CustomerPortalBenefitGrantsGetRequest {
+  id: O["customer_portal:benefit_grants:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:benefit_grants:get`. */
+export type CustomerPortalBenefitGrantsGetResponse = O["customer_portal:benefit_grants:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customers:get` (GET /v1/customer-portal/customers/me). */
+export interface CustomerPortalCustomersGetRequest {}
+/** Response of `customer_portal:customers:get`. */
+export type CustomerPortalCustomersGetResponse = O["customer_portal:customers:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customers:update` (PATCH /v1/customer-portal/customers/me). */
+export interface CustomerPortalCustomersUpdateRequest {
+  body: NonNullable<O["customer_portal:customers:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:customers:update`. */
+export type CustomerPortalCustomersUpdateResponse = O["customer_portal:customers:update"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:license_keys:list` (GET /v1/customer-portal/license-keys/). */
 export interface CustomerPortalLicenseKeysListRequest {
   organization_id?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["organization_id"];
@@ -486,6 +561,75 @@ export interface CustomerPortalLicenseKeysValidateRequest {
 }
 /** Response of `customer_portal:license_keys:validate`. */
 export type CustomerPortalLicenseKeysValidateResponse = O["customer_portal:license_keys:validate"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:list` (GET /v1/customer-portal/orders/). */
+export interface CustomerPortalOrdersListRequest {
+  organization_id?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["organization_id"];
+  product_id?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["product_id"];
+  product_billing_type?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["product_billing_type"];
+  subscription_id?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["subscription_id"];
+  query?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["query"];
+  page?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -created_at
+   */
+  sorting?: NonNullable<O["customer_portal:orders:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `customer_portal:orders:list`. */
+export type CustomerPortalOrdersListResponse = O["customer_portal:orders:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:get` (GET /v1/customer-portal/orders/{id}). */
+export interface CustomerPortalOrdersGetRequest {
+  id: O["customer_portal:orders:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:get`. */
+export type CustomerPortalOrdersGetResponse = O["customer_portal:orders:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:organizations:get` (GET /v1/customer-portal/organizations/{slug}). */
+export interface CustomerPortalOrganizationsGetRequest {
+  slug: O["customer_portal:organizations:get"]['parameters']['path']["slug"];
+}
+/** Response of `customer_portal:organizations:get`. */
+export type CustomerPortalOrganizationsGetResponse = O["customer_portal:organizations:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:subscriptions:list` (GET /v1/customer-portal/subscriptions/). */
+export interface CustomerPortalSubscriptionsListRequest {
+  organization_id?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["organization_id"];
+  product_id?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["product_id"];
+  active?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["active"];
+  query?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["query"];
+  page?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -started_at
+   */
+  sorting?: NonNullable<O["customer_portal:subscriptions:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `customer_portal:subscriptions:list`. */
+export type CustomerPortalSubscriptionsListResponse = O["customer_portal:subscriptions:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:subscriptions:get` (GET /v1/customer-portal/subscriptions/{id}). */
+export interface CustomerPortalSubscriptionsGetRequest {
+  id: O["customer_portal:subscriptions:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:subscriptions:get`. */
+export type CustomerPortalSubscriptionsGetResponse = O["customer_portal:subscriptions:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:subscriptions:update` (PATCH /v1/customer-portal/subscriptions/{id}). */
+export interface CustomerPortalSubscriptionsUpdateRequest {
+  id: O["customer_portal:subscriptions:update"]['parameters']['path']["id"];
+  body: NonNullable<O["customer_portal:subscriptions:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:subscriptions:update`. */
+export type CustomerPortalSubscriptionsUpdateResponse = O["customer_portal:subscriptions:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:subscriptions:cancel` (DELETE /v1/customer-portal/subscriptions/{id}). */
+export interface CustomerPortalSubscriptionsCancelRequest {
+  id: O["customer_portal:subscriptions:cancel"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:subscriptions:cancel`. */
+export type CustomerPortalSubscriptionsCancelResponse = O["customer_portal:subscriptions:cancel"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer-sessions:create` (POST /v1/customer-sessions/). */
 export interface CustomerSessionsCreateRequest {
@@ -897,6 +1041,23 @@ export interface SubscriptionsExportRequest {
 }
 /** Response of `subscriptions:export`. */
 export type SubscriptionsExportResponse = O["subscriptions:export"]['responses'][200]['content']['application/json'];
+
+/** Request of `test_clock:get` (GET /v1/test-clock/). */
+export interface TestClockGetRequest {
+  /**
+   * The organization (users only).
+   */
+  organization_id?: NonNullable<O["test_clock:get"]['parameters']['query']>["organization_id"];
+}
+/** Response of `test_clock:get`. */
+export type TestClockGetResponse = O["test_clock:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `test_clock:advance` (POST /v1/test-clock/advance). */
+export interface TestClockAdvanceRequest {
+  body: NonNullable<O["test_clock:advance"]['requestBody']>['content']["application/json"];
+}
+/** Response of `test_clock:advance`. */
+export type TestClockAdvanceResponse = O["test_clock:advance"]['responses'][200]['content']['application/json'];
 
 /** Request of `webhooks:list_webhook_deliveries` (GET /v1/webhooks/deliveries). */
 export interface WebhooksListWebhookDeliveriesRequest {

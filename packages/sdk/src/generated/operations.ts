@@ -732,6 +732,111 @@ export function customFieldsDelete(
   return call(client, customFieldsDeleteOperation, request, options);
 }
 
+export const customerPortalBenefitGrantsListOperation: Operation<M.CustomerPortalBenefitGrantsListRequest, M.CustomerPortalBenefitGrantsListResponse> = {
+  id: "customer_portal:benefit_grants:list",
+  method: "GET",
+  path: "/v1/customer-portal/benefit-grants/",
+  parameters: [{ name: "type", in: "query", style: "form", explode: true }, { name: "benefit_id", in: "query", style: "form", explode: true }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "checkout_id", in: "query", style: "form", explode: true }, { name: "order_id", in: "query", style: "form", explode: true }, { name: "subscription_id", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.CustomerPortalBenefitGrantsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerBenefitGrantSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * List the customer's benefit grants
+ * `GET /v1/customer-portal/benefit-grants/` (`customer_portal:benefit_grants:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalBenefitGrantsList(
+  client: TesseraCore,
+  request: M.CustomerPortalBenefitGrantsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomerPortalBenefitGrantsListResponse, M.CustomerPortalBenefitGrantsListRequest>> {
+  return paginate(client, customerPortalBenefitGrantsListOperation, request, options);
+}
+
+export const customerPortalBenefitGrantsGetOperation: Operation<M.CustomerPortalBenefitGrantsGetRequest, M.CustomerPortalBenefitGrantsGetResponse> = {
+  id: "customer_portal:benefit_grants:get",
+  method: "GET",
+  path: "/v1/customer-portal/benefit-grants/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalBenefitGrantsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerBenefitGrantSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Get one of the customer's benefit grants
+ * `GET /v1/customer-portal/benefit-grants/{id}` (`customer_portal:benefit_grants:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalBenefitGrantsGet(
+  client: TesseraCore,
+  request: M.CustomerPortalBenefitGrantsGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
+  return call(client, customerPortalBenefitGrantsGetOperation, request, options);
+}
+
+export const customerPortalCustomersGetOperation: Operation<M.CustomerPortalCustomersGetRequest, M.CustomerPortalCustomersGetResponse> = {
+  id: "customer_portal:customers:get",
+  method: "GET",
+  path: "/v1/customer-portal/customers/me",
+  parameters: [],
+  request: Z.CustomerPortalCustomersGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalCustomerSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema },
+  security: [],
+};
+
+/**
+ * Get the customer of the session
+ * `GET /v1/customer-portal/customers/me` (`customer_portal:customers:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ */
+export function customerPortalCustomersGet(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersGetRequest = {},
+  options?: RequestOptions,
+): Promise<M.CustomerPortalCustomersGetResponse> {
+  return call(client, customerPortalCustomersGetOperation, request, options);
+}
+
+export const customerPortalCustomersUpdateOperation: Operation<M.CustomerPortalCustomersUpdateRequest, M.CustomerPortalCustomersUpdateResponse> = {
+  id: "customer_portal:customers:update",
+  method: "PATCH",
+  path: "/v1/customer-portal/customers/me",
+  parameters: [],
+  request: Z.CustomerPortalCustomersUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalCustomerSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Update the customer of the session
+ * `PATCH /v1/customer-portal/customers/me` (`customer_portal:customers:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersUpdate(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalCustomersUpdateResponse> {
+  return call(client, customerPortalCustomersUpdateOperation, request, options);
+}
+
 export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalLicenseKeysListRequest, M.CustomerPortalLicenseKeysListResponse> = {
   id: "customer_portal:license_keys:list",
   method: "GET",
@@ -867,6 +972,193 @@ export function customerPortalLicenseKeysValidate(
   options?: RequestOptions,
 ): Promise<M.CustomerPortalLicenseKeysValidateResponse> {
   return call(client, customerPortalLicenseKeysValidateOperation, request, options);
+}
+
+export const customerPortalOrdersListOperation: Operation<M.CustomerPortalOrdersListRequest, M.CustomerPortalOrdersListResponse> = {
+  id: "customer_portal:orders:list",
+  method: "GET",
+  path: "/v1/customer-portal/orders/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "product_billing_type", in: "query", style: "form", explode: true }, { name: "subscription_id", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.CustomerPortalOrdersListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerOrderSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * List the customer's orders
+ * `GET /v1/customer-portal/orders/` (`customer_portal:orders:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersList(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomerPortalOrdersListResponse, M.CustomerPortalOrdersListRequest>> {
+  return paginate(client, customerPortalOrdersListOperation, request, options);
+}
+
+export const customerPortalOrdersGetOperation: Operation<M.CustomerPortalOrdersGetRequest, M.CustomerPortalOrdersGetResponse> = {
+  id: "customer_portal:orders:get",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Get one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}` (`customer_portal:orders:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersGet(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalOrdersGetResponse> {
+  return call(client, customerPortalOrdersGetOperation, request, options);
+}
+
+export const customerPortalOrganizationsGetOperation: Operation<M.CustomerPortalOrganizationsGetRequest, M.CustomerPortalOrganizationsGetResponse> = {
+  id: "customer_portal:organizations:get",
+  method: "GET",
+  path: "/v1/customer-portal/organizations/{slug}",
+  parameters: [{ name: "slug", in: "path" }],
+  request: Z.CustomerPortalOrganizationsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrganizationSchema }],
+  errors: { 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Get an organization for the customer portal
+ * `GET /v1/customer-portal/organizations/{slug}` (`customer_portal:organizations:get`)
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrganizationsGet(
+  client: TesseraCore,
+  request: M.CustomerPortalOrganizationsGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalOrganizationsGetResponse> {
+  return call(client, customerPortalOrganizationsGetOperation, request, options);
+}
+
+export const customerPortalSubscriptionsListOperation: Operation<M.CustomerPortalSubscriptionsListRequest, M.CustomerPortalSubscriptionsListResponse> = {
+  id: "customer_portal:subscriptions:list",
+  method: "GET",
+  path: "/v1/customer-portal/subscriptions/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "active", in: "query" }, { name: "query", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.CustomerPortalSubscriptionsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerSubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * List the customer's subscriptions
+ * `GET /v1/customer-portal/subscriptions/` (`customer_portal:subscriptions:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalSubscriptionsList(
+  client: TesseraCore,
+  request: M.CustomerPortalSubscriptionsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomerPortalSubscriptionsListResponse, M.CustomerPortalSubscriptionsListRequest>> {
+  return paginate(client, customerPortalSubscriptionsListOperation, request, options);
+}
+
+export const customerPortalSubscriptionsGetOperation: Operation<M.CustomerPortalSubscriptionsGetRequest, M.CustomerPortalSubscriptionsGetResponse> = {
+  id: "customer_portal:subscriptions:get",
+  method: "GET",
+  path: "/v1/customer-portal/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalSubscriptionsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Get one of the customer's subscriptions
+ * `GET /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalSubscriptionsGet(
+  client: TesseraCore,
+  request: M.CustomerPortalSubscriptionsGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalSubscriptionsGetResponse> {
+  return call(client, customerPortalSubscriptionsGetOperation, request, options);
+}
+
+export const customerPortalSubscriptionsUpdateOperation: Operation<M.CustomerPortalSubscriptionsUpdateRequest, M.CustomerPortalSubscriptionsUpdateResponse> = {
+  id: "customer_portal:subscriptions:update",
+  method: "PATCH",
+  path: "/v1/customer-portal/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalSubscriptionsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Cancel, uncancel or change the plan of one of the customer's subscriptions
+ * `PATCH /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:update`)
+ * @throws 400 BadRequest
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalSubscriptionsUpdate(
+  client: TesseraCore,
+  request: M.CustomerPortalSubscriptionsUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalSubscriptionsUpdateResponse> {
+  return call(client, customerPortalSubscriptionsUpdateOperation, request, options);
+}
+
+export const customerPortalSubscriptionsCancelOperation: Operation<M.CustomerPortalSubscriptionsCancelRequest, M.CustomerPortalSubscriptionsCancelResponse> = {
+  id: "customer_portal:subscriptions:cancel",
+  method: "DELETE",
+  path: "/v1/customer-portal/subscriptions/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalSubscriptionsCancelRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [],
+};
+
+/**
+ * Cancel one of the customer's subscriptions at the end of its period
+ * `DELETE /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:cancel`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalSubscriptionsCancel(
+  client: TesseraCore,
+  request: M.CustomerPortalSubscriptionsCancelRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
+  return call(client, customerPortalSubscriptionsCancelOperation, request, options);
 }
 
 export const customerSessionsCreateOperation: Operation<M.CustomerSessionsCreateRequest, M.CustomerSessionsCreateResponse> = {
@@ -2083,6 +2375,59 @@ export function subscriptionsExport(
   return call(client, subscriptionsExportOperation, request, options);
 }
 
+export const testClockGetOperation: Operation<M.TestClockGetRequest, M.TestClockGetResponse> = {
+  id: "test_clock:get",
+  method: "GET",
+  path: "/v1/test-clock/",
+  parameters: [{ name: "organization_id", in: "query" }],
+  request: Z.TestClockGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TestClockSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get an organization's test clock (not in production)
+ * `GET /v1/test-clock/` (`test_clock:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function testClockGet(
+  client: TesseraCore,
+  request: M.TestClockGetRequest = {},
+  options?: RequestOptions,
+): Promise<M.TestClockGetResponse> {
+  return call(client, testClockGetOperation, request, options);
+}
+
+export const testClockAdvanceOperation: Operation<M.TestClockAdvanceRequest, M.TestClockAdvanceResponse> = {
+  id: "test_clock:advance",
+  method: "POST",
+  path: "/v1/test-clock/advance",
+  parameters: [],
+  request: Z.TestClockAdvanceRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TestClockAdvancedSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Advance an organization's test clock and run what became due (not in production)
+ * `POST /v1/test-clock/advance` (`test_clock:advance`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function testClockAdvance(
+  client: TesseraCore,
+  request: M.TestClockAdvanceRequest,
+  options?: RequestOptions,
+): Promise<M.TestClockAdvanceResponse> {
+  return call(client, testClockAdvanceOperation, request, options);
+}
+
 export const webhooksListWebhookDeliveriesOperation: Operation<M.WebhooksListWebhookDeliveriesRequest, M.WebhooksListWebhookDeliveriesResponse> = {
   id: "webhooks:list_webhook_deliveries",
   method: "GET",
@@ -2471,6 +2816,50 @@ export class CheckoutsResource {
   }
 }
 
+/** `tessera.customerPortal.benefitGrants` */
+export class CustomerPortalBenefitGrantsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's benefit grants
+   * `GET /v1/customer-portal/benefit-grants/`; see {@link customerPortalBenefitGrantsList}.
+   */
+  list(request: M.CustomerPortalBenefitGrantsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalBenefitGrantsListResponse, M.CustomerPortalBenefitGrantsListRequest>> {
+    return customerPortalBenefitGrantsList(this.client, request, options);
+  }
+
+  /**
+   * Get one of the customer's benefit grants
+   * `GET /v1/customer-portal/benefit-grants/{id}`; see {@link customerPortalBenefitGrantsGet}.
+   */
+  get(request: M.CustomerPortalBenefitGrantsGetRequest, options?: RequestOptions): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
+    return customerPortalBenefitGrantsGet(this.client, request, options);
+  }
+}
+
+/** `tessera.customerPortal.customers` */
+export class CustomerPortalCustomersResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Get the customer of the session
+   * `GET /v1/customer-portal/customers/me`; see {@link customerPortalCustomersGet}.
+   */
+  get(request: M.CustomerPortalCustomersGetRequest = {}, options?: RequestOptions): Promise<M.CustomerPortalCustomersGetResponse> {
+    return customerPortalCustomersGet(this.client, request, options);
+  }
+
+  /**
+   * Update the customer of the session
+   * `PATCH /v1/customer-portal/customers/me`; see {@link customerPortalCustomersUpdate}.
+   */
+  update(request: M.CustomerPortalCustomersUpdateRequest, options?: RequestOptions): Promise<M.CustomerPortalCustomersUpdateResponse> {
+    return customerPortalCustomersUpdate(this.client, request, options);
+  }
+}
+
 /** `tessera.customerPortal.licenseKeys` */
 export class CustomerPortalLicenseKeysResource {
   constructor(readonly client: TesseraCore) {
@@ -2517,12 +2906,96 @@ export class CustomerPortalLicenseKeysResource {
   }
 }
 
+/** `tessera.customerPortal.orders` */
+export class CustomerPortalOrdersResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's orders
+   * `GET /v1/customer-portal/orders/`; see {@link customerPortalOrdersList}.
+   */
+  list(request: M.CustomerPortalOrdersListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalOrdersListResponse, M.CustomerPortalOrdersListRequest>> {
+    return customerPortalOrdersList(this.client, request, options);
+  }
+
+  /**
+   * Get one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}`; see {@link customerPortalOrdersGet}.
+   */
+  get(request: M.CustomerPortalOrdersGetRequest, options?: RequestOptions): Promise<M.CustomerPortalOrdersGetResponse> {
+    return customerPortalOrdersGet(this.client, request, options);
+  }
+}
+
+/** `tessera.customerPortal.organizations` */
+export class CustomerPortalOrganizationsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Get an organization for the customer portal
+   * `GET /v1/customer-portal/organizations/{slug}`; see {@link customerPortalOrganizationsGet}.
+   */
+  get(request: M.CustomerPortalOrganizationsGetRequest, options?: RequestOptions): Promise<M.CustomerPortalOrganizationsGetResponse> {
+    return customerPortalOrganizationsGet(this.client, request, options);
+  }
+}
+
+/** `tessera.customerPortal.subscriptions` */
+export class CustomerPortalSubscriptionsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's subscriptions
+   * `GET /v1/customer-portal/subscriptions/`; see {@link customerPortalSubscriptionsList}.
+   */
+  list(request: M.CustomerPortalSubscriptionsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalSubscriptionsListResponse, M.CustomerPortalSubscriptionsListRequest>> {
+    return customerPortalSubscriptionsList(this.client, request, options);
+  }
+
+  /**
+   * Get one of the customer's subscriptions
+   * `GET /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsGet}.
+   */
+  get(request: M.CustomerPortalSubscriptionsGetRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsGetResponse> {
+    return customerPortalSubscriptionsGet(this.client, request, options);
+  }
+
+  /**
+   * Cancel, uncancel or change the plan of one of the customer's subscriptions
+   * `PATCH /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsUpdate}.
+   */
+  update(request: M.CustomerPortalSubscriptionsUpdateRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsUpdateResponse> {
+    return customerPortalSubscriptionsUpdate(this.client, request, options);
+  }
+
+  /**
+   * Cancel one of the customer's subscriptions at the end of its period
+   * `DELETE /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsCancel}.
+   */
+  cancel(request: M.CustomerPortalSubscriptionsCancelRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
+    return customerPortalSubscriptionsCancel(this.client, request, options);
+  }
+}
+
 /** `tessera.customerPortal` */
 export class CustomerPortalResource {
+  readonly benefitGrants: CustomerPortalBenefitGrantsResource;
+  readonly customers: CustomerPortalCustomersResource;
   readonly licenseKeys: CustomerPortalLicenseKeysResource;
+  readonly orders: CustomerPortalOrdersResource;
+  readonly organizations: CustomerPortalOrganizationsResource;
+  readonly subscriptions: CustomerPortalSubscriptionsResource;
 
   constructor(readonly client: TesseraCore) {
+    this.benefitGrants = new CustomerPortalBenefitGrantsResource(client);
+    this.customers = new CustomerPortalCustomersResource(client);
     this.licenseKeys = new CustomerPortalLicenseKeysResource(client);
+    this.orders = new CustomerPortalOrdersResource(client);
+    this.organizations = new CustomerPortalOrganizationsResource(client);
+    this.subscriptions = new CustomerPortalSubscriptionsResource(client);
   }
 }
 
@@ -2992,6 +3465,28 @@ export class SubscriptionsResource {
   }
 }
 
+/** `tessera.testClock` */
+export class TestClockResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Get an organization's test clock (not in production)
+   * `GET /v1/test-clock/`; see {@link testClockGet}.
+   */
+  get(request: M.TestClockGetRequest = {}, options?: RequestOptions): Promise<M.TestClockGetResponse> {
+    return testClockGet(this.client, request, options);
+  }
+
+  /**
+   * Advance an organization's test clock and run what became due (not in production)
+   * `POST /v1/test-clock/advance`; see {@link testClockAdvance}.
+   */
+  advance(request: M.TestClockAdvanceRequest, options?: RequestOptions): Promise<M.TestClockAdvanceResponse> {
+    return testClockAdvance(this.client, request, options);
+  }
+}
+
 /** `tessera.webhooks` */
 export class WebhooksResource {
   constructor(readonly client: TesseraCore) {
@@ -3072,6 +3567,7 @@ export class Tessera extends TesseraCore {
   readonly payments: PaymentsResource;
   readonly products: ProductsResource;
   readonly subscriptions: SubscriptionsResource;
+  readonly testClock: TestClockResource;
   readonly webhooks: WebhooksResource;
 
   constructor(options: ClientOptions = {}) {
@@ -3092,6 +3588,7 @@ export class Tessera extends TesseraCore {
     this.payments = new PaymentsResource(this);
     this.products = new ProductsResource(this);
     this.subscriptions = new SubscriptionsResource(this);
+    this.testClock = new TestClockResource(this);
     this.webhooks = new WebhooksResource(this);
   }
 }

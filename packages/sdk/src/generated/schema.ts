@@ -271,6 +271,58 @@ export interface paths {
         patch: operations["custom-fields:update"];
         trace?: never;
     };
+    "/v1/customer-portal/benefit-grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's benefit grants */
+        get: operations["customer_portal:benefit_grants:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/benefit-grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of the customer's benefit grants */
+        get: operations["customer_portal:benefit_grants:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the customer of the session */
+        get: operations["customer_portal:customers:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the customer of the session */
+        patch: operations["customer_portal:customers:update"];
+        trace?: never;
+    };
     "/v1/customer-portal/license-keys/": {
         parameters: {
             query?: never;
@@ -354,6 +406,93 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's orders */
+        get: operations["customer_portal:orders:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of the customer's orders */
+        get: operations["customer_portal:orders:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/organizations/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an organization for the customer portal */
+        get: operations["customer_portal:organizations:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's subscriptions */
+        get: operations["customer_portal:subscriptions:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of the customer's subscriptions */
+        get: operations["customer_portal:subscriptions:get"];
+        put?: never;
+        post?: never;
+        /** Cancel one of the customer's subscriptions at the end of its period */
+        delete: operations["customer_portal:subscriptions:cancel"];
+        options?: never;
+        head?: never;
+        /** Cancel, uncancel or change the plan of one of the customer's subscriptions */
+        patch: operations["customer_portal:subscriptions:update"];
         trace?: never;
     };
     "/v1/customer-sessions/": {
@@ -817,6 +956,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-clock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an organization's test clock (not in production) */
+        get: operations["test_clock:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Advance an organization's test clock and run what became due (not in production) */
+        post: operations["test_clock:advance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/deliveries": {
         parameters: {
             query?: never;
@@ -956,6 +1129,25 @@ export interface components {
         BenefitCustomProperties: {
             note: string | null;
         };
+        BenefitCustomSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "custom";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitCustomProperties"];
+        };
         BenefitCustomUpdate: {
             /** @constant */
             type: "custom";
@@ -1001,6 +1193,28 @@ export interface components {
             guild_id: string;
             role_id: string;
             guild_token: string;
+        };
+        BenefitDiscordSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "discord";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitDiscordSubscriberProperties"];
+        };
+        BenefitDiscordSubscriberProperties: {
+            guild_id: string;
         };
         BenefitDiscordUpdate: {
             /** @constant */
@@ -1052,6 +1266,28 @@ export interface components {
             };
             files: string[];
         };
+        BenefitDownloadablesSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "downloadables";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitDownloadablesSubscriberProperties"];
+        };
+        BenefitDownloadablesSubscriberProperties: {
+            active_files: string[];
+        };
         BenefitDownloadablesUpdate: {
             /** @constant */
             type: "downloadables";
@@ -1100,6 +1336,29 @@ export interface components {
             repository_name: string;
             /** @enum {string} */
             permission: "pull" | "triage" | "push" | "maintain" | "admin";
+        };
+        BenefitGitHubRepositorySubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "github_repository";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitGitHubRepositorySubscriberProperties"];
+        };
+        BenefitGitHubRepositorySubscriberProperties: {
+            repository_owner: string;
+            repository_name: string;
         };
         BenefitGitHubRepositoryUpdate: {
             /** @constant */
@@ -1154,6 +1413,11 @@ export interface components {
         BenefitGrantLicenseKeysProperties: {
             license_key_id?: string;
             display_key?: string;
+        };
+        BenefitGrantMeterCreditProperties: {
+            last_credited_meter_id: string;
+            last_credited_units: number;
+            last_credited_at: string;
         };
         BenefitLicenseKeyActivationCreateProperties: {
             limit: number;
@@ -1212,6 +1476,25 @@ export interface components {
             activations: components["schemas"]["BenefitLicenseKeyActivationProperties"] | null;
             limit_usage: number | null;
         };
+        BenefitLicenseKeysSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "license_keys";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitLicenseKeysProperties"];
+        };
         BenefitLicenseKeysUpdate: {
             /** @constant */
             type: "license_keys";
@@ -1259,6 +1542,25 @@ export interface components {
             units: number;
             rollover: boolean;
             meter_id: string;
+        };
+        BenefitMeterCreditSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            type: "meter_credit";
+            description: string;
+            selectable: boolean;
+            deletable: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            organization: components["schemas"]["Organization"];
+            properties: components["schemas"]["BenefitMeterCreditProperties"];
         };
         BenefitMeterCreditUpdate: {
             /** @constant */
@@ -1745,6 +2047,127 @@ export interface components {
             deleted_at: string | null;
             avatar_url: string;
         };
+        CustomerBenefitGrant: components["schemas"]["CustomerBenefitGrantDiscord"] | components["schemas"]["CustomerBenefitGrantGitHubRepository"] | components["schemas"]["CustomerBenefitGrantDownloadables"] | components["schemas"]["CustomerBenefitGrantLicenseKeys"] | components["schemas"]["CustomerBenefitGrantCustom"] | components["schemas"]["CustomerBenefitGrantMeterCredit"];
+        CustomerBenefitGrantCustom: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitCustomSubscriber"];
+            properties: components["schemas"]["BenefitGrantCustomProperties"];
+        };
+        CustomerBenefitGrantDiscord: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitDiscordSubscriber"];
+            properties: components["schemas"]["BenefitGrantDiscordProperties"];
+        };
+        CustomerBenefitGrantDownloadables: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitDownloadablesSubscriber"];
+            properties: components["schemas"]["BenefitGrantDownloadablesProperties"];
+        };
+        CustomerBenefitGrantGitHubRepository: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitGitHubRepositorySubscriber"];
+            properties: components["schemas"]["BenefitGrantGitHubRepositoryProperties"];
+        };
+        CustomerBenefitGrantLicenseKeys: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitLicenseKeysSubscriber"];
+            properties: components["schemas"]["BenefitGrantLicenseKeysProperties"];
+        };
+        CustomerBenefitGrantMeterCredit: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            granted_at: string | null;
+            revoked_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            is_granted: boolean;
+            is_revoked: boolean;
+            customer: components["schemas"]["CustomerPortalCustomer"];
+            benefit: components["schemas"]["BenefitMeterCreditSubscriber"];
+            properties: components["schemas"]["BenefitGrantMeterCreditProperties"];
+        };
         /** @enum {string} */
         CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
         CustomerCreate: {
@@ -1761,6 +2184,143 @@ export interface components {
                 components["schemas"]["TaxIDFormat"]
             ] | null;
             organization_id?: string | null;
+        };
+        CustomerOrder: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            status: components["schemas"]["OrderStatus"];
+            paid: boolean;
+            subtotal_amount: number;
+            discount_amount: number;
+            net_amount: number;
+            /**
+             * @deprecated
+             * @description Deprecated alias of net_amount.
+             */
+            amount: number;
+            tax_amount: number;
+            total_amount: number;
+            refunded_amount: number;
+            refunded_tax_amount: number;
+            currency: string;
+            billing_reason: components["schemas"]["OrderBillingReason"];
+            billing_name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            is_invoice_generated: boolean;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            subscription_id: string | null;
+            checkout_id: string | null;
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Deprecated alias of customer_id.
+             */
+            user_id: string;
+            product: components["schemas"]["CustomerOrderProduct"];
+            subscription: components["schemas"]["CustomerOrderSubscription"] | null;
+            items: components["schemas"]["OrderItemSchema"][];
+        };
+        CustomerOrderProduct: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["BenefitPublic"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+            organization: components["schemas"]["Organization"];
+        };
+        CustomerOrderSubscription: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            currency: string;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            /** @enum {string} */
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            /** Format: date-time */
+            current_period_start: string;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            canceled_at: string | null;
+            started_at: string | null;
+            ends_at: string | null;
+            ended_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            checkout_id: string | null;
+            customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
+            customer_cancellation_comment: string | null;
+        };
+        CustomerOrganization: {
+            organization: components["schemas"]["Organization"];
+            products: components["schemas"]["CustomerProduct"][];
+        };
+        CustomerPortalCustomer: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            email: string;
+            email_verified: boolean;
+            name: string | null;
+            billing_address: components["schemas"]["Address"] | null;
+            tax_id: [
+                string,
+                components["schemas"]["TaxIDFormat"]
+            ] | null;
+            oauth_accounts: {
+                [key: string]: components["schemas"]["CustomerPortalOAuthAccount"];
+            };
+        };
+        CustomerPortalCustomerUpdate: {
+            email?: string | null;
+            name?: string | null;
+            billing_address?: components["schemas"]["AddressInput"] | null;
+            tax_id?: string | null;
+        };
+        CustomerPortalOAuthAccount: {
+            account_id: string;
+            account_username: string | null;
+        };
+        CustomerProduct: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["BenefitPublic"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
         };
         CustomerSession: {
             /** Format: date-time */
@@ -1881,6 +2441,85 @@ export interface components {
             amount: number;
             /** Format: uuid */
             meter_id: string;
+        };
+        CustomerSubscription: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            currency: string;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            status: components["schemas"]["SubscriptionStatus"];
+            /** Format: date-time */
+            current_period_start: string;
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            canceled_at: string | null;
+            started_at: string | null;
+            ends_at: string | null;
+            ended_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            checkout_id: string | null;
+            customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
+            customer_cancellation_comment: string | null;
+            product: components["schemas"]["CustomerSubscriptionProduct"];
+            prices: components["schemas"]["ProductPrice"][];
+            meters: components["schemas"]["CustomerSubscriptionMeter"][];
+        };
+        CustomerSubscriptionCancel: {
+            cancel_at_period_end?: boolean | null;
+            cancellation_reason?: components["schemas"]["CustomerCancellationReason"] | null;
+            cancellation_comment?: string | null;
+        };
+        CustomerSubscriptionMeter: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            consumed_units: number;
+            credited_units: number;
+            amount: number;
+            /** Format: uuid */
+            meter_id: string;
+            meter: components["schemas"]["CustomerSubscriptionMeterMeter"];
+        };
+        CustomerSubscriptionMeterMeter: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        CustomerSubscriptionProduct: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            /** Format: uuid */
+            organization_id: string;
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["BenefitPublic"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+            organization: components["schemas"]["Organization"];
+        };
+        CustomerSubscriptionUpdate: components["schemas"]["CustomerSubscriptionCancel"] | components["schemas"]["CustomerSubscriptionUpdateProduct"];
+        CustomerSubscriptionUpdateProduct: {
+            /** Format: uuid */
+            product_id: string;
         };
         CustomerUpdate: {
             metadata?: {
@@ -2529,6 +3168,18 @@ export interface components {
             items: components["schemas"]["Customer"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceCustomerBenefitGrant: {
+            items: components["schemas"]["CustomerBenefitGrant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCustomerOrder: {
+            items: components["schemas"]["CustomerOrder"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCustomerSubscription: {
+            items: components["schemas"]["CustomerSubscription"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceCustomField: {
             items: components["schemas"]["CustomField"][];
             pagination: components["schemas"]["Pagination"];
@@ -3117,6 +3768,43 @@ export interface components {
         };
         /** @enum {string} */
         TaxIDFormat: "ad_nrt" | "ae_trn" | "ar_cuit" | "au_abn" | "au_arn" | "bg_uic" | "bh_vat" | "bo_tin" | "br_cnpj" | "br_cpf" | "ca_bn" | "ca_gst_hst" | "ca_pst_bc" | "ca_pst_mb" | "ca_pst_sk" | "ca_qst" | "ch_uid" | "ch_vat" | "cl_tin" | "cn_tin" | "co_nit" | "cr_tin" | "de_stn" | "do_rcn" | "ec_ruc" | "eg_tin" | "es_cif" | "eu_oss_vat" | "eu_vat" | "gb_vat" | "ge_vat" | "hk_br" | "hr_oib" | "hu_tin" | "id_npwp" | "il_vat" | "in_gst" | "is_vat" | "jp_cn" | "jp_rn" | "jp_trn" | "ke_pin" | "kr_brn" | "kz_bin" | "li_uid" | "mx_rfc" | "my_frp" | "my_itn" | "my_sst" | "ng_tin" | "no_vat" | "no_voec" | "nz_gst" | "om_vat" | "pe_ruc" | "ph_tin" | "ro_tin" | "rs_pib" | "ru_inn" | "ru_kpp" | "sa_vat" | "sg_gst" | "sg_uen" | "si_tin" | "sv_nit" | "th_vat" | "tr_tin" | "tw_vat" | "ua_vat" | "us_ein" | "uy_ruc" | "ve_rif" | "vn_tin" | "za_vat";
+        TestClock: {
+            /** Format: uuid */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description The organization's current time.
+             */
+            now: string;
+            /** @description How far the organization's clock runs ahead of the server's. */
+            offset_seconds: number;
+        };
+        TestClockAdvance: {
+            /** @description The organization (users only; an organization token moves its own). */
+            organization_id?: string | null;
+            /** @default 0 */
+            days?: number;
+            /** @default 0 */
+            hours?: number;
+            /** @default 0 */
+            seconds?: number;
+        };
+        TestClockAdvanced: {
+            /** Format: uuid */
+            organization_id: string;
+            /**
+             * Format: date-time
+             * @description The organization's current time.
+             */
+            now: string;
+            /** @description How far the organization's clock runs ahead of the server's. */
+            offset_seconds: number;
+            /** @description Subscription periods renewed, or subscriptions ended at period end. */
+            renewals: number;
+            /** @description Renewal charges and dunning retries attempted. */
+            charge_attempts: number;
+            checkouts_expired: number;
+        };
         User: {
             /** Format: uuid */
             id: string;
@@ -4655,6 +5343,210 @@ export interface operations {
             };
         };
     };
+    "customer_portal:benefit_grants:list": {
+        parameters: {
+            query?: {
+                type?: components["schemas"]["BenefitType"] | components["schemas"]["BenefitType"][];
+                benefit_id?: string | string[];
+                organization_id?: string | string[];
+                checkout_id?: string | string[];
+                order_id?: string | string[];
+                subscription_id?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerBenefitGrant"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:benefit_grants:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBenefitGrant"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerPortalCustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customer_portal:license_keys:list": {
         parameters: {
             query?: {
@@ -4939,6 +5831,402 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                product_billing_type?: components["schemas"]["ProductBillingType"] | components["schemas"]["ProductBillingType"][];
+                subscription_id?: string | string[];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "amount" | "-amount" | "net_amount" | "-net_amount" | "product" | "-product" | "subscription" | "-subscription")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerOrder"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrder"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:organizations:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrganization"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                active?: boolean;
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("started_at" | "-started_at" | "amount" | "-amount" | "status" | "-status" | "organization" | "-organization" | "product" | "-product")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerSubscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSubscription"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7475,6 +8763,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "test_clock:get": {
+        parameters: {
+            query?: {
+                organization_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "test_clock:advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClockAdvanced"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -68,6 +68,20 @@ export const BenefitCustomPropertiesSchema: z.ZodType<M.BenefitCustomProperties>
   note: z.string().nullable(),
 }));
 
+export const BenefitCustomSubscriberSchema: z.ZodType<M.BenefitCustomSubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("custom"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitCustomPropertiesSchema,
+}));
+
 export const BenefitCustomUpdateSchema: z.ZodType<M.BenefitCustomUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   type: z.literal("custom"),
   description: z.string().min(3).max(42).nullable().optional(),
@@ -105,6 +119,24 @@ export const BenefitDiscordPropertiesSchema: z.ZodType<M.BenefitDiscordPropertie
   guild_id: z.string(),
   role_id: z.string(),
   guild_token: z.string(),
+}));
+
+export const BenefitDiscordSubscriberSchema: z.ZodType<M.BenefitDiscordSubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("discord"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitDiscordSubscriberPropertiesSchema,
+}));
+
+export const BenefitDiscordSubscriberPropertiesSchema: z.ZodType<M.BenefitDiscordSubscriberProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+  guild_id: z.string(),
 }));
 
 export const BenefitDiscordUpdateSchema: z.ZodType<M.BenefitDiscordUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -145,6 +177,24 @@ export const BenefitDownloadablesPropertiesSchema: z.ZodType<M.BenefitDownloadab
   files: z.array(z.string()),
 }));
 
+export const BenefitDownloadablesSubscriberSchema: z.ZodType<M.BenefitDownloadablesSubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("downloadables"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitDownloadablesSubscriberPropertiesSchema,
+}));
+
+export const BenefitDownloadablesSubscriberPropertiesSchema: z.ZodType<M.BenefitDownloadablesSubscriberProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+  active_files: z.array(z.string()),
+}));
+
 export const BenefitDownloadablesUpdateSchema: z.ZodType<M.BenefitDownloadablesUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   type: z.literal("downloadables"),
   description: z.string().min(3).max(42).nullable().optional(),
@@ -183,6 +233,25 @@ export const BenefitGitHubRepositoryPropertiesSchema: z.ZodType<M.BenefitGitHubR
   repository_owner: z.string(),
   repository_name: z.string(),
   permission: z.enum(["pull", "triage", "push", "maintain", "admin"]),
+}));
+
+export const BenefitGitHubRepositorySubscriberSchema: z.ZodType<M.BenefitGitHubRepositorySubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("github_repository"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitGitHubRepositorySubscriberPropertiesSchema,
+}));
+
+export const BenefitGitHubRepositorySubscriberPropertiesSchema: z.ZodType<M.BenefitGitHubRepositorySubscriberProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+  repository_owner: z.string(),
+  repository_name: z.string(),
 }));
 
 export const BenefitGitHubRepositoryUpdateSchema: z.ZodType<M.BenefitGitHubRepositoryUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -239,6 +308,12 @@ export const BenefitGrantLicenseKeysPropertiesSchema: z.ZodType<M.BenefitGrantLi
   display_key: z.string().optional(),
 }));
 
+export const BenefitGrantMeterCreditPropertiesSchema: z.ZodType<M.BenefitGrantMeterCreditProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+  last_credited_meter_id: z.string(),
+  last_credited_units: z.int(),
+  last_credited_at: z.string(),
+}));
+
 export const BenefitLicenseKeyActivationCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeyActivationCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
   limit: z.int().min(1).max(50),
   enable_customer_admin: z.boolean(),
@@ -292,6 +367,20 @@ export const BenefitLicenseKeysPropertiesSchema: z.ZodType<M.BenefitLicenseKeysP
   limit_usage: z.int().nullable(),
 }));
 
+export const BenefitLicenseKeysSubscriberSchema: z.ZodType<M.BenefitLicenseKeysSubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("license_keys"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitLicenseKeysPropertiesSchema,
+}));
+
 export const BenefitLicenseKeysUpdateSchema: z.ZodType<M.BenefitLicenseKeysUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   type: z.literal("license_keys"),
   description: z.string().min(3).max(42).nullable().optional(),
@@ -330,6 +419,20 @@ export const BenefitMeterCreditPropertiesSchema: z.ZodType<M.BenefitMeterCreditP
   units: z.int(),
   rollover: z.boolean(),
   meter_id: z.string(),
+}));
+
+export const BenefitMeterCreditSubscriberSchema: z.ZodType<M.BenefitMeterCreditSubscriber> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.literal("meter_credit"),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  organization: OrganizationSchema,
+  properties: BenefitMeterCreditPropertiesSchema,
 }));
 
 export const BenefitMeterCreditUpdateSchema: z.ZodType<M.BenefitMeterCreditUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -730,6 +833,110 @@ export const CustomerSchema: z.ZodType<M.Customer> = /* @__PURE__ */ z.lazy(() =
   avatar_url: z.string(),
 }));
 
+export const CustomerBenefitGrantSchema: z.ZodType<M.CustomerBenefitGrant> = /* @__PURE__ */ z.lazy(() => z.union([CustomerBenefitGrantDiscordSchema, CustomerBenefitGrantGitHubRepositorySchema, CustomerBenefitGrantDownloadablesSchema, CustomerBenefitGrantLicenseKeysSchema, CustomerBenefitGrantCustomSchema, CustomerBenefitGrantMeterCreditSchema]));
+
+export const CustomerBenefitGrantCustomSchema: z.ZodType<M.CustomerBenefitGrantCustom> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitCustomSubscriberSchema,
+  properties: BenefitGrantCustomPropertiesSchema,
+}));
+
+export const CustomerBenefitGrantDiscordSchema: z.ZodType<M.CustomerBenefitGrantDiscord> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitDiscordSubscriberSchema,
+  properties: BenefitGrantDiscordPropertiesSchema,
+}));
+
+export const CustomerBenefitGrantDownloadablesSchema: z.ZodType<M.CustomerBenefitGrantDownloadables> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitDownloadablesSubscriberSchema,
+  properties: BenefitGrantDownloadablesPropertiesSchema,
+}));
+
+export const CustomerBenefitGrantGitHubRepositorySchema: z.ZodType<M.CustomerBenefitGrantGitHubRepository> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitGitHubRepositorySubscriberSchema,
+  properties: BenefitGrantGitHubRepositoryPropertiesSchema,
+}));
+
+export const CustomerBenefitGrantLicenseKeysSchema: z.ZodType<M.CustomerBenefitGrantLicenseKeys> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitLicenseKeysSubscriberSchema,
+  properties: BenefitGrantLicenseKeysPropertiesSchema,
+}));
+
+export const CustomerBenefitGrantMeterCreditSchema: z.ZodType<M.CustomerBenefitGrantMeterCredit> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  granted_at: z.iso.datetime({ offset: true }).nullable(),
+  revoked_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  benefit_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer: CustomerPortalCustomerSchema,
+  benefit: BenefitMeterCreditSubscriberSchema,
+  properties: BenefitGrantMeterCreditPropertiesSchema,
+}));
+
 export const CustomerCancellationReasonSchema: z.ZodType<M.CustomerCancellationReason> = /* @__PURE__ */ z.lazy(() => z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]));
 
 export const CustomerCreateSchema: z.ZodType<M.CustomerCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -740,6 +947,119 @@ export const CustomerCreateSchema: z.ZodType<M.CustomerCreate> = /* @__PURE__ */
   billing_address: AddressInputSchema.nullable().optional(),
   tax_id: z.tuple([z.string().min(1).max(100), TaxIDFormatSchema]).nullable().optional(),
   organization_id: z.uuid().nullable().optional(),
+}));
+
+export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  status: OrderStatusSchema,
+  paid: z.boolean(),
+  subtotal_amount: z.int(),
+  discount_amount: z.int(),
+  net_amount: z.int(),
+  amount: z.int(),
+  tax_amount: z.int(),
+  total_amount: z.int(),
+  refunded_amount: z.int(),
+  refunded_tax_amount: z.int(),
+  currency: z.string(),
+  billing_reason: OrderBillingReasonSchema,
+  billing_name: z.string().nullable(),
+  billing_address: AddressSchema.nullable(),
+  is_invoice_generated: z.boolean(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  subscription_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  user_id: z.uuid(),
+  product: CustomerOrderProductSchema,
+  subscription: CustomerOrderSubscriptionSchema.nullable(),
+  items: z.array(OrderItemSchemaSchema),
+}));
+
+export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.uuid(),
+  prices: z.array(ProductPriceSchema),
+  benefits: z.array(BenefitPublicSchema),
+  medias: z.array(ProductMediaFileReadSchema),
+  organization: OrganizationSchema,
+}));
+
+export const CustomerOrderSubscriptionSchema: z.ZodType<M.CustomerOrderSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  amount: z.int(),
+  currency: z.string(),
+  recurring_interval: SubscriptionRecurringIntervalSchema,
+  status: z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]),
+  current_period_start: z.iso.datetime({ offset: true }),
+  current_period_end: z.iso.datetime({ offset: true }).nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: z.iso.datetime({ offset: true }).nullable(),
+  started_at: z.iso.datetime({ offset: true }).nullable(),
+  ends_at: z.iso.datetime({ offset: true }).nullable(),
+  ended_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]).nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+}));
+
+export const CustomerOrganizationSchema: z.ZodType<M.CustomerOrganization> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization: OrganizationSchema,
+  products: z.array(CustomerProductSchema),
+}));
+
+export const CustomerPortalCustomerSchema: z.ZodType<M.CustomerPortalCustomer> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  name: z.string().nullable(),
+  billing_address: AddressSchema.nullable(),
+  tax_id: z.tuple([z.string(), TaxIDFormatSchema]).nullable(),
+  oauth_accounts: z.record(z.string(), CustomerPortalOAuthAccountSchema),
+}));
+
+export const CustomerPortalCustomerUpdateSchema: z.ZodType<M.CustomerPortalCustomerUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  email: z.email().max(320).nullable().optional(),
+  name: z.string().max(256).nullable().optional(),
+  billing_address: AddressInputSchema.nullable().optional(),
+  tax_id: z.string().min(1).max(100).nullable().optional(),
+}));
+
+export const CustomerPortalOAuthAccountSchema: z.ZodType<M.CustomerPortalOAuthAccount> = /* @__PURE__ */ z.lazy(() => z.object({
+  account_id: z.string(),
+  account_username: z.string().nullable(),
+}));
+
+export const CustomerProductSchema: z.ZodType<M.CustomerProduct> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.uuid(),
+  prices: z.array(ProductPriceSchema),
+  benefits: z.array(BenefitPublicSchema),
+  medias: z.array(ProductMediaFileReadSchema),
 }));
 
 export const CustomerSessionSchema: z.ZodType<M.CustomerSession> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -833,6 +1153,78 @@ export const CustomerStateSubscriptionMeterSchema: z.ZodType<M.CustomerStateSubs
   credited_units: z.int(),
   amount: z.int(),
   meter_id: z.uuid(),
+}));
+
+export const CustomerSubscriptionSchema: z.ZodType<M.CustomerSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  amount: z.int(),
+  currency: z.string(),
+  recurring_interval: SubscriptionRecurringIntervalSchema,
+  status: SubscriptionStatusSchema,
+  current_period_start: z.iso.datetime({ offset: true }),
+  current_period_end: z.iso.datetime({ offset: true }).nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: z.iso.datetime({ offset: true }).nullable(),
+  started_at: z.iso.datetime({ offset: true }).nullable(),
+  ends_at: z.iso.datetime({ offset: true }).nullable(),
+  ended_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: CustomerCancellationReasonSchema.nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  product: CustomerSubscriptionProductSchema,
+  prices: z.array(ProductPriceSchema),
+  meters: z.array(CustomerSubscriptionMeterSchema),
+}));
+
+export const CustomerSubscriptionCancelSchema: z.ZodType<M.CustomerSubscriptionCancel> = /* @__PURE__ */ z.lazy(() => z.object({
+  cancel_at_period_end: z.boolean().nullable().optional(),
+  cancellation_reason: CustomerCancellationReasonSchema.nullable().optional(),
+  cancellation_comment: z.string().nullable().optional(),
+}));
+
+export const CustomerSubscriptionMeterSchema: z.ZodType<M.CustomerSubscriptionMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  amount: z.int(),
+  meter_id: z.uuid(),
+  meter: CustomerSubscriptionMeterMeterSchema,
+}));
+
+export const CustomerSubscriptionMeterMeterSchema: z.ZodType<M.CustomerSubscriptionMeterMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+}));
+
+export const CustomerSubscriptionProductSchema: z.ZodType<M.CustomerSubscriptionProduct> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.uuid(),
+  prices: z.array(ProductPriceSchema),
+  benefits: z.array(BenefitPublicSchema),
+  medias: z.array(ProductMediaFileReadSchema),
+  organization: OrganizationSchema,
+}));
+
+export const CustomerSubscriptionUpdateSchema: z.ZodType<M.CustomerSubscriptionUpdate> = /* @__PURE__ */ z.lazy(() => z.union([CustomerSubscriptionCancelSchema, CustomerSubscriptionUpdateProductSchema]));
+
+export const CustomerSubscriptionUpdateProductSchema: z.ZodType<M.CustomerSubscriptionUpdateProduct> = /* @__PURE__ */ z.lazy(() => z.object({
+  product_id: z.uuid(),
 }));
 
 export const CustomerUpdateSchema: z.ZodType<M.CustomerUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1357,6 +1749,21 @@ export const ListResourceCustomerSchema: z.ZodType<M.ListResourceCustomer> = /* 
   pagination: PaginationSchema,
 }));
 
+export const ListResourceCustomerBenefitGrantSchema: z.ZodType<M.ListResourceCustomerBenefitGrant> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerBenefitGrantSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceCustomerOrderSchema: z.ZodType<M.ListResourceCustomerOrder> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerOrderSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceCustomerSubscriptionSchema: z.ZodType<M.ListResourceCustomerSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerSubscriptionSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceCustomFieldSchema: z.ZodType<M.ListResourceCustomField> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(CustomFieldSchema),
   pagination: PaginationSchema,
@@ -1877,6 +2284,28 @@ export const SubscriptionUpdateProductSchema: z.ZodType<M.SubscriptionUpdateProd
 
 export const TaxIDFormatSchema: z.ZodType<M.TaxIDFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["ad_nrt", "ae_trn", "ar_cuit", "au_abn", "au_arn", "bg_uic", "bh_vat", "bo_tin", "br_cnpj", "br_cpf", "ca_bn", "ca_gst_hst", "ca_pst_bc", "ca_pst_mb", "ca_pst_sk", "ca_qst", "ch_uid", "ch_vat", "cl_tin", "cn_tin", "co_nit", "cr_tin", "de_stn", "do_rcn", "ec_ruc", "eg_tin", "es_cif", "eu_oss_vat", "eu_vat", "gb_vat", "ge_vat", "hk_br", "hr_oib", "hu_tin", "id_npwp", "il_vat", "in_gst", "is_vat", "jp_cn", "jp_rn", "jp_trn", "ke_pin", "kr_brn", "kz_bin", "li_uid", "mx_rfc", "my_frp", "my_itn", "my_sst", "ng_tin", "no_vat", "no_voec", "nz_gst", "om_vat", "pe_ruc", "ph_tin", "ro_tin", "rs_pib", "ru_inn", "ru_kpp", "sa_vat", "sg_gst", "sg_uen", "si_tin", "sv_nit", "th_vat", "tr_tin", "tw_vat", "ua_vat", "us_ein", "uy_ruc", "ve_rif", "vn_tin", "za_vat"]));
 
+export const TestClockSchema: z.ZodType<M.TestClock> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid(),
+  now: z.iso.datetime({ offset: true }),
+  offset_seconds: z.int(),
+}));
+
+export const TestClockAdvanceSchema: z.ZodType<M.TestClockAdvance> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  days: z.int().min(0).max(3660).optional(),
+  hours: z.int().min(0).max(87840).optional(),
+  seconds: z.int().min(0).max(316224000).optional(),
+}));
+
+export const TestClockAdvancedSchema: z.ZodType<M.TestClockAdvanced> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid(),
+  now: z.iso.datetime({ offset: true }),
+  offset_seconds: z.int(),
+  renewals: z.int(),
+  charge_attempts: z.int(),
+  checkouts_expired: z.int(),
+}));
+
 export const UserSchema: z.ZodType<M.User> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   created_at: z.iso.datetime({ offset: true }),
@@ -2092,6 +2521,28 @@ export const CustomFieldsDeleteRequestSchema: z.ZodType<M.CustomFieldsDeleteRequ
   id: z.uuid(),
 }));
 
+export const CustomerPortalBenefitGrantsListRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  type: z.union([BenefitTypeSchema, z.array(BenefitTypeSchema)]).optional(),
+  benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  checkout_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  order_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  subscription_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["granted_at", "-granted_at", "type", "-type", "organization", "-organization"])).optional(),
+}));
+
+export const CustomerPortalBenefitGrantsGetRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalCustomersGetRequestSchema: z.ZodType<M.CustomerPortalCustomersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
+export const CustomerPortalCustomersUpdateRequestSchema: z.ZodType<M.CustomerPortalCustomersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: CustomerPortalCustomerUpdateSchema,
+}));
+
 export const CustomerPortalLicenseKeysListRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.uuid().optional(),
@@ -2113,6 +2564,48 @@ export const CustomerPortalLicenseKeysDeactivateRequestSchema: z.ZodType<M.Custo
 
 export const CustomerPortalLicenseKeysValidateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysValidateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   body: LicenseKeyValidateSchema,
+}));
+
+export const CustomerPortalOrdersListRequestSchema: z.ZodType<M.CustomerPortalOrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_billing_type: z.union([ProductBillingTypeSchema, z.array(ProductBillingTypeSchema)]).optional(),
+  subscription_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  query: z.string().optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "amount", "-amount", "net_amount", "-net_amount", "product", "-product", "subscription", "-subscription"])).optional(),
+}));
+
+export const CustomerPortalOrdersGetRequestSchema: z.ZodType<M.CustomerPortalOrdersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalOrganizationsGetRequestSchema: z.ZodType<M.CustomerPortalOrganizationsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  slug: z.string().min(1).max(100),
+}));
+
+export const CustomerPortalSubscriptionsListRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  active: z.boolean().optional(),
+  query: z.string().optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["started_at", "-started_at", "amount", "-amount", "status", "-status", "organization", "-organization", "product", "-product"])).optional(),
+}));
+
+export const CustomerPortalSubscriptionsGetRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalSubscriptionsUpdateRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  body: CustomerSubscriptionUpdateSchema,
+}));
+
+export const CustomerPortalSubscriptionsCancelRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsCancelRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const CustomerSessionsCreateRequestSchema: z.ZodType<M.CustomerSessionsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2359,6 +2852,14 @@ export const SubscriptionsExportRequestSchema: z.ZodType<M.SubscriptionsExportRe
 }));
 
 export const SubscriptionsExportResponse200Schema = /* @__PURE__ */ z.lazy(() => z.string());
+
+export const TestClockGetRequestSchema: z.ZodType<M.TestClockGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().optional(),
+}));
+
+export const TestClockAdvanceRequestSchema: z.ZodType<M.TestClockAdvanceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: TestClockAdvanceSchema,
+}));
 
 export const WebhooksListWebhookDeliveriesRequestSchema: z.ZodType<M.WebhooksListWebhookDeliveriesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   endpoint_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),

@@ -7,6 +7,7 @@ import type { BenefitGrantRow, BenefitRow } from '../benefits/benefits.repositor
 import { findDownloadableFileIds } from '../benefits/benefits.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { customerStateOf } from '../customers/customers.state.js';
+import { rolloverUnitsOfWindow } from '../customer-meters/customer-meters.service.js';
 import { createKeyForGrant, refreshKeyForGrant, revokeKeyOfGrant } from '../license-keys/license-keys.service.js';
 import {
   countGrantedGrants,
@@ -428,10 +429,20 @@ export async function runCycle(ctx: Context, grantId: string): Promise<void> {
     const p = benefit.properties as StoredProperties['meter_credit'];
     const lastAt = typeof properties.last_credited_at === 'string' ? new Date(properties.last_credited_at) : null;
     if (lastAt && !(await hasMeterResetSince(ctx.db, grant.customer_id, p.meter_id, lastAt))) {
+      // What is left of the rollover credits is measured on the period that the reset closes.
+      const rollover = p.rollover ? await rolloverUnitsOfWindow(ctx, grant.customer_id, p.meter_id) : 0;
       await systemEvent(ctx, benefit, grant.customer_id, 'meter.reset', { meter_id: p.meter_id });
+      if (rollover > 0) {
+        await systemEvent(ctx, benefit, grant.customer_id, 'meter.credited', {
+          meter_id: p.meter_id,
+          units: rollover,
+          rollover: true,
+        });
+      }
     }
     properties = await creditMeter(ctx, benefit, grant.customer_id, p.meter_id, p.units, p.rollover);
   }
   const updated = await updateGrant(ctx.db, grant.id, { modified_at: ctx.clock.now(), properties });
-  await announce(ctx, 'benefit_grant.cycled', updated, benefit, grant.properties, false);
+  // A new period of credits changes the customer's meter balances.
+  await announce(ctx, 'benefit_grant.cycled', updated, benefit, grant.properties, benefit.type === 'meter_credit');
 }

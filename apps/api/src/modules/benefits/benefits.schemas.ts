@@ -156,23 +156,31 @@ export type BenefitUpdateInput = z.output<typeof BenefitUpdate>;
 // ---------------------------------------------------------------------------------------------------
 
 /** What a grant recorded when it was granted, per type (every key optional: pending grants have none). */
+export const BenefitGrantDiscordProperties = z
+  .object({ account_id: z.string().optional(), guild_id: z.string().optional(), role_id: z.string().optional() })
+  .meta({ id: 'BenefitGrantDiscordProperties' });
+export const BenefitGrantGitHubRepositoryProperties = z
+  .object({
+    account_id: z.string().optional(),
+    repository_owner: z.string().optional(),
+    repository_name: z.string().optional(),
+    permission: z.enum(GITHUB_PERMISSIONS).optional(),
+  })
+  .meta({ id: 'BenefitGrantGitHubRepositoryProperties' });
+export const BenefitGrantDownloadablesProperties = z
+  .object({ files: z.array(z.string()).optional() })
+  .meta({ id: 'BenefitGrantDownloadablesProperties' });
+export const BenefitGrantLicenseKeysProperties = z
+  .object({ license_key_id: z.string().optional(), display_key: z.string().optional() })
+  .meta({ id: 'BenefitGrantLicenseKeysProperties' });
+export const BenefitGrantCustomProperties = z.object({}).meta({ id: 'BenefitGrantCustomProperties' });
+
 export const BenefitGrantProperties = z.union([
-  z
-    .object({ account_id: z.string().optional(), guild_id: z.string().optional(), role_id: z.string().optional() })
-    .meta({ id: 'BenefitGrantDiscordProperties' }),
-  z
-    .object({
-      account_id: z.string().optional(),
-      repository_owner: z.string().optional(),
-      repository_name: z.string().optional(),
-      permission: z.enum(GITHUB_PERMISSIONS).optional(),
-    })
-    .meta({ id: 'BenefitGrantGitHubRepositoryProperties' }),
-  z.object({ files: z.array(z.string()).optional() }).meta({ id: 'BenefitGrantDownloadablesProperties' }),
-  z
-    .object({ license_key_id: z.string().optional(), display_key: z.string().optional() })
-    .meta({ id: 'BenefitGrantLicenseKeysProperties' }),
-  z.object({}).meta({ id: 'BenefitGrantCustomProperties' }),
+  BenefitGrantDiscordProperties,
+  BenefitGrantGitHubRepositoryProperties,
+  BenefitGrantDownloadablesProperties,
+  BenefitGrantLicenseKeysProperties,
+  BenefitGrantCustomProperties,
 ]);
 
 export const BenefitGrantError = z

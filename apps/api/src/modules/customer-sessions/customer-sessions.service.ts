@@ -42,6 +42,6 @@ export async function createCustomerSession(
     expires_at: new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS),
     customer_id: customer.id,
   });
-  const customerPortalUrl = `${ctx.config.baseUrl}/${organization.slug}/portal?customer_session_token=${token}`;
+  const customerPortalUrl = `${ctx.config.baseUrl}/portal/${organization.slug}?customer_session_token=${token}`;
   return { session, customer, token, customerPortalUrl };
 }

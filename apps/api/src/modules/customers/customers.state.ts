@@ -5,20 +5,21 @@ import {
   findActiveSubscriptionsOfCustomer,
   findGrantedBenefitsOfCustomer,
 } from '../benefit-grants/benefit-grants.repository.js';
+import { customerMeters } from '../customer-meters/customer-meters.service.js';
 import type { CustomerRow } from './customers.repository.js';
 import { serializeCustomerState, type CustomerStateWire } from './customers.serializer.js';
 
 type StateParts = Pick<CustomerStateWire, 'active_subscriptions' | 'granted_benefits' | 'active_meters'>;
 
 /**
- * The customer's state: active subscriptions and granted benefits. A custom benefit's
+ * The customer's state: active subscriptions, granted benefits and meter balances. A custom benefit's
  * note is shown to the customer here (in the grant's `properties`), current as the benefit says it.
- * Customer meters arrive with the usage issue (`active_meters` stays empty until then).
  */
 export async function customerStateOf(db: Executor, row: CustomerRow): Promise<CustomerStateWire> {
-  const [subscriptions, grants] = await Promise.all([
+  const [subscriptions, grants, meters] = await Promise.all([
     findActiveSubscriptionsOfCustomer(db, row.id),
     findGrantedBenefitsOfCustomer(db, row.id),
+    customerMeters({ db }, row),
   ]);
   const parts: StateParts = {
     active_subscriptions: subscriptions.map((s) => ({
@@ -56,7 +57,7 @@ export async function customerStateOf(db: Executor, row: CustomerRow): Promise<C
             }
           : ((g.properties ?? {}) as Record<string, unknown>),
     })),
-    active_meters: [],
+    active_meters: meters,
   };
   return { ...serializeCustomerState(row), ...parts };
 }

@@ -1,0 +1,17 @@
+import { portalBenefitGrantRoutes } from './benefit-grants/benefit-grants.routes.js';
+import { portalCustomerRoutes } from './customers/customers.routes.js';
+import { portalOrderRoutes } from './orders/orders.routes.js';
+import { portalOrganizationRoutes } from './organizations/organizations.routes.js';
+import { portalSubscriptionRoutes } from './subscriptions/subscriptions.routes.js';
+
+/**
+ * The customer portal under /v1/customer-portal/, one folder per resource. Its license-key calls live
+ * with the license keys module.
+ */
+export const customerPortalRoutes = [
+  ...portalCustomerRoutes,
+  ...portalOrderRoutes,
+  ...portalSubscriptionRoutes,
+  ...portalBenefitGrantRoutes,
+  ...portalOrganizationRoutes,
+];

@@ -1,0 +1,41 @@
+import type { z } from 'zod/v4';
+import { serializeAddress } from '../../platform/http/countries.js';
+import { iso } from '../../platform/http/schemas.js';
+import type { CustomerRow } from '../customers/customers.repository.js';
+import type { OrganizationRow } from '../organizations/organizations.repository.js';
+import { serializeOrganization } from '../organizations/organizations.serializer.js';
+import { serializeCheckoutLinkProduct, type ProductBundle } from '../products/products.serializer.js';
+import type { CustomerOrderProduct, CustomerPortalCustomer, CustomerProduct } from './customer-portal.schemas.js';
+
+export type CustomerPortalCustomerWire = z.input<typeof CustomerPortalCustomer>;
+export type CustomerProductWire = z.input<typeof CustomerProduct>;
+/** The product an order or a subscription embeds (both wire shapes are the same). */
+export type CustomerProductWithOrganizationWire = z.input<typeof CustomerOrderProduct>;
+
+export function serializePortalCustomer(row: CustomerRow): CustomerPortalCustomerWire {
+  return {
+    created_at: iso(row.created_at),
+    modified_at: iso(row.modified_at),
+    id: row.id,
+    email: row.email,
+    email_verified: row.email_verified,
+    name: row.name,
+    billing_address: serializeAddress(row.billing_address),
+    tax_id: (row.tax_id ?? null) as CustomerPortalCustomerWire['tax_id'],
+    // Connecting Discord or GitHub accounts is not offered yet, so no customer has one.
+    oauth_accounts: {},
+  };
+}
+
+/** The checkout's view of a product (visible prices, public benefits) without the seller's metadata. */
+export function serializeCustomerProduct(bundle: Omit<ProductBundle, 'customFields'>): CustomerProductWire {
+  const { metadata: _metadata, ...product } = serializeCheckoutLinkProduct(bundle);
+  return product;
+}
+
+export function serializeCustomerProductWithOrganization(
+  bundle: Omit<ProductBundle, 'customFields'>,
+  organization: OrganizationRow,
+): CustomerProductWithOrganizationWire {
+  return { ...serializeCustomerProduct(bundle), organization: serializeOrganization(organization) };
+}

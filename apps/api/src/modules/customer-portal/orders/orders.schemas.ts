@@ -1,0 +1,31 @@
+import { z } from 'zod/v4';
+import { oneOrList, paginationQuery, queryString, sortingQuery } from '../../../platform/http/query.js';
+import { Id, ListResource } from '../../../platform/http/schemas.js';
+import { Order, OrderSubscription, ProductBillingType } from '../../orders/orders.schemas.js';
+import { CustomerOrderProduct } from '../customer-portal.schemas.js';
+
+/** The subscription an order embeds, without the seller's metadata. */
+export const CustomerOrderSubscription = OrderSubscription.omit({ metadata: true }).meta({
+  id: 'CustomerOrderSubscription',
+});
+
+/** The seller's order without what is the seller's own: metadata, custom field answers, the discount. */
+export const CustomerOrder = Order.omit({ metadata: true, custom_field_data: true, customer: true, discount: true })
+  .extend({ product: CustomerOrderProduct, subscription: CustomerOrderSubscription.nullable() })
+  .meta({ id: 'CustomerOrder' });
+
+export const ListResourceCustomerOrder = ListResource(CustomerOrder, 'ListResourceCustomerOrder');
+
+export const CUSTOMER_ORDER_SORT_KEYS = ['created_at', 'amount', 'net_amount', 'product', 'subscription'] as const;
+
+export const CustomerOrderListQuery = z.object({
+  organization_id: oneOrList(Id()),
+  product_id: oneOrList(Id()),
+  product_billing_type: oneOrList(ProductBillingType),
+  subscription_id: oneOrList(Id()),
+  /** Searches the product's name. */
+  query: queryString(),
+  ...paginationQuery,
+  sorting: sortingQuery(CUSTOMER_ORDER_SORT_KEYS, ['-created_at']),
+});
+export type CustomerOrderListParams = z.output<typeof CustomerOrderListQuery>;

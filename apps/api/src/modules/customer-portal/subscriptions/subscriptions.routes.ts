@@ -1,0 +1,72 @@
+import { read, write } from '../../../platform/auth/scopes.js';
+import { defineRoute } from '../../../platform/http/route.js';
+import { IdParams } from '../../../platform/http/schemas.js';
+import {
+  CustomerSubscription,
+  CustomerSubscriptionListQuery,
+  CustomerSubscriptionUpdate,
+  ListResourceCustomerSubscription,
+} from './subscriptions.schemas.js';
+import {
+  cancelCustomerSubscription,
+  getCustomerSubscription,
+  listCustomerSubscriptions,
+  updateCustomerSubscription,
+} from './subscriptions.service.js';
+
+const tags = ['customer_portal'];
+
+export const portalSubscriptionRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customer-portal/subscriptions/',
+    operationId: 'customer_portal:subscriptions:list',
+    summary: "List the customer's subscriptions",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    query: CustomerSubscriptionListQuery,
+    status: 200,
+    response: ListResourceCustomerSubscription,
+    handler: (ctx, { query }) => listCustomerSubscriptions(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    operationId: 'customer_portal:subscriptions:get',
+    summary: "Get one of the customer's subscriptions",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: CustomerSubscription,
+    handler: (ctx, { params }) => getCustomerSubscription(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    operationId: 'customer_portal:subscriptions:update',
+    summary: "Cancel, uncancel or change the plan of one of the customer's subscriptions",
+    tags,
+    auth: { subjects: ['customer'], scopes: write('customer_portal') },
+    params: IdParams,
+    body: CustomerSubscriptionUpdate,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription', 'BadRequest'],
+    status: 200,
+    response: CustomerSubscription,
+    handler: (ctx, { params, body }) => updateCustomerSubscription(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/customer-portal/subscriptions/{id}',
+    operationId: 'customer_portal:subscriptions:cancel',
+    summary: "Cancel one of the customer's subscriptions at the end of its period",
+    tags,
+    auth: { subjects: ['customer'], scopes: write('customer_portal') },
+    params: IdParams,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
+    status: 200,
+    response: CustomerSubscription,
+    handler: (ctx, { params }) => cancelCustomerSubscription(ctx, params.id),
+  }),
+];
