@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
+import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
 import { onOrganizationClock, organizationsWithTestClocks } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
@@ -35,8 +36,14 @@ import {
 } from './subscriptions.service.js';
 import { discountAmount } from '../checkouts/checkouts.amounts.js';
 
-/** How many subscriptions (and charges) one run handles; the next run takes the rest. */
+/** How many subscriptions (and charges) one query hands out; the loop asks again until none are due. */
 const BATCH = 500;
+/**
+ * Renewals and charges in flight at once. Each is independent (its own rows, its own transaction, its
+ * own idempotency key), so they overlap their database round trips and processor calls; four leaves
+ * most of the pool (10 connections) to the API. The embedded database serves them in turns.
+ */
+const CONCURRENCY = 4;
 
 /**
  * Renews one due subscription, in the caller's transaction: ends it when it was canceled at period
@@ -249,10 +256,9 @@ export async function runSubscriptionBilling(
   const summary: BillingRunSummary = { renewals: 0, charge_attempts: 0 };
   for (;;) {
     const due = await findDueSubscriptionIds(ctx.db, ctx.clock.now(), BATCH, scope);
-    let progressed = 0;
-    for (const { id, current_period_end } of due) {
-      if (await run.transaction((tx) => cycleSubscription(tx, id, current_period_end!))) progressed += 1;
-    }
+    const progressed = await forEachConcurrently(due, CONCURRENCY, ({ id, current_period_end }) =>
+      run.transaction((tx) => cycleSubscription(tx, id, current_period_end!)),
+    );
     summary.renewals += progressed;
     if (progressed === 0) break;
   }
@@ -260,11 +266,10 @@ export async function runSubscriptionBilling(
   for (;;) {
     const charges = (await findDueCharges(ctx.db, ctx.clock.now(), BATCH, scope)).filter((c) => !seen.has(c.order_id));
     if (charges.length === 0) break;
-    for (const charge of charges) {
-      seen.add(charge.order_id);
-      await attemptCharge(ctx, run, charge.order_id);
-      summary.charge_attempts += 1;
-    }
+    for (const charge of charges) seen.add(charge.order_id);
+    summary.charge_attempts += await forEachConcurrently(charges, CONCURRENCY, (charge) =>
+      attemptCharge(ctx, run, charge.order_id),
+    );
   }
   return summary;
 }
