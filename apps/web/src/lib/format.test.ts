@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBasisPoints, parseBasisPoints, parseMoney, toMajorUnits } from './format';
+import {
+  formatAddressLines,
+  formatBasisPoints,
+  formatMoneyPerInterval,
+  parseBasisPoints,
+  parseMoney,
+  toMajorUnits,
+} from './format';
 
 describe('parseMoney', () => {
   it.each([
@@ -40,5 +47,26 @@ describe('parseBasisPoints', () => {
 
   it('formats back', () => {
     expect(formatBasisPoints(1250)).toMatch(/12[.,]5%/);
+  });
+});
+
+describe('formatMoneyPerInterval', () => {
+  it('says the amount and its interval', () => {
+    expect(formatMoneyPerInterval(2500, 'usd', 'month')).toMatch(/25[.,]00.* \/ month$/);
+  });
+});
+
+describe('formatAddressLines', () => {
+  it('writes the lines of an envelope, skipping what is missing, the country by its name', () => {
+    expect(
+      formatAddressLines({
+        line1: '1 rue de Rivoli',
+        line2: null,
+        postal_code: '75001',
+        city: 'Paris',
+        state: null,
+        country: 'FR',
+      }),
+    ).toEqual(['1 rue de Rivoli', '75001 Paris', expect.stringMatching(/France|FR/)]);
   });
 });

@@ -59,3 +59,41 @@ export function parseBasisPoints(text: string): number | null {
 export function formatBasisPoints(basisPoints: number): string {
   return `${(basisPoints / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
 }
+
+/** "$25.00 / month": a subscription's amount per billing interval (`month`, `year`). */
+export function formatMoneyPerInterval(amount: number, currency: string, interval: string): string {
+  return `${formatMoney(amount, currency)} / ${interval}`;
+}
+
+/** "Jan 5": a calendar day, short, for chart axes. */
+export function formatShortDay(date: Date): string {
+  return new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }).format(date);
+}
+
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export interface PostalAddress {
+  line1?: string | null;
+  line2?: string | null;
+  postal_code?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country: string;
+}
+
+/** An address as the lines of an envelope; the country by its name. */
+export function formatAddressLines(address: PostalAddress): string[] {
+  return [
+    address.line1,
+    address.line2,
+    [address.postal_code, address.city].filter(Boolean).join(' '),
+    address.state,
+    countryName(address.country),
+  ].filter((line): line is string => Boolean(line));
+}

@@ -1,15 +1,39 @@
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
+import { useBenefits } from '../../../features/benefits/api/get-benefits';
 import { useCustomer } from '../../../features/customers/api/get-customer';
 import { CustomerDetails } from '../../../features/customers/components/customer-details';
+import { CustomerState } from '../../../features/customers/components/customer-state';
+import { OrdersList } from '../../../features/orders/components/orders-list';
+import { useProducts } from '../../../features/products/api/get-products';
+import { SubscriptionsList } from '../../../features/subscriptions/components/subscriptions-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-8">
+      <h2 id={id} className="mb-3 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
 
 export function Component() {
   const organization = useCurrentOrganization();
   const { customerId = '' } = useParams();
   const customer = useCustomer(customerId);
+  // The customer's state names products and benefits by id only; their names come from those features.
+  const products = useProducts({ organization_id: organization.id, limit: 100 });
+  const benefits = useBenefits({ organization_id: organization.id, limit: 100 });
+  const productNames = new Map((products.data?.items ?? []).map((product) => [product.id, product.name]));
+  const benefitNames = new Map((benefits.data?.items ?? []).map((benefit) => [benefit.id, benefit.description]));
+  const dashboardPath = organizationPath(organization);
+
   if (customer.isPending) return <Loading label="Loading customer…" />;
   if (customer.isError) return <ApiErrorAlert error={customer.error} />;
   return (
@@ -21,6 +45,30 @@ export function Component() {
         <PageHeader title={customer.data.name ?? customer.data.email} description={customer.data.email} />
       </div>
       <CustomerDetails customer={customer.data} />
+      <Section id="customer-state" title="Current state">
+        <CustomerState
+          customerId={customer.data.id}
+          productNames={productNames}
+          benefitNames={benefitNames}
+          subscriptionPath={(id) => `${dashboardPath}/subscriptions/${id}`}
+        />
+      </Section>
+      <Section id="customer-subscriptions" title="Subscriptions">
+        <SubscriptionsList
+          organizationId={organization.id}
+          dashboardPath={dashboardPath}
+          customerId={customer.data.id}
+          showCustomer={false}
+        />
+      </Section>
+      <Section id="customer-orders" title="Orders">
+        <OrdersList
+          organizationId={organization.id}
+          dashboardPath={dashboardPath}
+          customerId={customer.data.id}
+          showCustomer={false}
+        />
+      </Section>
     </>
   );
 }

@@ -16,8 +16,14 @@ const NAVIGATION = [
   { to: 'discounts', label: 'Discounts' },
   { to: 'checkout-links', label: 'Checkout links' },
   { to: 'customers', label: 'Customers' },
+  { to: 'orders', label: 'Orders' },
+  { to: 'subscriptions', label: 'Subscriptions' },
+  { to: 'payments', label: 'Payments' },
+  { to: 'license-keys', label: 'License keys' },
   { to: 'settings', label: 'Settings', end: true },
   { to: 'settings/access-tokens', label: 'Access tokens' },
+  { to: 'settings/webhooks', label: 'Webhooks' },
+  { to: 'settings/custom-fields', label: 'Custom fields' },
 ];
 
 export function Component() {

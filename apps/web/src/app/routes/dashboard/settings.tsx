@@ -1,4 +1,5 @@
 import { PageHeader } from '../../../components/ui/page-header';
+import { OrganizationIdentifiers } from '../../../features/organizations/components/organization-identifiers';
 import { OrganizationSettingsForm } from '../../../features/organizations/components/organization-settings-form';
 import { useCurrentOrganization } from './current-organization';
 
@@ -7,7 +8,10 @@ export function Component() {
   return (
     <>
       <PageHeader title="Settings" description="Your organization's public profile and subscription rules." />
-      <OrganizationSettingsForm key={organization.id} organization={organization} />
+      <div className="space-y-6">
+        <OrganizationIdentifiers organization={organization} />
+        <OrganizationSettingsForm key={organization.id} organization={organization} />
+      </div>
     </>
   );
 }

@@ -2,7 +2,7 @@ import type { Customer } from '@tessera/sdk';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardTitle } from '../../../components/ui/card';
-import { formatDateTime } from '../../../lib/format';
+import { formatAddressLines, formatDateTime } from '../../../lib/format';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -38,17 +38,9 @@ export function CustomerDetails({ customer }: { customer: Customer }) {
         <CardTitle>Billing address</CardTitle>
         {address ? (
           <address className="text-sm leading-6 text-slate-900 not-italic">
-            {[
-              address.line1,
-              address.line2,
-              [address.postal_code, address.city].filter(Boolean).join(' '),
-              address.state,
-              address.country,
-            ]
-              .filter(Boolean)
-              .map((line) => (
-                <div key={line}>{line}</div>
-              ))}
+            {formatAddressLines(address).map((line) => (
+              <div key={line}>{line}</div>
+            ))}
           </address>
         ) : (
           <p className="text-sm text-slate-600">No billing address yet.</p>

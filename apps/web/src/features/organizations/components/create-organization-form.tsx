@@ -11,6 +11,7 @@ export function slugify(name: string): string {
   return name
     .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{Mn}/gu, '') // accents split off by NFKD: "é" → "e", not "e-"
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 100);

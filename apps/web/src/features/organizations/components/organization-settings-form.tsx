@@ -30,6 +30,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
   const [name, setName] = useState(organization.name);
   const [email, setEmail] = useState(organization.email ?? '');
   const [website, setWebsite] = useState(organization.website ?? '');
+  const [avatarUrl, setAvatarUrl] = useState(organization.avatar_url ?? '');
   const [socials, setSocials] = useState<OrganizationSocialLinkInput[]>(organization.socials);
   const [settings, setSettings] = useState(organization.subscription_settings);
   const mutation = useUpdateOrganization();
@@ -45,6 +46,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
           name,
           email: email.trim() || null,
           website: website.trim() || null,
+          avatar_url: avatarUrl.trim() || null,
           socials: socials.filter((social) => social.url.trim() !== ''),
           subscription_settings: settings,
         },
@@ -53,7 +55,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
     );
   }
 
-  const shown = ['name', 'email', 'website', ...socials.map((_, index) => `socials.${index}.url`)];
+  const shown = ['name', 'email', 'website', 'avatar_url', ...socials.map((_, index) => `socials.${index}.url`)];
   return (
     <form onSubmit={submit} className="space-y-6" noValidate>
       <ApiErrorAlert error={error} shownFields={shown} />
@@ -68,6 +70,13 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
           </Field>
           <Field label="Website" hint="https://…" error={fieldError(error, 'website')}>
             <Input type="url" value={website} onChange={(event) => setWebsite(event.target.value)} />
+          </Field>
+          <Field
+            label="Logo URL"
+            hint="An https:// link to a square image that represents your organization."
+            error={fieldError(error, 'avatar_url')}
+          >
+            <Input type="url" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
           </Field>
         </div>
       </Card>
@@ -111,7 +120,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
       </Card>
       <Card>
         <CardTitle>Subscriptions</CardTitle>
-        <div className="space-y-3">
+        <div className="flex flex-col items-start gap-3">
           <Checkbox
             label="Allow a customer to hold several subscriptions"
             checked={settings.allow_multiple_subscriptions}
@@ -122,7 +131,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
             checked={settings.allow_customer_updates}
             onChange={(event) => setSettings({ ...settings, allow_customer_updates: event.target.checked })}
           />
-          <Field label="When a plan changes mid-period" className="max-w-lg">
+          <Field label="When a plan changes mid-period" className="w-full max-w-lg">
             <Select
               value={settings.proration_behavior}
               options={PRORATION}

@@ -7,6 +7,7 @@ export interface OrganizationSwitcherProps {
   organizations: readonly Organization[];
 }
 
+/** The current organization; opens a menu of the user's others (each opens its dashboard) and creating one. */
 export function OrganizationSwitcher({ current, organizations }: OrganizationSwitcherProps) {
   return (
     <DropdownMenu.Root>
@@ -30,11 +31,18 @@ export function OrganizationSwitcher({ current, organizations }: OrganizationSwi
             <DropdownMenu.Item key={organization.id} asChild>
               <Link
                 to={`/dashboard/${organization.slug}`}
-                className="block rounded px-2 py-1.5 text-sm text-slate-900 outline-none data-[highlighted]:bg-blue-50"
+                className="flex items-center justify-between gap-3 rounded px-2 py-1.5 text-sm text-slate-900 outline-none data-[highlighted]:bg-blue-50"
                 aria-current={organization.id === current.id ? 'true' : undefined}
               >
-                {organization.name}
-                {organization.id === current.id && <span className="sr-only"> (current)</span>}
+                <span className="truncate">{organization.name}</span>
+                {organization.id === current.id && (
+                  <>
+                    <span aria-hidden className="text-blue-800">
+                      ✓
+                    </span>
+                    <span className="sr-only"> (current)</span>
+                  </>
+                )}
               </Link>
             </DropdownMenu.Item>
           ))}
@@ -44,7 +52,7 @@ export function OrganizationSwitcher({ current, organizations }: OrganizationSwi
               to="/dashboard/new"
               className="block rounded px-2 py-1.5 text-sm text-blue-800 outline-none data-[highlighted]:bg-blue-50"
             >
-              New organization
+              Create organization
             </Link>
           </DropdownMenu.Item>
         </DropdownMenu.Content>

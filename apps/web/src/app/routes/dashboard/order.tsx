@@ -1,0 +1,50 @@
+import { Link, useParams } from 'react-router';
+import { ApiErrorAlert } from '../../../components/ui/alert';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Loading } from '../../../components/ui/spinner';
+import { useOrder } from '../../../features/orders/api/get-order';
+import { OrderDetails } from '../../../features/orders/components/order-details';
+import { PaymentsList } from '../../../features/payments/components/payments-list';
+import { formatDateTime } from '../../../lib/format';
+import { organizationPath, useCurrentOrganization } from './current-organization';
+
+export function Component() {
+  const organization = useCurrentOrganization();
+  const { orderId = '' } = useParams();
+  const order = useOrder(orderId);
+  const back = (
+    <Link className="text-sm font-medium text-blue-800 underline" to={organizationPath(organization, '/orders')}>
+      ← Orders
+    </Link>
+  );
+  if (order.isPending) return <Loading label="Loading order…" />;
+  if (order.isError)
+    return (
+      <div className="space-y-4">
+        {back}
+        <ApiErrorAlert error={order.error} />
+      </div>
+    );
+  return (
+    <>
+      {back}
+      <div className="mt-3">
+        <PageHeader
+          title={`Order of ${order.data.product.name}`}
+          description={`Placed ${formatDateTime(order.data.created_at)} by ${order.data.customer.email}`}
+        />
+      </div>
+      <OrderDetails order={order.data} dashboardPath={organizationPath(organization)} />
+      <section aria-labelledby="order-payments" className="mt-8">
+        <h2 id="order-payments" className="mb-3 text-base font-semibold text-slate-900">
+          Payments
+        </h2>
+        <PaymentsList
+          organizationId={organization.id}
+          dashboardPath={organizationPath(organization)}
+          orderId={order.data.id}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import type { Subscription } from '@tessera/sdk';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Badge } from '../../../components/ui/badge';
+import { Card, CardTitle } from '../../../components/ui/card';
+import { formatDate, formatDateTime, formatMoneyPerInterval } from '../../../lib/format';
+import { cancellationReasonLabel, describeStatus } from './subscription-status';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-2 sm:grid-cols-[12rem_1fr]">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+const link = 'font-medium text-blue-800 underline-offset-2 hover:underline';
+
+/** When the subscription stops, or renews, in one sentence. */
+function lifecycle(subscription: Subscription): string {
+  if (subscription.ended_at) return `Ended on ${formatDate(subscription.ended_at)}.`;
+  if (subscription.cancel_at_period_end || subscription.ends_at)
+    return `Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}; it will not renew.`;
+  if (subscription.current_period_end) return `Renews on ${formatDate(subscription.current_period_end)}.`;
+  return 'Renews at the end of each period.';
+}
+
+export interface SubscriptionDetailsProps {
+  subscription: Subscription;
+  /** The organization's dashboard path: the customer and product link below it. */
+  dashboardPath: string;
+}
+
+export function SubscriptionDetails({ subscription, dashboardPath }: SubscriptionDetailsProps) {
+  const status = describeStatus(subscription);
+  const discount = subscription.discount;
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Card>
+        <CardTitle>Billing</CardTitle>
+        <dl className="divide-y divide-slate-100">
+          <Row label="Status">
+            <Badge tone={status.tone}>{status.label}</Badge>
+            <p className="mt-1 text-slate-700">{lifecycle(subscription)}</p>
+          </Row>
+          <Row label="Amount">
+            {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
+          </Row>
+          <Row label="Discount">{discount ? `${discount.name}${discount.code ? ` (${discount.code})` : ''}` : '—'}</Row>
+          <Row label="Current period">
+            {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}
+          </Row>
+          <Row label="Started">{formatDateTime(subscription.started_at)}</Row>
+          {subscription.canceled_at && <Row label="Canceled">{formatDateTime(subscription.canceled_at)}</Row>}
+          {subscription.ended_at && <Row label="Ended">{formatDateTime(subscription.ended_at)}</Row>}
+          {subscription.customer_cancellation_reason && (
+            <Row label="Cancellation reason">{cancellationReasonLabel(subscription.customer_cancellation_reason)}</Row>
+          )}
+          {subscription.customer_cancellation_comment && (
+            <Row label="Comment">{subscription.customer_cancellation_comment}</Row>
+          )}
+        </dl>
+      </Card>
+      <Card>
+        <CardTitle>Customer and product</CardTitle>
+        <dl className="divide-y divide-slate-100">
+          <Row label="Customer">
+            <Link className={link} to={`${dashboardPath}/customers/${subscription.customer_id}`}>
+              {subscription.customer.email}
+            </Link>
+            {subscription.customer.name && <span className="ml-1 text-slate-600">({subscription.customer.name})</span>}
+          </Row>
+          <Row label="Product">
+            <Link className={link} to={`${dashboardPath}/products/${subscription.product_id}`}>
+              {subscription.product.name}
+            </Link>
+          </Row>
+          <Row label="Subscription ID">
+            <code className="font-mono text-xs">{subscription.id}</code>
+          </Row>
+        </dl>
+      </Card>
+    </div>
+  );
+}
