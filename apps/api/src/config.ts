@@ -120,5 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);
+  if (config.stripeSecretKey && !config.stripePublishableKey) {
+    // The hosted checkout loads Stripe's Payment Element with it; without it no buyer could pay.
+    throw new Error('STRIPE_PUBLISHABLE_KEY is required with STRIPE_SECRET_KEY');
+  }
   return config;
 }

@@ -46,7 +46,16 @@ export function serializeCheckoutDiscount(row: DiscountRow): CheckoutDiscountWir
   return { ...base, ...amount, ...duration } as CheckoutDiscountWire;
 }
 
-function serializeBase(config: Pick<Config, 'baseUrl'>, state: CheckoutState) {
+/** What the checkout page needs to load the processor's card form: Stripe.js needs the publishable key. */
+function processorMetadata(config: CheckoutSerializerConfig, stored: unknown): Record<string, string> {
+  const metadata = { ...((stored ?? {}) as Record<string, string>) };
+  if (config.stripeSecretKey && config.stripePublishableKey) metadata.publishable_key = config.stripePublishableKey;
+  return metadata;
+}
+
+type CheckoutSerializerConfig = Pick<Config, 'baseUrl' | 'stripeSecretKey' | 'stripePublishableKey'>;
+
+function serializeBase(config: CheckoutSerializerConfig, state: CheckoutState) {
   const { row } = state;
   const { amounts, flags } = computeCheckout(state);
   const address = serializeAddress(row.customer_billing_address);
@@ -79,7 +88,7 @@ function serializeBase(config: Pick<Config, 'baseUrl'>, state: CheckoutState) {
     customer_billing_name: row.customer_billing_name,
     customer_billing_address: address,
     customer_tax_id: taxId ? taxId[0] : null,
-    payment_processor_metadata: (row.payment_processor_metadata ?? {}) as Record<string, string>,
+    payment_processor_metadata: processorMetadata(config, row.payment_processor_metadata),
     customer_billing_address_fields: billingAddressFields({
       requireBillingAddress: row.require_billing_address,
       isBusinessCustomer: row.is_business_customer,
@@ -99,7 +108,7 @@ function serializeBase(config: Pick<Config, 'baseUrl'>, state: CheckoutState) {
 }
 
 /** The seller's view. */
-export function serializeCheckout(config: Pick<Config, 'baseUrl'>, state: CheckoutState): CheckoutWire {
+export function serializeCheckout(config: CheckoutSerializerConfig, state: CheckoutState): CheckoutWire {
   const { row } = state;
   return {
     ...serializeBase(config, state),
@@ -111,6 +120,6 @@ export function serializeCheckout(config: Pick<Config, 'baseUrl'>, state: Checko
 }
 
 /** The buyer's view (by client secret): no seller metadata, the organization embedded. */
-export function serializeCheckoutPublic(config: Pick<Config, 'baseUrl'>, state: CheckoutState): CheckoutPublicWire {
+export function serializeCheckoutPublic(config: CheckoutSerializerConfig, state: CheckoutState): CheckoutPublicWire {
   return { ...serializeBase(config, state), organization: serializeOrganization(state.organization) };
 }

@@ -1,0 +1,134 @@
+import type { CheckoutPublic } from '@tessera/sdk';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Loading } from '../../../components/ui/spinner';
+import { checkoutPath, customerPortalUrl, sellerSuccessUrl, SUCCESS_REDIRECT_SECONDS } from '../logic/confirmation';
+import { EMBED_MESSAGE_TYPE, type CheckoutEmbedMessage } from '../logic/embed';
+import { unavailableStatus } from '../logic/status';
+import { CheckoutUnavailable } from './checkout-unavailable';
+
+export interface CheckoutConfirmationProps {
+  checkout: CheckoutPublic;
+  /** From confirm: opens the customer portal signed in. */
+  customerSessionToken: string | null;
+  embedded: boolean;
+  /** The payment has been confirming for longer than the page waits. */
+  timedOut: boolean;
+  postMessage(message: CheckoutEmbedMessage): void;
+  /** Leaves the page (the seller's success URL); replaceable in tests. */
+  navigateAway?: (url: string) => void;
+}
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  const titleId = useId();
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="mx-auto max-w-lg space-y-4 rounded-lg border border-slate-200 bg-white px-6 py-10 text-center shadow-sm"
+    >
+      <h1 id={titleId} className="text-2xl font-semibold text-slate-900">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+/** After paying: waiting for the payment, then the thank-you with the portal and the seller's page. */
+export function CheckoutConfirmation({
+  checkout,
+  customerSessionToken,
+  embedded,
+  timedOut,
+  postMessage,
+  navigateAway = (url) => window.location.assign(url),
+}: CheckoutConfirmationProps) {
+  const succeeded = checkout.status === 'succeeded';
+  const successUrl = sellerSuccessUrl(checkout);
+  const announced = useRef(false);
+  useEffect(() => {
+    if (!succeeded || announced.current) return;
+    announced.current = true;
+    postMessage({
+      type: EMBED_MESSAGE_TYPE,
+      event: 'success',
+      successURL: checkout.success_url,
+      redirect: successUrl !== null,
+    });
+  }, [succeeded, checkout.success_url, successUrl, postMessage]);
+
+  // Embedded, the seller's page decides where to go (it got `successURL` in the message).
+  const redirects = succeeded && successUrl !== null && !embedded;
+  const [secondsLeft, setSecondsLeft] = useState(SUCCESS_REDIRECT_SECONDS);
+  useEffect(() => {
+    if (!redirects) return;
+    if (secondsLeft <= 0) {
+      navigateAway(successUrl);
+      return;
+    }
+    const timer = setTimeout(() => setSecondsLeft((seconds) => seconds - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [redirects, secondsLeft, successUrl, navigateAway]);
+
+  const unavailable = unavailableStatus(checkout.status);
+  if (unavailable) return <CheckoutUnavailable reason={unavailable} />;
+
+  if (checkout.status === 'open')
+    return (
+      <Panel title="This checkout has not been paid yet">
+        <p className="text-sm text-slate-700">Nothing was charged. You can go back and complete it.</p>
+        <Button asChild>
+          <Link to={checkoutPath(checkout.client_secret)}>Back to the checkout</Link>
+        </Button>
+      </Panel>
+    );
+
+  if (checkout.status === 'confirmed')
+    return (
+      <Panel title="Confirming your payment">
+        {timedOut ? (
+          <p role="status" className="text-sm text-slate-700">
+            This is taking longer than usual. Your payment is still being processed: you can close this page, and your
+            purchase will appear in the customer portal once it is complete.
+          </p>
+        ) : (
+          <div className="flex justify-center">
+            <Loading label="Waiting for the payment to go through…" />
+          </div>
+        )}
+      </Panel>
+    );
+
+  const portal = customerSessionToken ? customerPortalUrl(checkout.organization.slug, customerSessionToken) : null;
+  const subscription = checkout.product.recurring_interval !== null;
+  return (
+    <Panel title="Thank you for your purchase!">
+      <p className="text-sm text-slate-700">
+        {subscription
+          ? `Your subscription to ${checkout.product.name} is active.`
+          : `Your order of ${checkout.product.name} is complete.`}
+      </p>
+      <p className="text-sm text-slate-700">
+        Your orders, receipts and access are in the customer portal of {checkout.organization.name}.
+      </p>
+      <div className="flex flex-wrap justify-center gap-3">
+        {portal && (
+          <Button asChild>
+            <a href={portal}>Open the customer portal</a>
+          </Button>
+        )}
+        {successUrl && (
+          <Button asChild variant={portal ? 'secondary' : 'primary'}>
+            <a href={successUrl}>Continue</a>
+          </Button>
+        )}
+      </div>
+      {redirects && (
+        <p role="status" className="text-xs text-slate-600">
+          Taking you back to {new URL(successUrl).host} in {secondsLeft} s.
+        </p>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,197 @@
+import type { AddressInput, CheckoutPublic } from '@tessera/sdk';
+
+/**
+ * The billing address of a checkout: the countries it may be in, the subdivisions the API knows
+ * (US states and Canadian provinces, as ISO 3166-2 codes), which parts the form asks for, and the
+ * address as the API takes it.
+ */
+
+// ISO 3166-1 alpha-2, as the API accepts them, without the countries checkouts refuse (CU, IR, KP, RU, SY).
+// prettier-ignore
+const COUNTRY_CODES = [
+  'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ',
+  'BA', 'BB', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI', 'BJ', 'BL', 'BM', 'BN', 'BO', 'BQ', 'BR', 'BS',
+  'BT', 'BV', 'BW', 'BY', 'BZ', 'CA', 'CC', 'CD', 'CF', 'CG', 'CH', 'CI', 'CK', 'CL', 'CM', 'CN',
+  'CO', 'CR', 'CV', 'CW', 'CX', 'CY', 'CZ', 'DE', 'DJ', 'DK', 'DM', 'DO', 'DZ', 'EC', 'EE',
+  'EG', 'EH', 'ER', 'ES', 'ET', 'FI', 'FJ', 'FK', 'FM', 'FO', 'FR', 'GA', 'GB', 'GD', 'GE', 'GF',
+  'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GS', 'GT', 'GU', 'GW', 'GY', 'HK', 'HM',
+  'HN', 'HR', 'HT', 'HU', 'ID', 'IE', 'IL', 'IM', 'IN', 'IO', 'IQ', 'IS', 'IT', 'JE', 'JM',
+  'JO', 'JP', 'KE', 'KG', 'KH', 'KI', 'KM', 'KN', 'KR', 'KW', 'KY', 'KZ', 'LA', 'LB', 'LC',
+  'LI', 'LK', 'LR', 'LS', 'LT', 'LU', 'LV', 'LY', 'MA', 'MC', 'MD', 'ME', 'MF', 'MG', 'MH', 'MK',
+  'ML', 'MM', 'MN', 'MO', 'MP', 'MQ', 'MR', 'MS', 'MT', 'MU', 'MV', 'MW', 'MX', 'MY', 'MZ', 'NA',
+  'NC', 'NE', 'NF', 'NG', 'NI', 'NL', 'NO', 'NP', 'NR', 'NU', 'NZ', 'OM', 'PA', 'PE', 'PF', 'PG',
+  'PH', 'PK', 'PL', 'PM', 'PN', 'PR', 'PS', 'PT', 'PW', 'PY', 'QA', 'RE', 'RO', 'RS', 'RW',
+  'SA', 'SB', 'SC', 'SD', 'SE', 'SG', 'SH', 'SI', 'SJ', 'SK', 'SL', 'SM', 'SN', 'SO', 'SR', 'SS',
+  'ST', 'SV', 'SX', 'SZ', 'TC', 'TD', 'TF', 'TG', 'TH', 'TJ', 'TK', 'TL', 'TM', 'TN', 'TO',
+  'TR', 'TT', 'TV', 'TW', 'TZ', 'UA', 'UG', 'UM', 'US', 'UY', 'UZ', 'VA', 'VC', 'VE', 'VG', 'VI',
+  'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
+];
+
+// prettier-ignore
+const US_STATES: Record<string, string> = {
+  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
+  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii',
+  ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana',
+  ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi',
+  MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey',
+  NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
+  OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota',
+  TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia', WA: 'Washington',
+  WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+};
+
+// prettier-ignore
+const CA_PROVINCES: Record<string, string> = {
+  AB: 'Alberta', BC: 'British Columbia', MB: 'Manitoba', NB: 'New Brunswick', NL: 'Newfoundland and Labrador',
+  NS: 'Nova Scotia', NT: 'Northwest Territories', NU: 'Nunavut', ON: 'Ontario', PE: 'Prince Edward Island',
+  QC: 'Quebec', SK: 'Saskatchewan', YT: 'Yukon',
+};
+
+const SUBDIVISIONS: Record<string, Record<string, string>> = { US: US_STATES, CA: CA_PROVINCES };
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** Countries by their name in the visitor's language. */
+export function countryOptions(locale?: string): Option[] {
+  let names: Intl.DisplayNames | undefined;
+  try {
+    names = new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'region' });
+  } catch {
+    names = undefined;
+  }
+  return COUNTRY_CODES.map((code) => ({ value: code, label: names?.of(code) ?? code })).sort((a, b) =>
+    a.label.localeCompare(b.label, locale),
+  );
+}
+
+/** US states or Canadian provinces (values `US-CA`, `CA-QC`); empty for other countries (free text). */
+export function subdivisionOptions(country: string): Option[] {
+  const subdivisions = SUBDIVISIONS[country];
+  if (!subdivisions) return [];
+  return Object.entries(subdivisions)
+    .map(([code, name]) => ({ value: `${country}-${code}`, label: name }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+export function subdivisionLabel(country: string): string {
+  if (country === 'US') return 'State';
+  if (country === 'CA') return 'Province';
+  return 'State or region';
+}
+
+export interface AddressEntry {
+  country: string;
+  line1: string;
+  line2: string;
+  postalCode: string;
+  city: string;
+  state: string;
+}
+
+export const EMPTY_ADDRESS: AddressEntry = { country: '', line1: '', line2: '', postalCode: '', city: '', state: '' };
+
+export function addressEntryOf(address: CheckoutPublic['customer_billing_address']): AddressEntry {
+  if (!address) return EMPTY_ADDRESS;
+  return {
+    country: address.country,
+    line1: address.line1 ?? '',
+    line2: address.line2 ?? '',
+    postalCode: address.postal_code ?? '',
+    city: address.city ?? '',
+    state: address.state ?? '',
+  };
+}
+
+export type AddressPart = keyof CheckoutPublic['customer_billing_address_fields'];
+
+export interface AddressRules {
+  /** Parts the form shows. */
+  shown: Record<AddressPart, boolean>;
+  /** Parts the buyer must fill before paying. */
+  required: Record<AddressPart, boolean>;
+}
+
+/**
+ * Which parts to ask for. The API says which parts the checkout wants (`customer_billing_address_fields`),
+ * but only after an update: the same rule is applied to what the buyer is typing (a business, or a US
+ * address, asks for the full address; a Canadian one for the province) so the fields appear at once.
+ * Paying, or buying as a business, needs the address; a required or business address needs its street.
+ */
+export function addressRules(
+  checkout: Pick<
+    CheckoutPublic,
+    'customer_billing_address_fields' | 'require_billing_address' | 'is_payment_form_required'
+  >,
+  entry: { country: string; isBusiness: boolean },
+): AddressRules {
+  const full = checkout.require_billing_address || entry.isBusiness || entry.country === 'US';
+  const fromApi = checkout.customer_billing_address_fields;
+  const hasSubdivisions = entry.country in SUBDIVISIONS;
+  const shown: Record<AddressPart, boolean> = {
+    country: true,
+    line1: fromApi.line1 || full,
+    line2: fromApi.line2 || full,
+    postal_code: fromApi.postal_code || full,
+    city: fromApi.city || full,
+    // A state is only asked where there are states to choose or a full address is wanted.
+    state: (fromApi.state || full || hasSubdivisions) && entry.country !== '',
+  };
+  const street = checkout.require_billing_address || entry.isBusiness;
+  const required: Record<AddressPart, boolean> = {
+    country: checkout.is_payment_form_required || entry.isBusiness,
+    line1: street,
+    line2: false,
+    postal_code: street,
+    city: street,
+    state: shown.state && hasSubdivisions && (street || entry.country === 'US' || entry.country === 'CA'),
+  };
+  return { shown, required };
+}
+
+const PART_FIELD: Record<AddressPart, keyof AddressEntry> = {
+  country: 'country',
+  line1: 'line1',
+  line2: 'line2',
+  postal_code: 'postalCode',
+  city: 'city',
+  state: 'state',
+};
+
+const REQUIRED_MESSAGE: Record<AddressPart, string> = {
+  country: 'Choose your country.',
+  line1: 'Enter your street address.',
+  line2: 'Enter the second address line.',
+  postal_code: 'Enter your postal code.',
+  city: 'Enter your city.',
+  state: 'Choose your state or province.',
+};
+
+/** Missing parts, keyed `customer_billing_address.<part>` as the API's errors are. */
+export function addressErrors(entry: AddressEntry, rules: AddressRules): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const part of Object.keys(PART_FIELD) as AddressPart[]) {
+    if (rules.required[part] && entry[PART_FIELD[part]].trim() === '')
+      errors[`customer_billing_address.${part}`] = REQUIRED_MESSAGE[part];
+  }
+  return errors;
+}
+
+/** The address as the API takes it (hidden parts are sent empty); null until a country is chosen. */
+export function addressInput(entry: AddressEntry, rules: AddressRules): AddressInput | null {
+  if (!entry.country) return null;
+  const part = (name: AddressPart) => {
+    const value = entry[PART_FIELD[name]].trim();
+    return rules.shown[name] && value !== '' ? value : null;
+  };
+  return {
+    country: entry.country,
+    line1: part('line1'),
+    line2: part('line2'),
+    postal_code: part('postal_code'),
+    city: part('city'),
+    state: part('state'),
+  };
+}
