@@ -1,0 +1,116 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ResourceNotFound } from '@tessera/sdk';
+import { useCallback, useMemo } from 'react';
+import { Outlet, useParams } from 'react-router';
+import { ApiErrorAlert } from '../../../components/ui/alert';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Loading } from '../../../components/ui/spinner';
+import { useCustomer } from '../../../features/customer-portal/api/get-customer';
+import { useOrganization } from '../../../features/customer-portal/api/get-organization';
+import { createPortalClient } from '../../../features/customer-portal/api/portal-client';
+import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
+import { SessionEnded } from '../../../features/customer-portal/components/session-ended';
+import {
+  portalQueryKey,
+  PortalSessionProvider,
+  sessionNumberOf,
+  usePortalSession,
+  type PortalSession,
+} from '../../../features/customer-portal/session/portal-session';
+import { useSessionToken } from '../../../features/customer-portal/session/use-session-token';
+import { isUnauthorized } from '../../../lib/api-error';
+
+/** `/portal/:slug`: the customer portal of an organization, entered with a customer session link. */
+export function Component() {
+  const { slug = '' } = useParams();
+  // Another organization is another session: its state starts over.
+  return <PortalLayout key={slug} slug={slug} />;
+}
+
+function PortalLayout({ slug }: { slug: string }) {
+  const session = useSessionToken(slug);
+  const storefront = useOrganization(slug);
+  const queryClient = useQueryClient();
+  const { token, expire, signOut } = session;
+
+  // What a session read is dropped with it, so nothing of it shows after signing out.
+  const forget = useCallback(
+    (end: () => void) => {
+      queryClient.removeQueries({ queryKey: portalQueryKey(slug) });
+      end();
+    },
+    [queryClient, slug],
+  );
+  const onUnauthorized = useCallback(() => forget(expire), [forget, expire]);
+  const onSignOut = useCallback(() => forget(signOut), [forget, signOut]);
+  const client = useMemo(() => createPortalClient({ token, onUnauthorized }), [token, onUnauthorized]);
+  const portal = useMemo<PortalSession | null>(
+    () =>
+      token && storefront.data
+        ? {
+            slug,
+            storefront: storefront.data,
+            client,
+            queryKey: [...portalQueryKey(slug), sessionNumberOf(token)],
+            signOut: onSignOut,
+          }
+        : null,
+    [slug, token, storefront.data, client, onSignOut],
+  );
+
+  if (storefront.isPending) return <Loading label="Loading the customer portal…" />;
+  if (storefront.isError)
+    return (
+      <main className="mx-auto max-w-xl p-8">
+        {storefront.error instanceof ResourceNotFound ? (
+          <EmptyState
+            title="No customer portal here"
+            description="There is no organization at this address. Check the link you followed, or ask the seller for a new one."
+          />
+        ) : (
+          <ApiErrorAlert error={storefront.error} />
+        )}
+      </main>
+    );
+  const organization = storefront.data.organization;
+  if (!portal)
+    return (
+      <PortalShell organization={organization}>
+        <SessionEnded reason={session.ended ?? 'missing'} sellerName={organization.name} />
+      </PortalShell>
+    );
+  return (
+    <PortalSessionProvider session={portal}>
+      <SignedIn />
+    </PortalSessionProvider>
+  );
+}
+
+/** The portal once the customer of the session is known: a refused token never shows a page. */
+function SignedIn() {
+  const { storefront, signOut } = usePortalSession();
+  const customer = useCustomer();
+  const organization = storefront.organization;
+
+  if (customer.isPending)
+    return (
+      <PortalShell organization={organization}>
+        <Loading label="Opening your account…" />
+      </PortalShell>
+    );
+  if (customer.isError)
+    return (
+      <PortalShell organization={organization}>
+        {isUnauthorized(customer.error) ? (
+          <SessionEnded reason="expired" sellerName={organization.name} />
+        ) : (
+          <ApiErrorAlert error={customer.error} />
+        )}
+      </PortalShell>
+    );
+  return (
+    <PortalShell organization={organization} account={{ email: customer.data.email, onSignOut: signOut }}>
+      <Outlet />
+    </PortalShell>
+  );
+}

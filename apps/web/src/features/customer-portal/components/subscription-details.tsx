@@ -1,0 +1,83 @@
+import type { CustomerSubscription } from '@tessera/sdk';
+import { Badge } from '../../../components/ui/badge';
+import { Card, CardTitle } from '../../../components/ui/card';
+import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { formatDate, formatMoney, formatMoneyPerInterval } from '../../../lib/format';
+import { cancellationReasonLabel, describeRenewal, describeStatus } from '../logic/subscription-status';
+import { DetailRow } from './detail-row';
+
+export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
+  const status = describeStatus(subscription);
+  return (
+    <div className="space-y-6">
+      <p className="text-sm text-slate-700">{describeRenewal(subscription)}</p>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardTitle>Plan</CardTitle>
+          <dl className="divide-y divide-slate-100">
+            <DetailRow label="Plan">{subscription.product.name}</DetailRow>
+            <DetailRow label="Price">
+              {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
+            </DetailRow>
+            <DetailRow label="Status">
+              <Badge tone={status.tone}>{status.label}</Badge>
+            </DetailRow>
+            <DetailRow label="Started">{formatDate(subscription.started_at)}</DetailRow>
+            <DetailRow label="Current period">
+              {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}
+            </DetailRow>
+            {subscription.ended_at && <DetailRow label="Ended">{formatDate(subscription.ended_at)}</DetailRow>}
+          </dl>
+        </Card>
+        {subscription.customer_cancellation_reason || subscription.customer_cancellation_comment ? (
+          <Card>
+            <CardTitle>Your cancellation</CardTitle>
+            <dl className="divide-y divide-slate-100">
+              <DetailRow label="Canceled on">{formatDate(subscription.canceled_at)}</DetailRow>
+              {subscription.customer_cancellation_reason && (
+                <DetailRow label="Reason">
+                  {cancellationReasonLabel(subscription.customer_cancellation_reason)}
+                </DetailRow>
+              )}
+              {subscription.customer_cancellation_comment && (
+                <DetailRow label="Comment">{subscription.customer_cancellation_comment}</DetailRow>
+              )}
+            </dl>
+          </Card>
+        ) : (
+          subscription.product.description && (
+            <Card>
+              <CardTitle>About this plan</CardTitle>
+              <p className="text-sm whitespace-pre-line text-slate-700">{subscription.product.description}</p>
+            </Card>
+          )
+        )}
+      </div>
+      {subscription.meters.length > 0 && (
+        <section aria-labelledby="subscription-usage">
+          <h2 id="subscription-usage" className="mb-3 text-base font-semibold text-slate-900">
+            Usage this period
+          </h2>
+          <Table label="Usage this period">
+            <TableHead>
+              <Th>Meter</Th>
+              <Th className="text-right">Used</Th>
+              <Th className="text-right">Credited</Th>
+              <Th className="text-right">Amount so far</Th>
+            </TableHead>
+            <tbody>
+              {subscription.meters.map((meter) => (
+                <Tr key={meter.id}>
+                  <Td>{meter.meter.name}</Td>
+                  <Td className="text-right">{meter.consumed_units.toLocaleString()}</Td>
+                  <Td className="text-right">{meter.credited_units.toLocaleString()}</Td>
+                  <Td className="text-right">{formatMoney(meter.amount, subscription.currency)}</Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+        </section>
+      )}
+    </div>
+  );
+}

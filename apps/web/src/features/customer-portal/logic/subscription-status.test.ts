@@ -1,0 +1,96 @@
+import type { CustomerProduct } from '@tessera/sdk';
+import { describe, expect, it } from 'vitest';
+import { availableActions, describeRenewal, planOptions, planPriceWords } from './subscription-status';
+
+const live = {
+  status: 'active' as const,
+  cancel_at_period_end: false,
+  ends_at: null as string | null,
+  ended_at: null as string | null,
+  current_period_end: '2026-02-15T12:00:00.000Z' as string | null,
+};
+const canceling = { ...live, cancel_at_period_end: true, ends_at: '2026-02-15T12:00:00.000Z' };
+const ended = { ...live, status: 'canceled' as const, ended_at: '2026-01-20T12:00:00.000Z' };
+
+describe('availableActions', () => {
+  it('offers cancel and plan change on a live subscription', () => {
+    expect(availableActions(live)).toEqual({ cancel: true, uncancel: false, changePlan: true });
+  });
+
+  it('offers only resume on a subscription set to end', () => {
+    expect(availableActions(canceling)).toEqual({ cancel: false, uncancel: true, changePlan: false });
+  });
+
+  it('offers nothing once ended', () => {
+    expect(availableActions(ended)).toEqual({ cancel: false, uncancel: false, changePlan: false });
+  });
+});
+
+describe('describeRenewal', () => {
+  it('says when it renews, ends or ended', () => {
+    expect(describeRenewal(live)).toMatch(/^Renews on .*2026\.$/);
+    expect(describeRenewal(canceling)).toMatch(/^Canceled: you keep access until .*2026, and it will not renew\.$/);
+    expect(describeRenewal(ended)).toMatch(/^Ended on /);
+  });
+});
+
+function product(id: string, overrides: Partial<CustomerProduct> = {}): CustomerProduct {
+  return {
+    created_at: '2026-01-01T00:00:00.000Z',
+    modified_at: null,
+    id,
+    name: `Plan ${id}`,
+    description: null,
+    recurring_interval: 'month',
+    is_recurring: true,
+    is_archived: false,
+    organization_id: 'org',
+    prices: [
+      {
+        created_at: '2026-01-01T00:00:00.000Z',
+        modified_at: null,
+        id: `price-${id}`,
+        amount_type: 'fixed',
+        is_archived: false,
+        product_id: id,
+        type: 'recurring',
+        recurring_interval: 'month',
+        price_currency: 'usd',
+        price_amount: 2500,
+      },
+    ],
+    benefits: [],
+    medias: [],
+    ...overrides,
+  } as CustomerProduct;
+}
+
+describe('planOptions', () => {
+  const settings = (allow: boolean) => ({
+    subscription_settings: {
+      allow_customer_updates: allow,
+      allow_multiple_subscriptions: false,
+      proration_behavior: 'prorate' as const,
+    },
+  });
+  const current = product('a');
+  const other = product('b');
+  const oneTime = product('c', { is_recurring: false, recurring_interval: null });
+  const archived = product('d', { is_archived: true });
+  const payWhatYouWant = product('e', {
+    prices: [{ ...current.prices[0]!, amount_type: 'custom' } as unknown as CustomerProduct['prices'][number]],
+  });
+  const all = [current, other, oneTime, archived, payWhatYouWant];
+
+  it('lists the other live recurring plans with a set price', () => {
+    expect(planOptions(settings(true), all, 'a').map((plan) => plan.id)).toEqual(['b']);
+  });
+
+  it('lists none when the organization does not let customers change plans', () => {
+    expect(planOptions(settings(false), all, 'a')).toEqual([]);
+  });
+
+  it('words a plan’s price per interval', () => {
+    expect(planPriceWords(other)).toBe('$25.00 / month');
+  });
+});
