@@ -293,6 +293,27 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(page.url()).not.toContain('customer_session_token');
   });
 
+  it('changes to another plan (last: the benefits of the old plan go with it)', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await nav('Subscriptions').click();
+    await page.getByRole('table', { name: 'Subscriptions' }).getByRole('link', { name: 'Pro plan' }).click();
+    await page.getByRole('heading', { name: 'Pro plan' }).waitFor();
+    await page.getByRole('button', { name: 'Change plan' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change plan' });
+    await dialog.getByLabel('New plan').click();
+    await page.getByRole('option', { name: /^Team plan/ }).click();
+    await dialog.getByRole('button', { name: 'Change plan' }).click();
+    await page.getByText('You are now on Team plan').waitFor();
+    await page.getByRole('heading', { name: 'Team plan' }).waitFor();
+    const subscription = await server.runtime.database.db
+      .selectFrom('subscriptions')
+      .innerJoin('products', 'products.id', 'subscriptions.product_id')
+      .select('products.name')
+      .where('subscriptions.customer_id', '=', customerId)
+      .executeTakeFirstOrThrow();
+    expect(subscription.name).toBe('Team plan');
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await nav('Subscriptions').click();

@@ -247,6 +247,36 @@ function zodOf(schema: Schema | boolean | undefined, indent: string): string {
   }
 }
 
+/** Whether the schema being emitted is sent by clients only (request bodies and what they refer to). */
+let closing = false;
+
+/** Components reachable from request bodies and never from responses. */
+function requestOnlyComponents(document: Document, ops: Op[]): Set<string> {
+  const reach = (roots: (Schema | undefined)[]) => {
+    const seen = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      const ref = (node as Schema).$ref;
+      if (typeof ref === 'string') {
+        const name = refName(ref);
+        if (seen.has(name)) return;
+        seen.add(name);
+        visit(document.components.schemas[name]);
+        return;
+      }
+      Object.values(node).forEach(visit);
+    };
+    roots.forEach(visit);
+    return seen;
+  };
+  const requests = reach(ops.map((op) => op.body?.schema));
+  const responses = reach(
+    ops.flatMap((op) => [...op.successes.map((r) => r.schema), ...op.errors.map((e) => e.schema)]),
+  );
+  return new Set([...requests].filter((name) => !responses.has(name)));
+}
+
 function zodObject(schema: Schema, indent: string): string {
   const properties = Object.entries(schema.properties ?? {});
   const extra = schema.additionalProperties;
@@ -263,7 +293,10 @@ function zodObject(schema: Schema, indent: string): string {
   });
   const body = fields.length > 0 ? `{\n${fields.join('\n')}\n${indent}}` : '{}';
   const catchall = extra && extra !== true ? `.catchall(${zodOf(extra, indent)})` : '';
-  return `z.object(${body})${catchall}`;
+  // A closed request object stays closed: in a union, a body with another variant's keys must not match
+  // this one (and lose those keys on the way out). Responses stay open, so a newer server's extra fields
+  // never break an older client.
+  return `${extra === false && closing ? 'z.strictObject' : 'z.object'}(${body})${catchall}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -466,7 +499,9 @@ function emitZod(document: Document, ops: Op[]): string {
     `import type * as M from './models.js';\n`,
     `// Every schema is lazy: declaration order does not matter, and unused schemas tree-shake away.\n`,
   ];
+  const requestOnly = requestOnlyComponents(document, ops);
   for (const [name, schema] of Object.entries(document.components.schemas)) {
+    closing = requestOnly.has(name);
     out.push(
       `export const ${schemaName(name)}: z.ZodType<M.${typeName(name)}> = /* @__PURE__ */ z.lazy(() => ${zodOf(
         schema,
@@ -474,6 +509,7 @@ function emitZod(document: Document, ops: Op[]): string {
       )});\n`,
     );
   }
+  closing = false;
   for (const op of ops) {
     const fields = op.parameters.map((parameter) => {
       const optional = parameter.in !== 'path' && !parameter.required;

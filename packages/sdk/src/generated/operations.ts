@@ -740,12 +740,13 @@ export const customerPortalBenefitGrantsListOperation: Operation<M.CustomerPorta
   request: Z.CustomerPortalBenefitGrantsListRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerBenefitGrantSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * List the customer's benefit grants
  * `GET /v1/customer-portal/benefit-grants/` (`customer_portal:benefit_grants:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 422 Validation error
@@ -753,7 +754,7 @@ export const customerPortalBenefitGrantsListOperation: Operation<M.CustomerPorta
 export function customerPortalBenefitGrantsList(
   client: TesseraCore,
   request: M.CustomerPortalBenefitGrantsListRequest = {},
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<PageIterator<M.CustomerPortalBenefitGrantsListResponse, M.CustomerPortalBenefitGrantsListRequest>> {
   return paginate(client, customerPortalBenefitGrantsListOperation, request, options);
 }
@@ -766,12 +767,13 @@ export const customerPortalBenefitGrantsGetOperation: Operation<M.CustomerPortal
   request: Z.CustomerPortalBenefitGrantsGetRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerBenefitGrantSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Get one of the customer's benefit grants
  * `GET /v1/customer-portal/benefit-grants/{id}` (`customer_portal:benefit_grants:get`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -780,7 +782,7 @@ export const customerPortalBenefitGrantsGetOperation: Operation<M.CustomerPortal
 export function customerPortalBenefitGrantsGet(
   client: TesseraCore,
   request: M.CustomerPortalBenefitGrantsGetRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
   return call(client, customerPortalBenefitGrantsGetOperation, request, options);
 }
@@ -793,19 +795,20 @@ export const customerPortalCustomersGetOperation: Operation<M.CustomerPortalCust
   request: Z.CustomerPortalCustomersGetRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalCustomerSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Get the customer of the session
  * `GET /v1/customer-portal/customers/me` (`customer_portal:customers:get`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  */
 export function customerPortalCustomersGet(
   client: TesseraCore,
   request: M.CustomerPortalCustomersGetRequest = {},
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalCustomersGetResponse> {
   return call(client, customerPortalCustomersGetOperation, request, options);
 }
@@ -819,12 +822,13 @@ export const customerPortalCustomersUpdateOperation: Operation<M.CustomerPortalC
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalCustomerSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Update the customer of the session
  * `PATCH /v1/customer-portal/customers/me` (`customer_portal:customers:update`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 422 Validation error
@@ -832,7 +836,7 @@ export const customerPortalCustomersUpdateOperation: Operation<M.CustomerPortalC
 export function customerPortalCustomersUpdate(
   client: TesseraCore,
   request: M.CustomerPortalCustomersUpdateRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalCustomersUpdateResponse> {
   return call(client, customerPortalCustomersUpdateOperation, request, options);
 }
@@ -845,12 +849,13 @@ export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalL
   request: Z.CustomerPortalLicenseKeysListRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceLicenseKeyReadSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * List the customer's license keys
  * `GET /v1/customer-portal/license-keys/` (`customer_portal:license_keys:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Unauthorized
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -859,7 +864,7 @@ export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalL
 export function customerPortalLicenseKeysList(
   client: TesseraCore,
   request: M.CustomerPortalLicenseKeysListRequest = {},
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<PageIterator<M.CustomerPortalLicenseKeysListResponse, M.CustomerPortalLicenseKeysListRequest>> {
   return paginate(client, customerPortalLicenseKeysListOperation, request, options);
 }
@@ -872,12 +877,13 @@ export const customerPortalLicenseKeysGetOperation: Operation<M.CustomerPortalLi
   request: Z.CustomerPortalLicenseKeysGetRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyWithActivationsSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Get one of the customer's license keys
  * `GET /v1/customer-portal/license-keys/{id}` (`customer_portal:license_keys:get`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -886,7 +892,7 @@ export const customerPortalLicenseKeysGetOperation: Operation<M.CustomerPortalLi
 export function customerPortalLicenseKeysGet(
   client: TesseraCore,
   request: M.CustomerPortalLicenseKeysGetRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalLicenseKeysGetResponse> {
   return call(client, customerPortalLicenseKeysGetOperation, request, options);
 }
@@ -982,12 +988,13 @@ export const customerPortalOrdersListOperation: Operation<M.CustomerPortalOrders
   request: Z.CustomerPortalOrdersListRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerOrderSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * List the customer's orders
  * `GET /v1/customer-portal/orders/` (`customer_portal:orders:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 422 Validation error
@@ -995,7 +1002,7 @@ export const customerPortalOrdersListOperation: Operation<M.CustomerPortalOrders
 export function customerPortalOrdersList(
   client: TesseraCore,
   request: M.CustomerPortalOrdersListRequest = {},
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<PageIterator<M.CustomerPortalOrdersListResponse, M.CustomerPortalOrdersListRequest>> {
   return paginate(client, customerPortalOrdersListOperation, request, options);
 }
@@ -1008,12 +1015,13 @@ export const customerPortalOrdersGetOperation: Operation<M.CustomerPortalOrdersG
   request: Z.CustomerPortalOrdersGetRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Get one of the customer's orders
  * `GET /v1/customer-portal/orders/{id}` (`customer_portal:orders:get`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -1022,7 +1030,7 @@ export const customerPortalOrdersGetOperation: Operation<M.CustomerPortalOrdersG
 export function customerPortalOrdersGet(
   client: TesseraCore,
   request: M.CustomerPortalOrdersGetRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalOrdersGetResponse> {
   return call(client, customerPortalOrdersGetOperation, request, options);
 }
@@ -1060,12 +1068,13 @@ export const customerPortalSubscriptionsListOperation: Operation<M.CustomerPorta
   request: Z.CustomerPortalSubscriptionsListRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerSubscriptionSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * List the customer's subscriptions
  * `GET /v1/customer-portal/subscriptions/` (`customer_portal:subscriptions:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 422 Validation error
@@ -1073,7 +1082,7 @@ export const customerPortalSubscriptionsListOperation: Operation<M.CustomerPorta
 export function customerPortalSubscriptionsList(
   client: TesseraCore,
   request: M.CustomerPortalSubscriptionsListRequest = {},
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<PageIterator<M.CustomerPortalSubscriptionsListResponse, M.CustomerPortalSubscriptionsListRequest>> {
   return paginate(client, customerPortalSubscriptionsListOperation, request, options);
 }
@@ -1086,12 +1095,13 @@ export const customerPortalSubscriptionsGetOperation: Operation<M.CustomerPortal
   request: Z.CustomerPortalSubscriptionsGetRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Get one of the customer's subscriptions
  * `GET /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:get`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -1100,7 +1110,7 @@ export const customerPortalSubscriptionsGetOperation: Operation<M.CustomerPortal
 export function customerPortalSubscriptionsGet(
   client: TesseraCore,
   request: M.CustomerPortalSubscriptionsGetRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalSubscriptionsGetResponse> {
   return call(client, customerPortalSubscriptionsGetOperation, request, options);
 }
@@ -1114,12 +1124,13 @@ export const customerPortalSubscriptionsUpdateOperation: Operation<M.CustomerPor
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
   errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Cancel, uncancel or change the plan of one of the customer's subscriptions
  * `PATCH /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:update`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 400 BadRequest
  * @throws 401 Missing or invalid credentials
  * @throws 403 AlreadyCanceledSubscription
@@ -1129,7 +1140,7 @@ export const customerPortalSubscriptionsUpdateOperation: Operation<M.CustomerPor
 export function customerPortalSubscriptionsUpdate(
   client: TesseraCore,
   request: M.CustomerPortalSubscriptionsUpdateRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalSubscriptionsUpdateResponse> {
   return call(client, customerPortalSubscriptionsUpdateOperation, request, options);
 }
@@ -1142,12 +1153,13 @@ export const customerPortalSubscriptionsCancelOperation: Operation<M.CustomerPor
   request: Z.CustomerPortalSubscriptionsCancelRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerSubscriptionSchema }],
   errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
-  security: [],
+  security: [["customer"]],
 };
 
 /**
  * Cancel one of the customer's subscriptions at the end of its period
  * `DELETE /v1/customer-portal/subscriptions/{id}` (`customer_portal:subscriptions:cancel`)
+ * Customer portal: pass `options.customerSession`.
  * @throws 401 Missing or invalid credentials
  * @throws 403 AlreadyCanceledSubscription
  * @throws 404 ResourceNotFound
@@ -1156,7 +1168,7 @@ export const customerPortalSubscriptionsCancelOperation: Operation<M.CustomerPor
 export function customerPortalSubscriptionsCancel(
   client: TesseraCore,
   request: M.CustomerPortalSubscriptionsCancelRequest,
-  options?: RequestOptions,
+  options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
   return call(client, customerPortalSubscriptionsCancelOperation, request, options);
 }
@@ -2825,7 +2837,7 @@ export class CustomerPortalBenefitGrantsResource {
    * List the customer's benefit grants
    * `GET /v1/customer-portal/benefit-grants/`; see {@link customerPortalBenefitGrantsList}.
    */
-  list(request: M.CustomerPortalBenefitGrantsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalBenefitGrantsListResponse, M.CustomerPortalBenefitGrantsListRequest>> {
+  list(request: M.CustomerPortalBenefitGrantsListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalBenefitGrantsListResponse, M.CustomerPortalBenefitGrantsListRequest>> {
     return customerPortalBenefitGrantsList(this.client, request, options);
   }
 
@@ -2833,7 +2845,7 @@ export class CustomerPortalBenefitGrantsResource {
    * Get one of the customer's benefit grants
    * `GET /v1/customer-portal/benefit-grants/{id}`; see {@link customerPortalBenefitGrantsGet}.
    */
-  get(request: M.CustomerPortalBenefitGrantsGetRequest, options?: RequestOptions): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
+  get(request: M.CustomerPortalBenefitGrantsGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
     return customerPortalBenefitGrantsGet(this.client, request, options);
   }
 }
@@ -2847,7 +2859,7 @@ export class CustomerPortalCustomersResource {
    * Get the customer of the session
    * `GET /v1/customer-portal/customers/me`; see {@link customerPortalCustomersGet}.
    */
-  get(request: M.CustomerPortalCustomersGetRequest = {}, options?: RequestOptions): Promise<M.CustomerPortalCustomersGetResponse> {
+  get(request: M.CustomerPortalCustomersGetRequest = {}, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersGetResponse> {
     return customerPortalCustomersGet(this.client, request, options);
   }
 
@@ -2855,7 +2867,7 @@ export class CustomerPortalCustomersResource {
    * Update the customer of the session
    * `PATCH /v1/customer-portal/customers/me`; see {@link customerPortalCustomersUpdate}.
    */
-  update(request: M.CustomerPortalCustomersUpdateRequest, options?: RequestOptions): Promise<M.CustomerPortalCustomersUpdateResponse> {
+  update(request: M.CustomerPortalCustomersUpdateRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersUpdateResponse> {
     return customerPortalCustomersUpdate(this.client, request, options);
   }
 }
@@ -2869,7 +2881,7 @@ export class CustomerPortalLicenseKeysResource {
    * List the customer's license keys
    * `GET /v1/customer-portal/license-keys/`; see {@link customerPortalLicenseKeysList}.
    */
-  list(request: M.CustomerPortalLicenseKeysListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalLicenseKeysListResponse, M.CustomerPortalLicenseKeysListRequest>> {
+  list(request: M.CustomerPortalLicenseKeysListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalLicenseKeysListResponse, M.CustomerPortalLicenseKeysListRequest>> {
     return customerPortalLicenseKeysList(this.client, request, options);
   }
 
@@ -2877,7 +2889,7 @@ export class CustomerPortalLicenseKeysResource {
    * Get one of the customer's license keys
    * `GET /v1/customer-portal/license-keys/{id}`; see {@link customerPortalLicenseKeysGet}.
    */
-  get(request: M.CustomerPortalLicenseKeysGetRequest, options?: RequestOptions): Promise<M.CustomerPortalLicenseKeysGetResponse> {
+  get(request: M.CustomerPortalLicenseKeysGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalLicenseKeysGetResponse> {
     return customerPortalLicenseKeysGet(this.client, request, options);
   }
 
@@ -2915,7 +2927,7 @@ export class CustomerPortalOrdersResource {
    * List the customer's orders
    * `GET /v1/customer-portal/orders/`; see {@link customerPortalOrdersList}.
    */
-  list(request: M.CustomerPortalOrdersListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalOrdersListResponse, M.CustomerPortalOrdersListRequest>> {
+  list(request: M.CustomerPortalOrdersListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalOrdersListResponse, M.CustomerPortalOrdersListRequest>> {
     return customerPortalOrdersList(this.client, request, options);
   }
 
@@ -2923,7 +2935,7 @@ export class CustomerPortalOrdersResource {
    * Get one of the customer's orders
    * `GET /v1/customer-portal/orders/{id}`; see {@link customerPortalOrdersGet}.
    */
-  get(request: M.CustomerPortalOrdersGetRequest, options?: RequestOptions): Promise<M.CustomerPortalOrdersGetResponse> {
+  get(request: M.CustomerPortalOrdersGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGetResponse> {
     return customerPortalOrdersGet(this.client, request, options);
   }
 }
@@ -2951,7 +2963,7 @@ export class CustomerPortalSubscriptionsResource {
    * List the customer's subscriptions
    * `GET /v1/customer-portal/subscriptions/`; see {@link customerPortalSubscriptionsList}.
    */
-  list(request: M.CustomerPortalSubscriptionsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerPortalSubscriptionsListResponse, M.CustomerPortalSubscriptionsListRequest>> {
+  list(request: M.CustomerPortalSubscriptionsListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalSubscriptionsListResponse, M.CustomerPortalSubscriptionsListRequest>> {
     return customerPortalSubscriptionsList(this.client, request, options);
   }
 
@@ -2959,7 +2971,7 @@ export class CustomerPortalSubscriptionsResource {
    * Get one of the customer's subscriptions
    * `GET /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsGet}.
    */
-  get(request: M.CustomerPortalSubscriptionsGetRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsGetResponse> {
+  get(request: M.CustomerPortalSubscriptionsGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalSubscriptionsGetResponse> {
     return customerPortalSubscriptionsGet(this.client, request, options);
   }
 
@@ -2967,7 +2979,7 @@ export class CustomerPortalSubscriptionsResource {
    * Cancel, uncancel or change the plan of one of the customer's subscriptions
    * `PATCH /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsUpdate}.
    */
-  update(request: M.CustomerPortalSubscriptionsUpdateRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsUpdateResponse> {
+  update(request: M.CustomerPortalSubscriptionsUpdateRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalSubscriptionsUpdateResponse> {
     return customerPortalSubscriptionsUpdate(this.client, request, options);
   }
 
@@ -2975,7 +2987,7 @@ export class CustomerPortalSubscriptionsResource {
    * Cancel one of the customer's subscriptions at the end of its period
    * `DELETE /v1/customer-portal/subscriptions/{id}`; see {@link customerPortalSubscriptionsCancel}.
    */
-  cancel(request: M.CustomerPortalSubscriptionsCancelRequest, options?: RequestOptions): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
+  cancel(request: M.CustomerPortalSubscriptionsCancelRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
     return customerPortalSubscriptionsCancel(this.client, request, options);
   }
 }

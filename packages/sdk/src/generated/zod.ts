@@ -60,7 +60,7 @@ export const BenefitCustomCreateSchema: z.ZodType<M.BenefitCustomCreate> = /* @_
   properties: BenefitCustomCreatePropertiesSchema,
 }));
 
-export const BenefitCustomCreatePropertiesSchema: z.ZodType<M.BenefitCustomCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitCustomCreatePropertiesSchema: z.ZodType<M.BenefitCustomCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   note: z.string().nullable().optional(),
 }));
 
@@ -110,7 +110,7 @@ export const BenefitDiscordCreateSchema: z.ZodType<M.BenefitDiscordCreate> = /* 
   properties: BenefitDiscordCreatePropertiesSchema,
 }));
 
-export const BenefitDiscordCreatePropertiesSchema: z.ZodType<M.BenefitDiscordCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitDiscordCreatePropertiesSchema: z.ZodType<M.BenefitDiscordCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   guild_token: z.string().min(1),
   role_id: z.string().min(1).max(64),
 }));
@@ -167,7 +167,7 @@ export const BenefitDownloadablesCreateSchema: z.ZodType<M.BenefitDownloadablesC
   properties: BenefitDownloadablesCreatePropertiesSchema,
 }));
 
-export const BenefitDownloadablesCreatePropertiesSchema: z.ZodType<M.BenefitDownloadablesCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitDownloadablesCreatePropertiesSchema: z.ZodType<M.BenefitDownloadablesCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   archived: z.record(z.uuid(), z.boolean()).optional(),
   files: z.array(z.uuid()).min(1),
 }));
@@ -223,7 +223,7 @@ export const BenefitGitHubRepositoryCreateSchema: z.ZodType<M.BenefitGitHubRepos
   properties: BenefitGitHubRepositoryCreatePropertiesSchema,
 }));
 
-export const BenefitGitHubRepositoryCreatePropertiesSchema: z.ZodType<M.BenefitGitHubRepositoryCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitGitHubRepositoryCreatePropertiesSchema: z.ZodType<M.BenefitGitHubRepositoryCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   repository_owner: z.string().min(1).max(39).regex(new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$")),
   repository_name: z.string().min(1).max(100).regex(new RegExp("^[A-Za-z0-9._-]+$")),
   permission: z.enum(["pull", "triage", "push", "maintain", "admin"]),
@@ -314,7 +314,7 @@ export const BenefitGrantMeterCreditPropertiesSchema: z.ZodType<M.BenefitGrantMe
   last_credited_at: z.string(),
 }));
 
-export const BenefitLicenseKeyActivationCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeyActivationCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitLicenseKeyActivationCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeyActivationCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   limit: z.int().min(1).max(50),
   enable_customer_admin: z.boolean(),
 }));
@@ -350,9 +350,9 @@ export const BenefitLicenseKeysCreateSchema: z.ZodType<M.BenefitLicenseKeysCreat
   properties: BenefitLicenseKeysCreatePropertiesSchema,
 }));
 
-export const BenefitLicenseKeysCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeysCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitLicenseKeysCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeysCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   prefix: z.string().nullable().optional(),
-  expires: z.object({
+  expires: z.strictObject({
     ttl: z.int().gt(0),
     timeframe: z.enum(["year", "month", "day"]),
   }).nullable().optional(),
@@ -409,7 +409,7 @@ export const BenefitMeterCreditCreateSchema: z.ZodType<M.BenefitMeterCreditCreat
   properties: BenefitMeterCreditCreatePropertiesSchema,
 }));
 
-export const BenefitMeterCreditCreatePropertiesSchema: z.ZodType<M.BenefitMeterCreditCreateProperties> = /* @__PURE__ */ z.lazy(() => z.object({
+export const BenefitMeterCreditCreatePropertiesSchema: z.ZodType<M.BenefitMeterCreditCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   units: z.int().gt(0),
   rollover: z.boolean(),
   meter_id: z.uuid(),
@@ -1181,7 +1181,7 @@ export const CustomerSubscriptionSchema: z.ZodType<M.CustomerSubscription> = /* 
   meters: z.array(CustomerSubscriptionMeterSchema),
 }));
 
-export const CustomerSubscriptionCancelSchema: z.ZodType<M.CustomerSubscriptionCancel> = /* @__PURE__ */ z.lazy(() => z.object({
+export const CustomerSubscriptionCancelSchema: z.ZodType<M.CustomerSubscriptionCancel> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   cancel_at_period_end: z.boolean().nullable().optional(),
   cancellation_reason: CustomerCancellationReasonSchema.nullable().optional(),
   cancellation_comment: z.string().nullable().optional(),

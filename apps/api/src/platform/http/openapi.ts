@@ -206,6 +206,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     const security: unknown[] = [];
     if (route.auth.subjects.includes('organization')) security.push({ access_token: [] });
     if (route.auth.subjects.includes('user')) security.push({ session_cookie: [] });
+    if (route.auth.subjects.includes('customer')) security.push({ customer_session: [] });
     if (route.auth.optional) security.push({});
 
     paths[route.path] ??= {};
@@ -248,6 +249,11 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
           description: 'An organization access token (`polar_oat_…`) or an OAuth2 access token.',
         },
         session_cookie: { type: 'apiKey', in: 'cookie', name: 'tessera_session', description: 'Dashboard session.' },
+        customer_session: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A customer session token (`polar_cst_…`) from `POST /v1/customer-sessions/` (customer portal).',
+        },
       },
     },
   };

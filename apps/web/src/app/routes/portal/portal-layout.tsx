@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { useCustomer } from '../../../features/customer-portal/api/get-customer';
 import { useOrganization } from '../../../features/customer-portal/api/get-organization';
-import { createPortalClient } from '../../../features/customer-portal/api/portal-client';
+import { createCustomerClient } from '../../../features/customer-portal/api/portal-client';
 import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
 import { SessionEnded } from '../../../features/customer-portal/components/session-ended';
 import {
@@ -43,19 +43,18 @@ function PortalLayout({ slug }: { slug: string }) {
   );
   const onUnauthorized = useCallback(() => forget(expire), [forget, expire]);
   const onSignOut = useCallback(() => forget(signOut), [forget, signOut]);
-  const client = useMemo(() => createPortalClient({ token, onUnauthorized }), [token, onUnauthorized]);
   const portal = useMemo<PortalSession | null>(
     () =>
       token && storefront.data
         ? {
             slug,
             storefront: storefront.data,
-            client,
+            client: createCustomerClient(token, onUnauthorized),
             queryKey: [...portalQueryKey(slug), sessionNumberOf(token)],
             signOut: onSignOut,
           }
         : null,
-    [slug, token, storefront.data, client, onSignOut],
+    [slug, token, storefront.data, onUnauthorized, onSignOut],
   );
 
   if (storefront.isPending) return <Loading label="Loading the customer portal…" />;

@@ -1,18 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  customerPortalBenefitGrantsList,
-  type CustomerPortalBenefitGrantsListRequest,
-  type TesseraCore,
-} from '@tessera/sdk';
+import { customerPortalBenefitGrantsList, type CustomerPortalBenefitGrantsListRequest } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 
-export async function getBenefitGrants(client: TesseraCore, request: CustomerPortalBenefitGrantsListRequest) {
-  return (await customerPortalBenefitGrantsList(client, request)).result;
+export async function getBenefitGrants(client: PortalClient, request: CustomerPortalBenefitGrantsListRequest) {
+  return (await customerPortalBenefitGrantsList(client.core, request, client.auth)).result;
 }
 
 export function getBenefitGrantsQueryOptions(
   sessionKey: readonly unknown[],
-  client: TesseraCore,
+  client: PortalClient,
   request: CustomerPortalBenefitGrantsListRequest,
 ) {
   return queryOptions({

@@ -1,16 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { customerPortalCustomersGet, type TesseraCore } from '@tessera/sdk';
+import { customerPortalCustomersGet } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 
-export function getCustomer(client: TesseraCore) {
-  return customerPortalCustomersGet(client);
+export function getCustomer(client: PortalClient) {
+  return customerPortalCustomersGet(client.core, {}, client.auth);
 }
 
 export function customerQueryKey(sessionKey: readonly unknown[]) {
   return [...sessionKey, 'customer'] as const;
 }
 
-export function getCustomerQueryOptions(sessionKey: readonly unknown[], client: TesseraCore) {
+export function getCustomerQueryOptions(sessionKey: readonly unknown[], client: PortalClient) {
   return queryOptions({ queryKey: customerQueryKey(sessionKey), queryFn: () => getCustomer(client) });
 }
 

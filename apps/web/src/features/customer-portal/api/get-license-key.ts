@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { customerPortalLicenseKeysGet, type TesseraCore } from '@tessera/sdk';
+import { customerPortalLicenseKeysGet } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 
-export function getLicenseKey(client: TesseraCore, id: string) {
-  return customerPortalLicenseKeysGet(client, { id });
+export function getLicenseKey(client: PortalClient, id: string) {
+  return customerPortalLicenseKeysGet(client.core, { id }, client.auth);
 }
 
-export function getLicenseKeyQueryOptions(sessionKey: readonly unknown[], client: TesseraCore, id: string) {
+export function getLicenseKeyQueryOptions(sessionKey: readonly unknown[], client: PortalClient, id: string) {
   return queryOptions({
     queryKey: [...sessionKey, 'license-keys', 'detail', id],
     queryFn: () => getLicenseKey(client, id),

@@ -1,14 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { customerPortalOrdersList, type CustomerPortalOrdersListRequest, type TesseraCore } from '@tessera/sdk';
+import { customerPortalOrdersList, type CustomerPortalOrdersListRequest } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 
-export async function getOrders(client: TesseraCore, request: CustomerPortalOrdersListRequest) {
-  return (await customerPortalOrdersList(client, request)).result;
+export async function getOrders(client: PortalClient, request: CustomerPortalOrdersListRequest) {
+  return (await customerPortalOrdersList(client.core, request, client.auth)).result;
 }
 
 export function getOrdersQueryOptions(
   sessionKey: readonly unknown[],
-  client: TesseraCore,
+  client: PortalClient,
   request: CustomerPortalOrdersListRequest,
 ) {
   return queryOptions({

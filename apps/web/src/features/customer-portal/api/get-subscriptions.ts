@@ -1,18 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  customerPortalSubscriptionsList,
-  type CustomerPortalSubscriptionsListRequest,
-  type TesseraCore,
-} from '@tessera/sdk';
+import { customerPortalSubscriptionsList, type CustomerPortalSubscriptionsListRequest } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 
-export async function getSubscriptions(client: TesseraCore, request: CustomerPortalSubscriptionsListRequest) {
-  return (await customerPortalSubscriptionsList(client, request)).result;
+export async function getSubscriptions(client: PortalClient, request: CustomerPortalSubscriptionsListRequest) {
+  return (await customerPortalSubscriptionsList(client.core, request, client.auth)).result;
 }
 
 export function getSubscriptionsQueryOptions(
   sessionKey: readonly unknown[],
-  client: TesseraCore,
+  client: PortalClient,
   request: CustomerPortalSubscriptionsListRequest,
 ) {
   return queryOptions({

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { customerPortalCustomersGet, customerPortalOrganizationsGet } from '@tessera/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPortalClient } from './portal-client';
+import { createCustomerClient, createPortalClient } from './portal-client';
 
 const CUSTOMER = {
   created_at: '2026-01-05T10:00:00.000Z',
@@ -26,10 +26,11 @@ function answer(status: number, body: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('createPortalClient', () => {
+describe('portal clients', () => {
   it('sends the customer session token as the bearer, without the dashboard cookie', async () => {
     const fetch = answer(200, CUSTOMER);
-    const customer = await customerPortalCustomersGet(createPortalClient({ token: 'polar_cst_abc' }));
+    const client = createCustomerClient('polar_cst_abc');
+    const customer = await customerPortalCustomersGet(client.core, {}, client.auth);
     expect(customer.email).toBe('ada@example.com');
     const [url, init] = fetch.mock.calls[0]!;
     expect(String(url)).toMatch(/\/v1\/customer-portal\/customers\/me$/);
@@ -40,8 +41,8 @@ describe('createPortalClient', () => {
   it('says when the API refuses the token', async () => {
     answer(401, { error: 'Unauthorized', detail: 'Unauthorized' });
     const onUnauthorized = vi.fn();
-    const client = createPortalClient({ token: 'polar_cst_expired', onUnauthorized });
-    await expect(customerPortalCustomersGet(client)).rejects.toMatchObject({ statusCode: 401 });
+    const client = createCustomerClient('polar_cst_expired', onUnauthorized);
+    await expect(customerPortalCustomersGet(client.core, {}, client.auth)).rejects.toMatchObject({ statusCode: 401 });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 

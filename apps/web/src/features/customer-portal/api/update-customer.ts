@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { customerPortalCustomersUpdate, type CustomerPortalCustomerUpdate, type TesseraCore } from '@tessera/sdk';
+import { customerPortalCustomersUpdate, type CustomerPortalCustomerUpdate } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 import { customerQueryKey } from './get-customer';
 
-export function updateCustomer(client: TesseraCore, body: CustomerPortalCustomerUpdate) {
-  return customerPortalCustomersUpdate(client, { body });
+export function updateCustomer(client: PortalClient, body: CustomerPortalCustomerUpdate) {
+  return customerPortalCustomersUpdate(client.core, { body }, client.auth);
 }
 
 /** The customer edits its own profile; grants embed the customer, so they are read again too. */

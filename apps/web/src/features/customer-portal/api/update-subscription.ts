@@ -3,14 +3,14 @@ import {
   customerPortalSubscriptionsUpdate,
   type CustomerSubscription,
   type CustomerSubscriptionUpdate,
-  type TesseraCore,
 } from '@tessera/sdk';
+import type { PortalClient } from './portal-client';
 import { usePortalSession } from '../session/portal-session';
 import { subscriptionQueryKey } from './get-subscription';
 
 /** Cancels at period end, takes a cancellation back, or changes the plan: the body says which. */
-export async function updateSubscription(client: TesseraCore, id: string, body: CustomerSubscriptionUpdate) {
-  const updated = await customerPortalSubscriptionsUpdate(client, { id, body });
+export async function updateSubscription(client: PortalClient, id: string, body: CustomerSubscriptionUpdate) {
+  const updated = await customerPortalSubscriptionsUpdate(client.core, { id, body }, client.auth);
   // A plan change answered with the old product was not applied (the request lost its product on the
   // way): it must not be reported as done.
   if ('product_id' in body && updated.product_id !== body.product_id)

@@ -1,4 +1,5 @@
-import type { CustomerOrganization, TesseraCore } from '@tessera/sdk';
+import type { CustomerOrganization } from '@tessera/sdk';
+import type { PortalClient } from '../api/portal-client';
 import { createContext, useContext, type ReactNode } from 'react';
 
 /** What every portal page needs: the organization (its slug keys the cache) and the client. */
@@ -7,7 +8,7 @@ export interface PortalSession {
   /** The seller and the products it offers (plan changes pick among them). */
   storefront: CustomerOrganization;
   /** The SDK client carrying the customer session token. */
-  client: TesseraCore;
+  client: PortalClient;
   /** Prefix of every query of this session, so another session (a new link) never sees its answers. */
   queryKey: readonly unknown[];
   signOut(): void;
