@@ -1,6 +1,7 @@
+import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
+import { BenefitFormDialog } from '../../../features/benefits/components/benefit-form-dialog';
 import { BenefitsList } from '../../../features/benefits/components/benefits-list';
-import { CreateBenefitDialog } from '../../../features/benefits/components/create-benefit-dialog';
 import { useCurrentOrganization } from './current-organization';
 
 export function Component() {
@@ -10,7 +11,12 @@ export function Component() {
       <PageHeader
         title="Benefits"
         description="What customers receive with a product."
-        actions={<CreateBenefitDialog organizationId={organization.id} />}
+        actions={
+          <BenefitFormDialog
+            organizationId={organization.id}
+            trigger={(open) => <Button onClick={open}>New benefit</Button>}
+          />
+        }
       />
       <BenefitsList organizationId={organization.id} />
     </>

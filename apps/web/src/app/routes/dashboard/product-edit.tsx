@@ -4,6 +4,8 @@ import { Badge } from '../../../components/ui/badge';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
+import { useAllBenefits } from '../../../features/benefits/api/get-all-benefits';
+import { useCustomFields } from '../../../features/custom-fields/api/get-custom-fields';
 import { useProduct } from '../../../features/products/api/get-product';
 import { ProductForm } from '../../../features/products/components/product-form';
 import { organizationPath, useCurrentOrganization } from './current-organization';
@@ -12,6 +14,9 @@ export function Component() {
   const organization = useCurrentOrganization();
   const { productId = '' } = useParams();
   const product = useProduct(productId);
+  // What a product can carry, composed here so the products feature does not reach into other features.
+  const benefits = useAllBenefits(organization.id);
+  const customFields = useCustomFields({ organization_id: organization.id, limit: 100, sorting: ['name'] });
   const navigate = useNavigate();
   const toast = useToast();
   if (product.isPending) return <Loading label="Loading product…" />;
@@ -27,6 +32,10 @@ export function Component() {
         key={product.data.id}
         organizationId={organization.id}
         product={product.data}
+        benefits={{ items: benefits.data, error: benefits.error }}
+        customFields={{ items: customFields.data?.items, error: customFields.error }}
+        benefitsPath={organizationPath(organization, '/benefits')}
+        customFieldsPath={organizationPath(organization, '/settings/custom-fields')}
         onSaved={(saved) => {
           toast(`Product “${saved.name}” saved`);
           navigate(organizationPath(organization, '/products'));

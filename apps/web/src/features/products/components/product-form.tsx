@@ -1,6 +1,6 @@
-import type { Product, ProductUpdate } from '@tessera/sdk';
+import type { Benefit, CustomField, Product, ProductCreate, ProductUpdate } from '@tessera/sdk';
 import { useRef, useState, type FormEvent } from 'react';
-import { ApiErrorAlert } from '../../../components/ui/alert';
+import { Alert, ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
@@ -9,8 +9,22 @@ import { Select } from '../../../components/ui/select';
 import { fieldError } from '../../../lib/api-error';
 import { useCreateProduct } from '../api/create-product';
 import { useUpdateProduct } from '../api/update-product';
+import { useUpdateProductBenefits } from '../api/update-product-benefits';
+import {
+  attachedCustomFieldsBody,
+  attachedFieldDrafts,
+  moveAttachedField,
+  orderedChoices,
+  sameIds,
+  selectedInOrder,
+  setFieldRequired,
+  toggleAttachedField,
+} from './attachments';
 import { PriceFields } from './price-fields';
 import { describePrice, emptyPrice, toNewPrice, type NewPrice, type PriceDraft } from './prices';
+import { ProductArchiveCard } from './product-archive-card';
+import { ProductBenefitsFieldset } from './product-benefits-fieldset';
+import { ProductCustomFieldsFieldset } from './product-custom-fields-fieldset';
 
 const BILLING = [
   { value: 'once', label: 'One-time purchase' },
@@ -18,25 +32,95 @@ const BILLING = [
   { value: 'year', label: 'Yearly subscription' },
 ];
 
+const PRICE_FIELDS = [
+  'price_amount',
+  'price_currency',
+  'minimum_amount',
+  'maximum_amount',
+  'preset_amount',
+  'meter_id',
+  'unit_amount',
+  'cap_amount',
+];
+
+type SaveRequest = { kind: 'create'; body: ProductCreate } | { kind: 'update'; id: string; body: ProductUpdate };
+
+/** A list the page loads for the form: undefined items while loading. */
+export interface Choices<T> {
+  items: readonly T[] | undefined;
+  error: unknown;
+}
+
 export interface ProductFormProps {
   organizationId: string;
   /** Given when editing. */
   product?: Product;
+  /** The organization's benefits and custom fields, to attach. */
+  benefits: Choices<Benefit>;
+  customFields: Choices<CustomField>;
+  /** Where benefits and custom fields are managed. */
+  benefitsPath: string;
+  customFieldsPath: string;
   onSaved(product: Product): void;
 }
 
-export function ProductForm({ organizationId, product, onSaved }: ProductFormProps) {
+export function ProductForm(props: ProductFormProps) {
+  const { organizationId, product, benefits, customFields, onSaved } = props;
   const nextKey = useRef(1);
+  // The product as last saved: after a creation whose benefits failed, the form edits what was created.
+  const [current, setCurrent] = useState(product);
   const [name, setName] = useState(product?.name ?? '');
   const [description, setDescription] = useState(product?.description ?? '');
   const [billing, setBilling] = useState<string>(product?.recurring_interval ?? 'once');
   const [kept, setKept] = useState(product ? product.prices.filter((price) => !price.is_archived) : []);
   const [drafts, setDrafts] = useState<PriceDraft[]>(product ? [] : [emptyPrice('0')]);
+  const [selectedBenefits, setSelectedBenefits] = useState(
+    () => new Set(product?.benefits.map((benefit) => benefit.id) ?? []),
+  );
+  const [attachedFields, setAttachedFields] = useState(() => attachedFieldDrafts(product));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const create = useCreateProduct();
   const update = useUpdateProduct();
-  const mutation = product ? update : create;
+  const setBenefits = useUpdateProductBenefits();
+  const mutation = current ? update : create;
   const errorFor = (field: string) => localErrors[field] ?? fieldError(mutation.error, field);
+
+  // Attached benefits and fields first, in their order: the order shown is the order saved.
+  const benefitChoices = orderedChoices(product?.benefits ?? [], benefits.items ?? []);
+  const fieldChoices = orderedChoices(
+    (current ?? product)?.attached_custom_fields.map((attached) => attached.custom_field) ?? [],
+    customFields.items ?? [],
+  );
+  const sentBenefits = setBenefits.variables?.benefits ?? [];
+
+  /** What the server now holds: kept prices are its live prices, and no new price is pending. */
+  function adopt(saved: Product) {
+    setCurrent(saved);
+    setKept(saved.prices.filter((price) => !price.is_archived));
+    setDrafts([]);
+  }
+
+  async function save(request: SaveRequest) {
+    setBenefits.reset();
+    let saved: Product;
+    try {
+      saved =
+        request.kind === 'update'
+          ? await update.mutateAsync({ id: request.id, body: request.body })
+          : await create.mutateAsync(request.body);
+    } catch {
+      return; // Shown from the mutation's error, next to the fields it names.
+    }
+    adopt(saved);
+    const wanted = selectedInOrder(benefitChoices, selectedBenefits);
+    const attached = saved.benefits.map((benefit) => benefit.id);
+    if (sameIds(wanted, attached)) return onSaved(saved);
+    try {
+      onSaved(await setBenefits.mutateAsync({ id: saved.id, benefits: wanted }));
+    } catch {
+      // Shown in the Benefits section: the product itself was saved, and saving again retries.
+    }
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -53,90 +137,142 @@ export function ProductForm({ organizationId, product, onSaved }: ProductFormPro
     if (Object.keys(errors).length > 0) return;
 
     const recurring_interval = billing === 'once' ? null : (billing as 'month' | 'year');
-    const common = { name: name.trim(), description: description.trim() || null, recurring_interval };
-    if (product) {
-      const body: ProductUpdate = { ...common, prices: [...kept.map((price) => ({ id: price.id })), ...prices] };
-      update.mutate({ id: product.id, body }, { onSuccess: onSaved });
-    } else {
-      create.mutate({ ...common, organization_id: organizationId, prices }, { onSuccess: onSaved });
-    }
+    const common = {
+      name: name.trim(),
+      description: description.trim() || null,
+      recurring_interval,
+      attached_custom_fields: attachedCustomFieldsBody(attachedFields),
+    };
+    void save(
+      current
+        ? {
+            kind: 'update',
+            id: current.id,
+            body: { ...common, prices: [...kept.map((price) => ({ id: price.id })), ...prices] },
+          }
+        : { kind: 'create', body: { ...common, organization_id: organizationId, prices } },
+    );
   }
 
-  const shown = ['name', 'description', 'recurring_interval', 'prices'];
+  const shown = [
+    'name',
+    'description',
+    'recurring_interval',
+    'prices',
+    ...attachedFields.flatMap((_, index) => [
+      `attached_custom_fields.${index}`,
+      `attached_custom_fields.${index}.custom_field_id`,
+    ]),
+  ];
   drafts.forEach((_, position) => {
     const index = kept.length + position;
-    for (const field of [
-      'price_amount',
-      'price_currency',
-      'minimum_amount',
-      'maximum_amount',
-      'preset_amount',
-      'meter_id',
-      'unit_amount',
-      'cap_amount',
-    ])
-      shown.push(`prices.${index}.${field}`);
+    for (const field of PRICE_FIELDS) shown.push(`prices.${index}.${field}`);
   });
+  const fieldErrorAt = (position: number) =>
+    errorFor(`attached_custom_fields.${position}.custom_field_id`) ?? errorFor(`attached_custom_fields.${position}`);
+  const benefitError = (benefitId: string) => {
+    const position = sentBenefits.indexOf(benefitId);
+    return position >= 0 ? fieldError(setBenefits.error, `benefits.${position}`) : undefined;
+  };
+  const isPending = create.isPending || update.isPending || setBenefits.isPending;
 
   return (
-    <form onSubmit={submit} className="max-w-3xl space-y-6" noValidate>
-      <ApiErrorAlert error={mutation.error} shownFields={shown} />
-      <Card>
-        <CardTitle>Details</CardTitle>
-        <div className="space-y-4">
-          <Field label="Product name" error={errorFor('name')}>
-            <Input value={name} onChange={(event) => setName(event.target.value)} />
-          </Field>
-          <Field label="Description" hint="Shown to customers at checkout. Optional." error={errorFor('description')}>
-            <Textarea value={description} onChange={(event) => setDescription(event.target.value)} />
-          </Field>
-          <Field label="Billing" error={errorFor('recurring_interval')}>
-            <Select value={billing} options={BILLING} onValueChange={setBilling} />
-          </Field>
-        </div>
-      </Card>
-      <Card>
-        <CardTitle>Prices</CardTitle>
-        <div className="space-y-4">
-          {kept.map((price) => (
-            <div
-              key={price.id}
-              className="flex items-center justify-between rounded-md border border-slate-200 px-4 py-3 text-sm"
+    <div className="max-w-3xl space-y-6">
+      <form onSubmit={submit} className="space-y-6" noValidate>
+        <ApiErrorAlert error={mutation.error} shownFields={shown} />
+        {setBenefits.error ? (
+          <Alert tone="error" title={`“${current?.name ?? name}” is saved, but its benefits are not.`}>
+            The Benefits section says why. Save again to retry.
+          </Alert>
+        ) : null}
+        <Card>
+          <CardTitle>Details</CardTitle>
+          <div className="space-y-4">
+            <Field label="Product name" error={errorFor('name')}>
+              <Input value={name} onChange={(event) => setName(event.target.value)} />
+            </Field>
+            <Field label="Description" hint="Shown to customers at checkout. Optional." error={errorFor('description')}>
+              <Textarea value={description} onChange={(event) => setDescription(event.target.value)} />
+            </Field>
+            <Field
+              label="Billing"
+              hint={current ? 'How a product is billed is set when it is created.' : undefined}
+              error={errorFor('recurring_interval')}
             >
-              <span>{describePrice(price)}</span>
-              <Button variant="ghost" size="sm" onClick={() => setKept(kept.filter((item) => item.id !== price.id))}>
-                Remove {describePrice(price)}
-              </Button>
-            </div>
-          ))}
-          {drafts.map((draft, position) => (
-            <PriceFields
-              key={draft.key}
-              draft={draft}
-              index={kept.length + position}
-              number={drafts.length > 1 ? position + 1 : 1}
-              errorFor={errorFor}
-              onChange={(next) => setDrafts(drafts.map((item) => (item.key === draft.key ? next : item)))}
-              onRemove={
-                kept.length + drafts.length > 1
-                  ? () => setDrafts(drafts.filter((item) => item.key !== draft.key))
-                  : undefined
-              }
-            />
-          ))}
-          {errorFor('prices') && <p className="text-sm text-red-700">{errorFor('prices')}</p>}
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => setDrafts([...drafts, emptyPrice(String(nextKey.current++))])}
-          >
-            Add a price
-          </Button>
-        </div>
-      </Card>
-      <Button type="submit" isPending={mutation.isPending}>
-        {product ? 'Save product' : 'Create product'}
-      </Button>
-    </form>
+              <Select value={billing} options={BILLING} disabled={Boolean(current)} onValueChange={setBilling} />
+            </Field>
+          </div>
+        </Card>
+        <Card>
+          <CardTitle>Prices</CardTitle>
+          <div className="space-y-4">
+            {kept.map((price) => (
+              <div
+                key={price.id}
+                className="flex items-center justify-between rounded-md border border-slate-200 px-4 py-3 text-sm"
+              >
+                <span>{describePrice(price)}</span>
+                <Button variant="ghost" size="sm" onClick={() => setKept(kept.filter((item) => item.id !== price.id))}>
+                  Remove {describePrice(price)}
+                </Button>
+              </div>
+            ))}
+            {drafts.map((draft, position) => (
+              <PriceFields
+                key={draft.key}
+                draft={draft}
+                index={kept.length + position}
+                number={drafts.length > 1 ? position + 1 : 1}
+                errorFor={errorFor}
+                onChange={(next) => setDrafts(drafts.map((item) => (item.key === draft.key ? next : item)))}
+                onRemove={
+                  kept.length + drafts.length > 1
+                    ? () => setDrafts(drafts.filter((item) => item.key !== draft.key))
+                    : undefined
+                }
+              />
+            ))}
+            {errorFor('prices') && <p className="text-sm text-red-700">{errorFor('prices')}</p>}
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setDrafts([...drafts, emptyPrice(String(nextKey.current++))])}
+            >
+              Add a price
+            </Button>
+          </div>
+        </Card>
+        <ProductBenefitsFieldset
+          choices={benefitChoices}
+          isLoading={benefits.items === undefined && !benefits.error}
+          loadError={benefits.error}
+          selected={selectedBenefits}
+          onToggle={(benefitId, isSelected) => {
+            const next = new Set(selectedBenefits);
+            if (isSelected) next.add(benefitId);
+            else next.delete(benefitId);
+            setSelectedBenefits(next);
+          }}
+          errorFor={benefitError}
+          saveError={setBenefits.error}
+          benefitsPath={props.benefitsPath}
+        />
+        <ProductCustomFieldsFieldset
+          fields={fieldChoices}
+          isLoading={customFields.items === undefined && !customFields.error}
+          loadError={customFields.error}
+          attached={attachedFields}
+          onToggle={(id, attach) => setAttachedFields(toggleAttachedField(attachedFields, id, attach))}
+          onRequiredChange={(id, required) => setAttachedFields(setFieldRequired(attachedFields, id, required))}
+          onMove={(id, step) => setAttachedFields(moveAttachedField(attachedFields, id, step))}
+          errorAt={fieldErrorAt}
+          customFieldsPath={props.customFieldsPath}
+        />
+        <Button type="submit" isPending={isPending}>
+          {current ? 'Save changes' : 'Create product'}
+        </Button>
+      </form>
+      {current && <ProductArchiveCard product={current} onChange={setCurrent} />}
+    </div>
   );
 }

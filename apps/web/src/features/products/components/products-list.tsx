@@ -133,7 +133,23 @@ export function ProductsList({ organizationId, basePath }: ProductsListProps) {
                   <Td>{product.is_archived ? <Badge>Archived</Badge> : <Badge tone="success">Active</Badge>}</Td>
                   <Td>{formatDate(product.created_at)}</Td>
                   <Td className="text-right">
-                    {!product.is_archived && (
+                    {product.is_archived ? (
+                      <ConfirmButton
+                        variant="secondary"
+                        aria-label={`Unarchive ${product.name}`}
+                        title={`Unarchive “${product.name}”?`}
+                        description="It can be bought again through new checkouts. Checkout links it was removed from do not get it back."
+                        confirmLabel="Unarchive product"
+                        onConfirm={() =>
+                          archive.mutate(
+                            { id: product.id, body: { is_archived: false } },
+                            { onSuccess: () => toast(`${product.name} unarchived`) },
+                          )
+                        }
+                      >
+                        Unarchive
+                      </ConfirmButton>
+                    ) : (
                       <ConfirmButton
                         aria-label={`Archive ${product.name}`}
                         title={`Archive “${product.name}”?`}

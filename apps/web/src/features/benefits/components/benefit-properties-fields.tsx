@@ -1,0 +1,248 @@
+import { useRef } from 'react';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { Checkbox, Input, Textarea } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import {
+  emptyFile,
+  MAX_ACTIVATIONS,
+  PERMISSION_OPTIONS,
+  TIMEFRAME_OPTIONS,
+  type BenefitFormValues,
+  type GitHubPermission,
+  type Timeframe,
+} from './benefit-values';
+
+type Values = BenefitFormValues;
+type Patch = (patch: Partial<Values>) => void;
+type ErrorFor = (field: string) => string | undefined;
+
+export interface BenefitPropertiesFieldsProps {
+  values: Values;
+  set: Patch;
+  errorFor: ErrorFor;
+  isEditing: boolean;
+}
+
+/** The settings of the chosen benefit type. */
+export function BenefitPropertiesFields(props: BenefitPropertiesFieldsProps) {
+  switch (props.values.type) {
+    case 'custom':
+      return (
+        <Field
+          label="Note"
+          hint="Private instructions shown to customers after purchase, e.g. how to book their onboarding call. Optional."
+          error={props.errorFor('properties.note')}
+        >
+          <Textarea value={props.values.note} onChange={(event) => props.set({ note: event.target.value })} />
+        </Field>
+      );
+    case 'license_keys':
+      return <LicenseKeysFields {...props} />;
+    case 'github_repository':
+      return <GitHubRepositoryFields {...props} />;
+    case 'discord':
+      return <DiscordFields {...props} />;
+    case 'downloadables':
+      return <DownloadablesFields {...props} />;
+    case 'meter_credit':
+      return <MeterCreditFields {...props} />;
+  }
+}
+
+function LicenseKeysFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+  const hasActivationLimit = values.activationLimit.trim() !== '';
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field label="Key prefix" hint="Optional, e.g. ACME gives ACME-8F1B…." error={errorFor('properties.prefix')}>
+        <Input value={values.prefix} onChange={(event) => set({ prefix: event.target.value })} />
+      </Field>
+      <Field
+        label="Usage limit per key"
+        hint="How many uses a key allows in total. Optional."
+        error={errorFor('properties.limit_usage')}
+      >
+        <Input
+          inputMode="numeric"
+          value={values.usageLimit}
+          onChange={(event) => set({ usageLimit: event.target.value })}
+        />
+      </Field>
+      <Field
+        label="Keys expire after"
+        hint="Counted from the grant. Leave empty for keys that never expire."
+        error={errorFor('properties.expires.ttl')}
+      >
+        <Input
+          inputMode="numeric"
+          value={values.expiresAfter}
+          onChange={(event) => set({ expiresAfter: event.target.value })}
+        />
+      </Field>
+      <Field label="Expiry unit" error={errorFor('properties.expires.timeframe')}>
+        <Select
+          value={values.timeframe}
+          options={TIMEFRAME_OPTIONS}
+          onValueChange={(value) => set({ timeframe: value as Timeframe })}
+        />
+      </Field>
+      <Field
+        label="Activation limit"
+        hint={`Devices or installs per key, 1 to ${MAX_ACTIVATIONS}. Leave empty when keys need no activation.`}
+        error={errorFor('properties.activations.limit')}
+      >
+        <Input
+          inputMode="numeric"
+          value={values.activationLimit}
+          onChange={(event) => set({ activationLimit: event.target.value })}
+        />
+      </Field>
+      <Checkbox
+        className="self-center"
+        label="Customers may manage their activations"
+        disabled={!hasActivationLimit}
+        checked={hasActivationLimit && values.customerAdmin}
+        onChange={(event) => set({ customerAdmin: event.target.checked })}
+      />
+    </div>
+  );
+}
+
+function GitHubRepositoryFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Repository owner"
+          hint="The GitHub organization or user, e.g. acme."
+          error={errorFor('properties.repository_owner')}
+        >
+          <Input
+            autoComplete="off"
+            value={values.repositoryOwner}
+            onChange={(event) => set({ repositoryOwner: event.target.value })}
+          />
+        </Field>
+        <Field label="Repository name" hint="e.g. acme-pro." error={errorFor('properties.repository_name')}>
+          <Input
+            autoComplete="off"
+            value={values.repositoryName}
+            onChange={(event) => set({ repositoryName: event.target.value })}
+          />
+        </Field>
+        <Field
+          label="Permission"
+          hint="What customers may do in the repository."
+          error={errorFor('properties.permission')}
+        >
+          <Select
+            value={values.permission}
+            options={PERMISSION_OPTIONS}
+            onValueChange={(value) => set({ permission: value as GitHubPermission })}
+          />
+        </Field>
+      </div>
+      <p className="text-sm text-slate-600">
+        Customers are invited to the repository when their purchase grants the benefit, and removed when it is revoked.
+      </p>
+    </div>
+  );
+}
+
+function DiscordFields({ values, set, errorFor, isEditing }: BenefitPropertiesFieldsProps) {
+  if (!isEditing || values.guildToken === '')
+    return (
+      <Alert tone="info" title="Discord servers cannot be connected yet">
+        A Discord benefit needs a Discord server connected to Tessera, and Tessera has no way to connect one yet. A
+        Discord benefit cannot be created here for now; choose another type.
+      </Alert>
+    );
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field label="Discord server ID" hint="The connected server; it cannot be changed here.">
+        <Input value={values.guildId} readOnly />
+      </Field>
+      <Field label="Role ID" hint="The role customers receive on the server." error={errorFor('properties.role_id')}>
+        <Input autoComplete="off" value={values.roleId} onChange={(event) => set({ roleId: event.target.value })} />
+      </Field>
+    </div>
+  );
+}
+
+function DownloadablesFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+  const nextKey = useRef(values.files.length);
+  const update = (key: string, patch: Partial<Values['files'][number]>) =>
+    set({ files: values.files.map((file) => (file.key === key ? { ...file, ...patch } : file)) });
+  return (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-medium text-slate-800">Files</legend>
+      <Alert tone="info" title="File uploads are not available yet">
+        Tessera cannot upload or list files yet, so there is nothing to pick from. Enter the IDs of files already stored
+        for this organization; the server refuses an ID it does not know.
+      </Alert>
+      {values.files.map((file, index) => (
+        <div key={file.key} className="grid items-end gap-3 sm:grid-cols-[1fr_auto_auto]">
+          <Field label={`File ${index + 1} ID`} error={errorFor(`properties.files.${index}`)}>
+            <Input
+              autoComplete="off"
+              value={file.id}
+              onChange={(event) => update(file.key, { id: event.target.value })}
+            />
+          </Field>
+          <Checkbox
+            className="pb-2.5"
+            label={`Archive file ${index + 1}`}
+            checked={file.archived}
+            onChange={(event) => update(file.key, { archived: event.target.checked })}
+          />
+          <Button
+            variant="ghost"
+            disabled={values.files.length === 1}
+            onClick={() => set({ files: values.files.filter((item) => item.key !== file.key) })}
+          >
+            Remove file {index + 1}
+          </Button>
+        </div>
+      ))}
+      <p className="text-xs text-slate-600">
+        An archived file stays with customers who already have it and is not offered to new ones.
+      </p>
+      {errorFor('properties.files') && <p className="text-sm text-red-700">{errorFor('properties.files')}</p>}
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => set({ files: [...values.files, emptyFile(String(nextKey.current++))] })}
+      >
+        Add a file
+      </Button>
+    </fieldset>
+  );
+}
+
+function MeterCreditFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Field
+        label="Meter ID"
+        hint="Tessera has no meters page yet: enter the ID of one of this organization's meters. Meter credits also need usage-based billing switched on for the organization."
+        error={errorFor('properties.meter_id')}
+      >
+        <Input autoComplete="off" value={values.meterId} onChange={(event) => set({ meterId: event.target.value })} />
+      </Field>
+      <Field
+        label="Units credited"
+        hint="Credited to the customer every billing period."
+        error={errorFor('properties.units')}
+      >
+        <Input inputMode="numeric" value={values.units} onChange={(event) => set({ units: event.target.value })} />
+      </Field>
+      <Checkbox
+        className="sm:col-span-2"
+        label="Unused units roll over to the next period"
+        checked={values.rollover}
+        onChange={(event) => set({ rollover: event.target.checked })}
+      />
+    </div>
+  );
+}
