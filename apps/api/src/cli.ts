@@ -78,6 +78,14 @@ program
       },
       'tessera started',
     );
+    // For the person who just ran `npm start` (stdout carries the JSON logs; this line is for people).
+    if (runtime.app) {
+      process.stderr.write(
+        `\nTessera is running at ${config.baseUrl}\n` +
+          `  create your account: ${config.baseUrl}/signup\n` +
+          `  API reference:       ${config.baseUrl}/docs\n\n`,
+      );
+    }
     const shutdown = (signal: string) => {
       runtime.log.info({ signal }, 'shutting down');
       const force = setTimeout(() => process.exit(1), 30_000);
