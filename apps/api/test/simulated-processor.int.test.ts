@@ -285,7 +285,9 @@ describe('refunds', () => {
 
 describe('processor choice', () => {
   it('uses Stripe when STRIPE_SECRET_KEY is set: no simulated routes', async () => {
-    const withStripe = await startTestServer({ config: { stripeSecretKey: 'sk_test_123' } });
+    const withStripe = await startTestServer({
+      config: { stripeSecretKey: 'sk_test_123', stripePublishableKey: 'pk_test_123' },
+    });
     try {
       expect(withStripe.context().payments?.name).toBe('stripe');
       const response = await withStripe.inject({
