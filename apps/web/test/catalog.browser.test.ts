@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANTABLE_SCOPES } from '../../api/src/platform/auth/scopes.js';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { tokenFactory } from '../../api/test/factories/organizations.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { dashboardLink, hasChromium, launchBrowser, openPage, screenshot, signUp } from './browser.js';
 
 /**
  * The catalog in a real browser against the real server: benefits of several types created and
@@ -13,11 +12,6 @@ import { startTestServer, type TestServer } from '../../api/test/harness.js';
  * done through the pages; the API (with the organization's token) only confirms what was stored.
  * A screenshot of each step goes to test/artifacts/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const SLUG = 'catalog-works';
 
 describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
@@ -35,9 +29,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     return JSON.parse(text);
   }
 
-  const nav = (name: string) =>
-    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
-  const screenshot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  const nav = (name: string) => dashboardLink(page, name);
   const benefitRow = (description: string) =>
     page.getByRole('table', { name: 'Benefits' }).getByRole('row').filter({ hasText: description });
   /** A Radix select is opened by its label, its option picked from the list it shows. */
@@ -47,29 +39,12 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // Screenshots are test output, never source.
-    writeFileSync(`${ARTIFACTS}.gitignore`, '*\n');
     [server, browser] = await Promise.all([
       // The browser expires the session cookie by the real time, so the server runs on it too.
       startTestServer({ listen: true, clock: systemClock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
+      launchBrowser(),
     ]);
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {
@@ -78,13 +53,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
   });
 
   it('signs up and creates an organization', async () => {
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill('hedy@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Organization name').fill('Catalog Works');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+    await signUp(page, 'hedy@example.com', 'correct horse battery', 'Catalog Works');
     expect(new URL(page.url()).pathname).toBe(`/dashboard/${SLUG}/products`);
 
     const row = await server.runtime.database.db
@@ -150,10 +119,10 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     // The refusal was about the meter credit's settings; it goes with them.
     await expect(dialog.getByText('This meter does not exist.').count()).resolves.toBe(0);
     await expect(dialog.getByRole('button', { name: 'Create benefit' }).count()).resolves.toBe(0);
-    await screenshot('benefit-discord');
+    await screenshot(page, 'benefit-discord');
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await screenshot('benefits');
+    await screenshot(page, 'benefits');
   });
 
   it('creates a custom field on its page', async () => {
@@ -183,7 +152,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     const fields = page.getByRole('group', { name: 'Custom fields' });
     await fields.getByRole('checkbox', { name: 'Team name', exact: true }).check();
     await fields.getByRole('checkbox', { name: 'Team name required' }).check();
-    await screenshot('product-new');
+    await screenshot(page, 'product-new');
     await page.getByRole('button', { name: 'Create product' }).click();
 
     const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'Team plan' });
@@ -210,7 +179,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     await expect(fields.getByRole('checkbox', { name: 'Team name', exact: true }).isChecked()).resolves.toBe(true);
     await expect(fields.getByRole('checkbox', { name: 'Team name required' }).isChecked()).resolves.toBe(true);
     await expect(page.getByLabel('Billing').isDisabled()).resolves.toBe(true);
-    await screenshot('product-edit');
+    await screenshot(page, 'product-edit');
   });
 
   it('detaches a benefit and saves the change', async () => {
@@ -231,7 +200,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     expect(await dialog.getByLabel('Key prefix').inputValue()).toBe('CAT');
     await dialog.getByLabel('Description').fill('Pro license keys');
     await dialog.getByLabel('Activation limit').fill('5');
-    await screenshot('benefit-edit');
+    await screenshot(page, 'benefit-edit');
     await dialog.getByRole('button', { name: 'Save benefit' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     const row = benefitRow('Pro license keys');
@@ -257,7 +226,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     await page.getByRole('button', { name: 'Unarchive product' }).waitFor();
     const header = page.locator('header').filter({ has: page.getByRole('heading', { name: 'Team plan' }) });
     await header.getByText('Archived').waitFor();
-    await screenshot('product-archived');
+    await screenshot(page, 'product-archived');
 
     await nav('Products').click();
     await choose(page.getByRole('main'), 'Status', 'Archived');

@@ -1,24 +1,17 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../api/src/platform/clock.js';
 import { organizationFactory, uniqueSlug } from '../../api/test/factories/organizations.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
  * The hosted checkout in a real browser against the real server (embedded database, simulated card
  * processor). The seller's catalogue is created through the API with an organization token, as an
  * integration would; the buyer then does everything on the page.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Amounts follow a debounced save: give them time. */
 const POLL = { timeout: 10_000 };
@@ -28,7 +21,6 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
   const clock = new ManualClock();
   let server: TestServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let slug: string;
   let token: string;
@@ -56,10 +48,6 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
   /** The checkout's `url` on the test server (the harness's base URL has no port). */
   function open(checkout: { url: string }, query = '') {
     return page.goto(`${new URL(checkout.url).pathname}${query}`);
-  }
-
-  async function screenshot(name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   }
 
   const summary = () => page.getByRole('region', { name: 'Order summary' });
@@ -91,23 +79,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [server, browser] = await Promise.all([
-      startTestServer({ listen: true, clock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
-    ]);
+    [server, browser] = await Promise.all([startTestServer({ listen: true, clock }), launchBrowser()]);
     slug = uniqueSlug('acme');
     ({ token } = await organizationFactory(server, { name: 'Acme Software', slug }));
     const teamName = await api('POST', '/v1/custom-fields/', {
@@ -143,9 +115,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
       basis_points: 2000,
       duration: 'once',
     });
-    context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {
@@ -158,10 +128,10 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await open(checkout);
     await page.getByRole('heading', { name: 'Desktop license' }).waitFor();
     expect(await summaryValue('Total')).toBe('$25.00');
-    await screenshot('checkout-form');
+    await screenshot(page, 'checkout-form');
     // On a phone the order comes first, then the form, in one column.
     await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot('checkout-form-mobile');
+    await screenshot(page, 'checkout-form-mobile');
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Paying with nothing filled in: every problem next to its field, the first one focused.
@@ -174,7 +144,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await page.getByText('Enter your email address.').waitFor();
     await page.getByText('This field is required.').waitFor();
     await page.getByText('Enter your card number.').waitFor();
-    await screenshot('checkout-errors');
+    await screenshot(page, 'checkout-errors');
 
     await fillBuyer('ada@example.com');
     await page.getByLabel('Team name').fill('Analytical Engines');
@@ -186,7 +156,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await page.getByText('Your order of Desktop license is complete.').waitFor();
     const portal = await page.getByRole('link', { name: 'Open the customer portal' }).getAttribute('href');
     expect(portal).toMatch(new RegExp(`^/portal/${slug}\\?customer_session_token=polar_cst_`));
-    await screenshot('checkout-confirmation');
+    await screenshot(page, 'checkout-confirmation');
 
     // What the buyer answered reached the checkout.
     const saved = await api('GET', `/v1/checkouts/${checkout.id}`);
@@ -223,7 +193,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     expect(await summaryValue('Total due today')).toBe('$32.00');
     await page.getByText('Then $40.00 / month before taxes.').waitFor();
     await page.getByText('Applies to the first payment only.').waitFor();
-    await screenshot('checkout-discount');
+    await screenshot(page, 'checkout-discount');
 
     await page.getByRole('button', { name: 'Remove discount' }).click();
     await expect.poll(() => summaryValue('Total'), POLL).toBe('$40.00 / month');
@@ -247,7 +217,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     expect(await alert.textContent()).toContain(
       'The payment failed: Your card was declined. Please try again with a different payment method.',
     );
-    await screenshot('checkout-declined');
+    await screenshot(page, 'checkout-declined');
 
     await fillCard('4242 4242 4242 4242');
     expect(await alert.count()).toBe(0);
@@ -281,7 +251,7 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
       await frame.getByRole('heading', { name: 'Desktop license' }).waitFor();
       // Minimal chrome: no header with the seller's name, a close button instead.
       expect(await frame.getByRole('banner').count()).toBe(0);
-      await screenshot('checkout-embedded');
+      await screenshot(page, 'checkout-embedded');
       await frame.getByRole('button', { name: 'Close checkout' }).click();
       await expect.poll(async () => (await received()).length, POLL).toBe(2);
       expect((await received())[1]).toEqual({ origin: server.url, data: { type: 'POLAR_CHECKOUT', event: 'close' } });
@@ -297,6 +267,6 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await page.getByRole('heading', { name: 'This checkout has expired' }).waitFor();
     expect(await page.getByLabel('Email').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Pay/ }).count()).toBe(0);
-    await screenshot('checkout-expired');
+    await screenshot(page, 'checkout-expired');
   });
 });

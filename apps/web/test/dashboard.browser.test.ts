@@ -1,17 +1,13 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { hasChromium, launchBrowser, openPage } from './browser.js';
 
 /**
  * The seller dashboard in a real browser against the real server (embedded database), through the
- * pages a person uses. Debian's chromium is driven by playwright-core; no browser is downloaded.
+ * pages a person uses.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
 describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
   let server: TestServer;
   let browser: Browser;
@@ -23,23 +19,9 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     [server, browser] = await Promise.all([
       // The browser expires the session cookie by the real time, so the server runs on it too.
       startTestServer({ listen: true, clock: systemClock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
+      launchBrowser(),
     ]);
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {

@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { dashboardLink, hasChromium, launchBrowser, openPage, screenshot, signUp } from './browser.js';
 
 /**
  * The whole journey, only through the pages a person uses: a seller signs up and sells a monthly plan with
@@ -14,10 +12,6 @@ import { startTestServer, type TestServer } from '../../api/test/harness.js';
  * finds the license key and cancels at the end of the period. Screenshots of each page are kept in
  * test/artifacts/journey-*.png.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,19 +31,11 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
   let checkoutLink = '';
   let portalLink = '';
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
-    return { context, page: await context.newPage() };
-  }
-
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: join(ARTIFACTS, `journey-${name}.png`), fullPage: true });
-  const nav = (name: string) =>
-    seller.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const newPage = () => openPage(browser, server.url, 15_000);
+  const shot = (page: Page, name: string) => screenshot(page, `journey-${name}`);
+  const nav = (name: string) => dashboardLink(seller, name);
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     // Links the server writes (checkout links, their redirects) carry BASE_URL: the server's own address.
     const port = await freePort();
     [server, browser] = await Promise.all([
@@ -59,10 +45,7 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
         clock: systemClock,
         config: { port, baseUrl: `http://127.0.0.1:${port}` },
       }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      }),
+      launchBrowser(),
     ]);
     seller = (await newPage()).page;
   });
@@ -73,13 +56,7 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
   });
 
   it('the seller signs up and creates an organization', async () => {
-    await seller.goto('/signup');
-    await seller.getByLabel('Email').fill('grace@example.com');
-    await seller.getByLabel('Password').fill('a long enough password');
-    await seller.getByRole('button', { name: 'Create account' }).click();
-    await seller.getByLabel('Organization name').fill('Journey Software');
-    await seller.getByRole('button', { name: 'Create organization' }).click();
-    await seller.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+    await signUp(seller, 'grace@example.com', 'a long enough password', 'Journey Software');
     await shot(seller, 'seller-products-empty');
   });
 

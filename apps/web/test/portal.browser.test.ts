@@ -1,7 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { purchaseFactory, storedPropertiesFor, waitForGrant } from '../../api/test/factories/benefit-grants.js';
@@ -9,17 +6,13 @@ import { benefitFactory } from '../../api/test/factories/benefits.js';
 import { organizationFactory, type OrganizationFixture } from '../../api/test/factories/organizations.js';
 import { productFactory } from '../../api/test/factories/products.js';
 import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
+import { definitions, hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
  * The customer portal in a real browser against the real server. A customer buys a monthly plan with a
  * license key and a note through a real checkout; the seller opens a customer session for them
  * (POST /v1/customer-sessions/), and the customer follows its `customer_portal_url`.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const SLUG = 'acme-portal';
 const NOTE = 'Welcome aboard';
 
@@ -76,45 +69,17 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     otherSubscriptionId = other.subscriptionId!;
   }
 
-  async function screenshot(name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  /** The term → definition pairs of the page's description lists (every term has one definition). */
-  async function definitions(): Promise<Record<string, string>> {
-    const terms = await page.locator('dt').allTextContents();
-    const values = await page.locator('dt + dd').allTextContents();
-    return Object.fromEntries(terms.map((term, index) => [term.trim(), values[index]?.trim() ?? '']));
-  }
-
   const nav = (name: string) =>
     page.getByRole('navigation', { name: 'Customer portal' }).getByRole('link', { name, exact: true });
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // Screenshots are for people reviewing a run, never committed.
-    writeFileSync(join(ARTIFACTS, '.gitignore'), '*\n');
     [server, browser] = await Promise.all([
       // Checkout, grants and session expiry run on the real time, as in production.
       startTestServer({ listen: true, clock: systemClock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
+      launchBrowser(),
     ]);
     await seed();
-    context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ context, page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {
@@ -141,7 +106,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(await subscriptions.getByRole('row').nth(1).textContent()).toMatch(/Pro plan\$10\.00 \/ monthActive/);
     const orders = page.getByRole('table', { name: 'Recent orders' });
     expect(await orders.getByRole('row').nth(1).textContent()).toMatch(/Pro plan.*Subscription started.*Paid\$10\.00/);
-    await screenshot('portal-overview');
+    await screenshot(page, 'portal-overview');
   });
 
   it('lists the orders and shows one with its items, amounts and billing address', async () => {
@@ -152,7 +117,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(await page.getByRole('navigation', { name: 'Pagination' }).textContent()).toContain('1 result');
     await table.getByRole('link', { name: 'Pro plan' }).click();
     await page.getByRole('heading', { name: 'Order of Pro plan' }).waitFor();
-    const terms = await definitions();
+    const terms = await definitions(page);
     expect(terms).toMatchObject({
       Subtotal: '$10.00',
       Tax: '$0.00',
@@ -166,7 +131,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(terms.Address).toContain('Paris');
     const items = page.getByRole('table', { name: 'Items' });
     expect(await items.getByRole('row').nth(1).textContent()).toContain('$10.00');
-    await screenshot('portal-order');
+    await screenshot(page, 'portal-order');
   });
 
   it('cancels the subscription at period end with a reason, then resumes it', async () => {
@@ -185,16 +150,16 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await dialog.getByRole('button', { name: 'Cancel at period end' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('it will not renew').waitFor();
-    const terms = await definitions();
+    const terms = await definitions(page);
     expect(terms).toMatchObject({ Reason: 'Too expensive', Comment: 'Budget cut for next quarter' });
     expect(terms.Status).toMatch(/^Ends /);
     await expect(page.getByRole('button', { name: 'Cancel subscription' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Change plan' }).count()).resolves.toBe(0);
-    await screenshot('portal-subscription-canceled');
+    await screenshot(page, 'portal-subscription-canceled');
 
     await page.getByRole('button', { name: 'Resume subscription' }).click();
     await page.getByText(/^Renews on /).waitFor();
-    expect((await definitions()).Status).toBe('Active');
+    expect((await definitions(page)).Status).toBe('Active');
     await expect(page.getByRole('button', { name: 'Resume subscription' }).count()).resolves.toBe(0);
   });
 
@@ -220,7 +185,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await keyCard.getByRole('button', { name: 'Show key' }).click();
     await keyCard.getByText(licenseKey.key, { exact: true }).waitFor();
     await keyCard.getByRole('button', { name: 'Copy key' }).waitFor();
-    const terms = await definitions();
+    const terms = await definitions(page);
     expect(terms).toMatchObject({ Status: 'Active', Activations: '0 of 3', Usage: '0 of 10' });
     expect(terms.Expires).toMatch(/\d{4}/);
     await keyCard.getByText('This key is not activated on any device yet.').waitFor();
@@ -228,7 +193,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.getByRole('heading', { name: 'Notes from the seller' }).waitFor();
     const noteCard = page.getByRole('region', { name: 'Community invite' });
     await noteCard.getByText(NOTE, { exact: true }).waitFor();
-    await screenshot('portal-benefits');
+    await screenshot(page, 'portal-benefits');
   });
 
   it('edits the profile, with the API’s complaints next to their fields', async () => {
@@ -242,7 +207,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await expect.poll(() => taxId.getAttribute('aria-invalid')).toBe('true');
     const described = await taxId.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${described!.split(' ').pop()}"]`).textContent()).toBe('Invalid tax ID.');
-    await screenshot('portal-profile-error');
+    await screenshot(page, 'portal-profile-error');
 
     await taxId.fill('');
     await page.getByRole('button', { name: 'Save profile' }).click();
@@ -255,7 +220,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.goto(`/portal/${SLUG}/subscriptions/${otherSubscriptionId}`);
     await page.getByRole('heading', { name: 'Subscription not found' }).waitFor();
     expect(await page.textContent('main')).not.toContain('bob@example.com');
-    await screenshot('portal-not-found');
+    await screenshot(page, 'portal-not-found');
   });
 
   it('signs out and forgets the session', async () => {
@@ -281,7 +246,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
       .execute();
     await other.goto(link);
     await other.getByRole('heading', { name: 'This link has expired' }).waitFor();
-    await other.screenshot({ path: join(ARTIFACTS, 'portal-expired.png'), fullPage: true });
+    await screenshot(other, 'portal-expired');
     await fresh.close();
   });
 
@@ -320,6 +285,6 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.getByRole('table', { name: 'Subscriptions' }).waitFor();
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot('portal-phone');
+    await screenshot(page, 'portal-phone');
   });
 });

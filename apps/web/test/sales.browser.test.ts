@@ -1,23 +1,16 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { ADDRESS, CARDS, confirmationToken } from '../../api/test/factories/checkouts.js';
 import { userFactory, type UserFixture } from '../../api/test/factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
+import { dashboardLink, definitions, hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
  * The seller's sales pages (orders, subscriptions, payments, a customer) in a real browser against the
  * real server. The shop is seeded through the API as an integration would: an organization and its
  * token, products, and purchases through checkout create + confirm with the simulated processor's cards.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const SLUG = 'acme-sales';
 const ADA = 'ada@example.com';
 const BOB = 'bob@example.com';
@@ -74,44 +67,16 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await buy(token, ebook.id, BOB, CARDS.declined)).toBeGreaterThanOrEqual(400);
   }
 
-  async function screenshot(name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  /** The term → definition pairs of the page's description lists (every term has one definition). */
-  async function definitions(): Promise<Record<string, string>> {
-    const terms = await page.locator('dt').allTextContents();
-    const values = await page.locator('dt + dd').allTextContents();
-    return Object.fromEntries(terms.map((term, index) => [term.trim(), values[index]?.trim() ?? '']));
-  }
-
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+  const nav = (name: string) => dashboardLink(page, name);
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // Screenshots are for people reviewing a run, never committed.
-    writeFileSync(join(ARTIFACTS, '.gitignore'), '*\n');
     [server, browser] = await Promise.all([
       // The browser expires the session cookie by the real time, so the server runs on it too.
       startTestServer({ listen: true, clock: systemClock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
+      launchBrowser(),
     ]);
     await seed();
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {
@@ -143,7 +108,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await chart.textContent()).toContain('Computed from the orders listed for this period');
     const today = await chart.getByRole('table', { name: 'Revenue per day' }).getByRole('row').last().textContent();
     expect(today).toContain('$65.00');
-    await screenshot('orders');
+    await screenshot(page, 'orders');
 
     const picker = page.getByRole('combobox', { name: 'Customer', exact: true });
     await picker.fill('bob');
@@ -158,7 +123,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     const table = page.getByRole('table', { name: 'Orders' });
     await table.getByRole('row').filter({ hasText: 'Field guide' }).getByRole('link').first().click();
     await page.getByRole('heading', { name: 'Order of Field guide' }).waitFor();
-    const terms = await definitions();
+    const terms = await definitions(page);
     expect(terms).toMatchObject({
       Subtotal: '$15.00',
       'Net amount': '$15.00',
@@ -179,7 +144,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
 
     await page.getByRole('button', { name: 'Generate invoice' }).click();
     await page.getByText('The invoice has been requested.').waitFor();
-    await screenshot('order');
+    await screenshot(page, 'order');
   });
 
   it('cancels a subscription at period end with a reason, then resumes it', async () => {
@@ -188,7 +153,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
     await table.getByRole('row').filter({ hasText: ADA }).getByRole('link', { name: 'Pro plan' }).click();
     await page.getByRole('heading', { name: 'Pro plan' }).waitFor();
-    expect(await definitions()).toMatchObject({ Amount: '$25.00 / month', Customer: `${ADA}(Ada Lovelace)` });
+    expect(await definitions(page)).toMatchObject({ Amount: '$25.00 / month', Customer: `${ADA}(Ada Lovelace)` });
     const orders = page.getByRole('table', { name: 'Orders of this subscription' });
     expect(await orders.getByRole('row').nth(1).textContent()).toMatch(/New subscription.*Paid.*\$25\.00/);
 
@@ -200,18 +165,18 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     await dialog.getByRole('button', { name: 'Cancel at period end' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('it will not renew').waitFor();
-    expect(await definitions()).toMatchObject({
+    expect(await definitions(page)).toMatchObject({
       'Cancellation reason': 'Too expensive',
       Comment: 'Budget cut for next quarter',
     });
-    expect((await definitions()).Status).toMatch(/^Cancels /);
+    expect((await definitions(page)).Status).toMatch(/^Cancels /);
     await expect(page.getByRole('button', { name: 'Cancel at period end' }).count()).resolves.toBe(0);
-    await screenshot('subscription-canceling');
+    await screenshot(page, 'subscription-canceling');
 
     await page.getByRole('button', { name: 'Resume subscription' }).click();
     await page.getByText(/^Renews on /).waitFor();
-    expect((await definitions()).Status).toMatch(/^Active/);
-    expect(await definitions()).not.toHaveProperty('Cancellation reason');
+    expect((await definitions(page)).Status).toMatch(/^Active/);
+    expect(await definitions(page)).not.toHaveProperty('Cancellation reason');
   });
 
   it('moves a subscription to another product, invoicing the difference now', async () => {
@@ -226,7 +191,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     await page.getByRole('option', { name: /^Invoice now/ }).click();
     await dialog.getByRole('button', { name: 'Change product' }).click();
     await page.getByRole('heading', { name: 'Team plan' }).waitFor();
-    expect((await definitions()).Amount).toBe('$49.00 / month');
+    expect((await definitions(page)).Amount).toBe('$49.00 / month');
     const orders = page.getByRole('table', { name: 'Orders of this subscription' });
     await expect.poll(() => orders.getByRole('row').count()).toBe(3);
     // The difference is charged by the billing job (each minute): the order is pending until then.
@@ -243,11 +208,11 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Revoke this subscription now?' });
     await dialog.getByRole('button', { name: 'Revoke subscription' }).click();
     await page.getByText(/^Ended on /).waitFor();
-    const terms = await definitions();
+    const terms = await definitions(page);
     expect(terms.Status).toMatch(/^Canceled/);
     expect(terms).toHaveProperty('Ended');
     await expect(page.getByRole('button', { name: 'Revoke now' }).count()).resolves.toBe(0);
-    await screenshot('subscription-revoked');
+    await screenshot(page, 'subscription-revoked');
 
     await page.getByRole('link', { name: '← Subscriptions' }).click();
     await page.getByLabel('Status').click();
@@ -265,7 +230,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await failed.textContent()).toMatch(/\$15\.00Failed.*Your card was declined\./);
     expect(await failed.getByRole('link').count()).toBe(0);
     await expect.poll(() => table.getByRole('row').filter({ hasText: 'Succeeded' }).count()).toBeGreaterThanOrEqual(3);
-    await screenshot('payments');
+    await screenshot(page, 'payments');
 
     await page.getByLabel('Customer email').fill(BOB);
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -293,7 +258,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await orders.textContent()).not.toContain(BOB);
     const subscriptions = page.getByRole('table', { name: 'Subscriptions' });
     await expect.poll(() => subscriptions.getByRole('row').count()).toBe(2);
-    await screenshot('customer');
+    await screenshot(page, 'customer');
 
     await state.getByRole('link', { name: 'Team plan' }).click();
     await page.getByRole('heading', { name: 'Team plan' }).waitFor();

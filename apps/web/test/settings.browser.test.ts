@@ -1,14 +1,13 @@
 import { validateEvent } from '@polar-sh/sdk/webhooks';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANTABLE_SCOPES } from '../../api/src/platform/auth/scopes.js';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { tokenFactory } from '../../api/test/factories/organizations.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { dashboardLink, hasChromium, launchBrowser, openPage, screenshot, signUp } from './browser.js';
 
 /**
  * Settings pages in a real browser against the real server: custom fields, webhook endpoints with
@@ -17,11 +16,6 @@ import { startTestServer, type TestServer } from '../../api/test/harness.js';
  * these pages (products, a purchase, an activation) is made through the API with the organization's
  * token. A screenshot of each page goes to test/artifacts/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const SLOW = { timeout: 20_000 };
 
 interface ReceivedRequest {
@@ -73,35 +67,16 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
     return text ? JSON.parse(text) : undefined;
   }
 
-  const nav = (name: string) =>
-    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
-  const screenshot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  const nav = (name: string) => dashboardLink(page, name);
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // Screenshots are test output, never source.
-    writeFileSync(`${ARTIFACTS}.gitignore`, '*\n');
     [server, browser, receiver] = await Promise.all([
       // The browser expires the session cookie by the real time, so the server runs on it too.
       startTestServer({ listen: true, clock: systemClock }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
+      launchBrowser(),
       startReceiver(),
     ]);
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
+    ({ page } = await openPage(browser, server.url));
   });
 
   afterAll(async () => {
@@ -111,13 +86,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
   });
 
   it('signs up and creates an organization; its integration gets a token', async () => {
-    await page.goto('/signup');
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Organization name').fill('Nimbus Tools');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+    await signUp(page, 'grace@example.com', 'correct horse battery', 'Nimbus Tools');
     expect(new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/products');
 
     const row = await server.runtime.database.db
@@ -195,7 +164,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await edit.getByLabel('Placeholder').fill('e.g. 25');
       await edit.getByRole('button', { name: 'Save custom field' }).click();
       await table.getByRole('row').filter({ hasText: 'At least 5' }).waitFor();
-      await screenshot('custom-fields');
+      await screenshot(page, 'custom-fields');
     });
   });
 
@@ -226,7 +195,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
         .filter({ hasText: receiver.url });
       await row.waitFor();
       await expect(row.getByText('1 event').isVisible()).resolves.toBe(true);
-      await screenshot('webhooks');
+      await screenshot(page, 'webhooks');
       // Shown once: neither the page nor the API has it any more.
       expect(await page.content()).not.toContain(secret);
       const listed = await api('GET', `/v1/webhooks/endpoints?organization_id=${organizationId}`);
@@ -260,7 +229,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await payload.getByText(product.id, { exact: false }).waitFor();
       await expect(payload.getByText('"type": "product.created"', { exact: false }).isVisible()).resolves.toBe(true);
       await page.getByRole('region', { name: 'Response' }).getByText('received #1').waitFor();
-      await screenshot('webhook-endpoint');
+      await screenshot(page, 'webhook-endpoint');
 
       await delivery.getByRole('button', { name: /^Redeliver product\.created/ }).click();
       await page.getByText('product.created queued for redelivery', { exact: false }).waitFor();
@@ -320,7 +289,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await page.getByRole('option', { name: /^Invoice/ }).click();
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Organization settings saved').waitFor();
-      await screenshot('settings');
+      await screenshot(page, 'settings');
 
       const saved = await api('GET', `/v1/organizations/${organizationId}`);
       expect(saved).toMatchObject({
@@ -397,7 +366,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await expect(row.getByText('buyer@example.com').isVisible()).resolves.toBe(true);
       await expect(row.getByText('Granted').isVisible()).resolves.toBe(true);
       await expect(row.getByText('Nimbus license').isVisible()).resolves.toBe(true);
-      await screenshot('license-keys');
+      await screenshot(page, 'license-keys');
       await row.getByRole('link', { name: `License key ${key.display_key}` }).click();
       await page.getByRole('heading', { name: `License key ${key.display_key}` }).waitFor();
     });
@@ -419,7 +388,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await page.getByRole('region', { name: 'Key details' }).getByText('1 of 5', { exact: true }).waitFor();
       await expect(details.getByText('Disabled', { exact: true }).isVisible()).resolves.toBe(true);
       await expect(details.getByText('1 of 5', { exact: true }).isVisible()).resolves.toBe(true);
-      await screenshot('license-key');
+      await screenshot(page, 'license-key');
 
       expect(await api('GET', `/v1/license-keys/${keyId}`)).toMatchObject({ status: 'disabled', limit_activations: 5 });
       const customer = await page.getByRole('link', { name: /buyer@example\.com/ }).getAttribute('href');
@@ -448,7 +417,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       expect(items[0]).toBe('Nimbus Tools Ltd');
       expect(items[1]).toMatch(/^Second Shop.*\(current\)$/);
       expect(items[2]).toBe('Create organization');
-      await screenshot('organization-switcher');
+      await screenshot(page, 'organization-switcher');
       await menu.getByRole('menuitem', { name: 'Nimbus Tools Ltd' }).click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/products');
       await page.getByRole('button', { name: 'Organization: Nimbus Tools Ltd. Switch organization' }).waitFor();

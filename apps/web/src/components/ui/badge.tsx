@@ -9,7 +9,10 @@ const tones = {
   info: 'bg-blue-100 text-blue-900',
 };
 
-export function Badge({ tone = 'neutral', children }: { tone?: keyof typeof tones; children: ReactNode }) {
+/** How a status reads at a glance: its colour. */
+export type BadgeTone = keyof typeof tones;
+
+export function Badge({ tone = 'neutral', children }: { tone?: BadgeTone; children: ReactNode }) {
   return (
     <span className={cn('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium', tones[tone])}>
       {children}

@@ -40,14 +40,15 @@ export interface SortHeaderProps {
   field: string;
   sorting: Sorting;
   onSortingChange(sorting: Sorting): void;
+  className?: string;
 }
 
 /** A column header that sorts by its field; the button says the order it will apply. */
-export function SortHeader({ label, field, sorting, onSortingChange }: SortHeaderProps) {
+export function SortHeader({ label, field, sorting, onSortingChange, className }: SortHeaderProps) {
   const current = sorting === field ? 'ascending' : sorting === `-${field}` ? 'descending' : 'none';
   const next = current === 'ascending' ? `-${field}` : field;
   return (
-    <th scope="col" aria-sort={current} className="px-4 py-3">
+    <th scope="col" aria-sort={current} className={cn('px-4 py-3', className)}>
       <button
         type="button"
         onClick={() => onSortingChange(next)}
@@ -58,6 +59,79 @@ export function SortHeader({ label, field, sorting, onSortingChange }: SortHeade
         <span className="sr-only">, sort {current === 'ascending' ? 'descending' : 'ascending'}</span>
       </button>
     </th>
+  );
+}
+
+/** The fields a sorting union sorts by: its values without the `-` of descending order. */
+export type SortField<S extends string> = Exclude<S, `-${string}`>;
+
+/** One column of a `DataTable`: its header and what each row shows in it. */
+export interface Column<T, S extends string = string> {
+  /** The header, unique in its table. */
+  header: string;
+  /** The header is read by screen readers only (an actions column). */
+  hideHeader?: boolean;
+  /** The field the API sorts the column by: the header becomes a button that sorts. */
+  sortField?: NoInfer<SortField<S>>;
+  /** Right-aligns the header and the cells: amounts and actions. */
+  align?: 'right';
+  /** Classes of the column's cells. */
+  className?: string;
+  cell(row: T): ReactNode;
+}
+
+export interface DataTableProps<T extends { id: string }, S extends string = string> {
+  label: string;
+  rows: readonly T[];
+  /** `false` leaves a column out, for columns shown in some places only. */
+  columns: readonly (Column<NoInfer<T>, S> | false)[];
+  sorting?: S;
+  onSortingChange?(sorting: NoInfer<S>): void;
+}
+
+/** A table that says only its columns: a header per column, a row per item, sortable where asked. */
+export function DataTable<T extends { id: string }, S extends string = string>({
+  label,
+  rows,
+  columns,
+  sorting,
+  onSortingChange,
+}: DataTableProps<T, S>) {
+  const shown = columns.filter((column): column is Column<T, S> => column !== false);
+  const alignment = (column: Column<T, S>) => (column.align === 'right' ? 'text-right' : undefined);
+  return (
+    <Table label={label}>
+      <TableHead>
+        {shown.map((column) =>
+          column.sortField && sorting !== undefined && onSortingChange ? (
+            <SortHeader
+              key={column.header}
+              label={column.header}
+              field={column.sortField}
+              sorting={sorting}
+              className={alignment(column)}
+              // SortHeader answers `field` or `-field`: both are values of S for a field of S.
+              onSortingChange={(next) => onSortingChange(next as S)}
+            />
+          ) : (
+            <Th key={column.header} className={alignment(column)}>
+              {column.hideHeader ? <span className="sr-only">{column.header}</span> : column.header}
+            </Th>
+          ),
+        )}
+      </TableHead>
+      <tbody>
+        {rows.map((row) => (
+          <Tr key={row.id}>
+            {shown.map((column) => (
+              <Td key={column.header} className={cn(alignment(column), column.className)}>
+                {column.cell(row)}
+              </Td>
+            ))}
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }
 

@@ -1,8 +1,8 @@
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
 import { useOrder } from '../../../features/customer-portal/api/get-order';
-import { linkClass } from '../../../features/customer-portal/components/detail-row';
 import { MissingResource } from '../../../features/customer-portal/components/missing-resource';
 import { OrderDetails } from '../../../features/customer-portal/components/order-details';
 import { portalPath } from '../../../features/customer-portal/components/portal-shell';
@@ -14,11 +14,7 @@ export function Component() {
   const { slug } = usePortalSession();
   const { orderId = '' } = useParams();
   const order = useOrder(orderId);
-  const back = (
-    <Link className={linkClass} to={portalPath(slug, '/orders')}>
-      ← Orders
-    </Link>
-  );
+  const back = <TextLink to={portalPath(slug, '/orders')}>← Orders</TextLink>;
 
   if (order.isPending) return <Loading label="Loading your order…" />;
   if (order.isError) return <MissingResource error={order.error} noun="Order" back={back} />;

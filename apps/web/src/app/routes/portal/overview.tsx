@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
 import { useCustomer } from '../../../features/customer-portal/api/get-customer';
 import { useOrders } from '../../../features/customer-portal/api/get-orders';
 import { useSubscriptions } from '../../../features/customer-portal/api/get-subscriptions';
-import { linkClass } from '../../../features/customer-portal/components/detail-row';
 import { OrdersTable } from '../../../features/customer-portal/components/orders-list';
 import { portalPath } from '../../../features/customer-portal/components/portal-shell';
 import { SubscriptionsTable } from '../../../features/customer-portal/components/subscriptions-list';
@@ -57,11 +56,7 @@ export function Component() {
       <OverviewSection
         id="overview-subscriptions"
         title="Active subscriptions"
-        more={
-          <Link className={linkClass} to={portalPath(slug, '/subscriptions')}>
-            All subscriptions
-          </Link>
-        }
+        more={<TextLink to={portalPath(slug, '/subscriptions')}>All subscriptions</TextLink>}
       >
         {subscriptions.isPending ? (
           <Loading label="Loading your subscriptions…" />
@@ -79,11 +74,7 @@ export function Component() {
       <OverviewSection
         id="overview-orders"
         title="Recent orders"
-        more={
-          <Link className={linkClass} to={portalPath(slug, '/orders')}>
-            All orders
-          </Link>
-        }
+        more={<TextLink to={portalPath(slug, '/orders')}>All orders</TextLink>}
       >
         {orders.isPending ? (
           <Loading label="Loading your orders…" />

@@ -1,11 +1,11 @@
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
 import { useOrders } from '../../../features/customer-portal/api/get-orders';
 import { useSubscription } from '../../../features/customer-portal/api/get-subscription';
-import { linkClass } from '../../../features/customer-portal/components/detail-row';
 import { MissingResource } from '../../../features/customer-portal/components/missing-resource';
 import { OrdersTable } from '../../../features/customer-portal/components/orders-list';
 import { portalPath } from '../../../features/customer-portal/components/portal-shell';
@@ -18,11 +18,7 @@ export function Component() {
   const { slug } = usePortalSession();
   const { subscriptionId = '' } = useParams();
   const subscription = useSubscription(subscriptionId);
-  const back = (
-    <Link className={linkClass} to={portalPath(slug, '/subscriptions')}>
-      ← Subscriptions
-    </Link>
-  );
+  const back = <TextLink to={portalPath(slug, '/subscriptions')}>← Subscriptions</TextLink>;
 
   if (subscription.isPending) return <Loading label="Loading your subscription…" />;
   if (subscription.isError) return <MissingResource error={subscription.error} noun="Subscription" back={back} />;

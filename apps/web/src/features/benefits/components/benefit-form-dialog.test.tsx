@@ -4,8 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Button } from '../../../components/ui/button';
-// The stand-in server is generic; it lives with the checkout tests that introduced it.
-import { fakeApi, renderWithQueryClient } from '../../checkout/testing/fake-api';
+import { fakeApi, renderWithQueryClient } from '../../../testing/fake-api';
 import { BenefitFormDialog } from './benefit-form-dialog';
 
 afterEach(() => {

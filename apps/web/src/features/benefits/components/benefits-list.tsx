@@ -5,8 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { Loading } from '../../../components/ui/spinner';
-import { Pagination, SortHeader, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { PagedTable } from '../../../components/ui/paged-list';
 import { useToast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
 import { useDeleteBenefit } from '../api/delete-benefit';
@@ -30,39 +29,40 @@ export function BenefitsList({ organizationId }: { organizationId: string }) {
   const remove = useDeleteBenefit();
   const toast = useToast();
 
-  if (query.isPending) return <Loading label="Loading benefits…" />;
-  if (query.isError) return <ApiErrorAlert error={query.error} />;
-  if (query.data.items.length === 0 && page === 1)
-    return (
-      <EmptyState
-        title="No benefits yet"
-        description="Benefits are what a purchase grants: license keys, private notes, repository access and more. Create one, then attach it to products."
-      />
-    );
-  const sort = (value: string) => setSorting(value as Sorting);
   return (
     <div className="space-y-3">
       <ApiErrorAlert error={explainDeleteError(remove.error)} />
-      <Table label="Benefits">
-        <TableHead>
-          <SortHeader label="Description" field="description" sorting={sorting} onSortingChange={sort} />
-          <Th>Type</Th>
-          <Th>Settings</Th>
-          <SortHeader label="Created" field="created_at" sorting={sorting} onSortingChange={sort} />
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </TableHead>
-        <tbody>
-          {query.data.items.map((benefit) => (
-            <Tr key={benefit.id}>
-              <Td className="font-medium">{benefit.description}</Td>
-              <Td>
-                <Badge tone="info">{benefitTypeLabel(benefit.type)}</Badge>
-              </Td>
-              <Td className="text-slate-700">{describeBenefitProperties(benefit)}</Td>
-              <Td>{formatDate(benefit.created_at)}</Td>
-              <Td className="space-x-2 text-right whitespace-nowrap">
+      <PagedTable
+        query={query}
+        loadingLabel="Loading benefits…"
+        page={page}
+        onPageChange={setPage}
+        empty={
+          <EmptyState
+            title="No benefits yet"
+            description="Benefits are what a purchase grants: license keys, private notes, repository access and more. Create one, then attach it to products."
+          />
+        }
+        label="Benefits"
+        sorting={sorting}
+        onSortingChange={setSorting}
+        columns={[
+          {
+            header: 'Description',
+            sortField: 'description',
+            className: 'font-medium',
+            cell: (benefit) => benefit.description,
+          },
+          { header: 'Type', cell: (benefit) => <Badge tone="info">{benefitTypeLabel(benefit.type)}</Badge> },
+          { header: 'Settings', className: 'text-slate-700', cell: describeBenefitProperties },
+          { header: 'Created', sortField: 'created_at', cell: (benefit) => formatDate(benefit.created_at) },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            align: 'right',
+            className: 'space-x-2 whitespace-nowrap',
+            cell: (benefit) => (
+              <>
                 <BenefitFormDialog
                   organizationId={organizationId}
                   benefit={benefit}
@@ -83,16 +83,10 @@ export function BenefitsList({ organizationId }: { organizationId: string }) {
                     Delete
                   </ConfirmButton>
                 )}
-              </Td>
-            </Tr>
-          ))}
-        </tbody>
-      </Table>
-      <Pagination
-        page={page}
-        maxPage={query.data.pagination.max_page}
-        totalCount={query.data.pagination.total_count}
-        onPageChange={setPage}
+              </>
+            ),
+          },
+        ]}
       />
     </div>
   );

@@ -3,7 +3,7 @@ import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import {
-  countryOptions,
+  billingCountryOptions,
   subdivisionLabel,
   subdivisionOptions,
   type AddressEntry,
@@ -20,7 +20,7 @@ export interface BillingAddressFieldsProps {
 const optional = (label: string, required: boolean) => (required ? label : `${label} (optional)`);
 
 export function BillingAddressFields({ address, rules, errorFor, onChange }: BillingAddressFieldsProps) {
-  const countries = useMemo(() => countryOptions(), []);
+  const countries = useMemo(() => billingCountryOptions(), []);
   const subdivisions = subdivisionOptions(address.country);
   const set = (patch: Partial<AddressEntry>) => onChange({ ...address, ...patch });
   const error = (part: string) => errorFor(`customer_billing_address.${part}`);

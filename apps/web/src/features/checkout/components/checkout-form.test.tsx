@@ -4,9 +4,9 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, renderWithQueryClient, type Handler } from '../../../testing/fake-api';
 import { checkoutQueryKey, useCheckout } from '../api/get-checkout';
 import type { ConfirmationTokenSource } from '../logic/payment';
-import { fakeApi, renderWithQueryClient, type Handler } from '../testing/fake-api';
 import { attachedField, checkoutFixture, customPrice, fixedPrice, freePrice, product } from '../testing/fixtures';
 import { CheckoutForm } from './checkout-form';
 

@@ -4,16 +4,16 @@ import {
   addressErrors,
   addressInput,
   addressRules,
-  countryOptions,
+  billingCountryOptions,
   EMPTY_ADDRESS,
   subdivisionOptions,
 } from './address';
 
 const checkout = checkoutFixture();
 
-describe('countryOptions', () => {
+describe('billingCountryOptions', () => {
   it('names countries, sorted, without those checkouts refuse', () => {
-    const options = countryOptions('en');
+    const options = billingCountryOptions('en');
     expect(options.find((option) => option.value === 'FR')?.label).toBe('France');
     expect(options.map((option) => option.value)).not.toContain('RU');
     const labels = options.map((option) => option.label);

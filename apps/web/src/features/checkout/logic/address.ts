@@ -1,4 +1,5 @@
 import type { AddressInput, CheckoutPublic } from '@tessera/sdk';
+import { countryOptions } from '../../../lib/countries';
 
 /**
  * The billing address of a checkout: the countries it may be in, the subdivisions the API knows
@@ -6,26 +7,8 @@ import type { AddressInput, CheckoutPublic } from '@tessera/sdk';
  * address as the API takes it.
  */
 
-// ISO 3166-1 alpha-2, as the API accepts them, without the countries checkouts refuse (CU, IR, KP, RU, SY).
-// prettier-ignore
-const COUNTRY_CODES = [
-  'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ',
-  'BA', 'BB', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI', 'BJ', 'BL', 'BM', 'BN', 'BO', 'BQ', 'BR', 'BS',
-  'BT', 'BV', 'BW', 'BY', 'BZ', 'CA', 'CC', 'CD', 'CF', 'CG', 'CH', 'CI', 'CK', 'CL', 'CM', 'CN',
-  'CO', 'CR', 'CV', 'CW', 'CX', 'CY', 'CZ', 'DE', 'DJ', 'DK', 'DM', 'DO', 'DZ', 'EC', 'EE',
-  'EG', 'EH', 'ER', 'ES', 'ET', 'FI', 'FJ', 'FK', 'FM', 'FO', 'FR', 'GA', 'GB', 'GD', 'GE', 'GF',
-  'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GS', 'GT', 'GU', 'GW', 'GY', 'HK', 'HM',
-  'HN', 'HR', 'HT', 'HU', 'ID', 'IE', 'IL', 'IM', 'IN', 'IO', 'IQ', 'IS', 'IT', 'JE', 'JM',
-  'JO', 'JP', 'KE', 'KG', 'KH', 'KI', 'KM', 'KN', 'KR', 'KW', 'KY', 'KZ', 'LA', 'LB', 'LC',
-  'LI', 'LK', 'LR', 'LS', 'LT', 'LU', 'LV', 'LY', 'MA', 'MC', 'MD', 'ME', 'MF', 'MG', 'MH', 'MK',
-  'ML', 'MM', 'MN', 'MO', 'MP', 'MQ', 'MR', 'MS', 'MT', 'MU', 'MV', 'MW', 'MX', 'MY', 'MZ', 'NA',
-  'NC', 'NE', 'NF', 'NG', 'NI', 'NL', 'NO', 'NP', 'NR', 'NU', 'NZ', 'OM', 'PA', 'PE', 'PF', 'PG',
-  'PH', 'PK', 'PL', 'PM', 'PN', 'PR', 'PS', 'PT', 'PW', 'PY', 'QA', 'RE', 'RO', 'RS', 'RW',
-  'SA', 'SB', 'SC', 'SD', 'SE', 'SG', 'SH', 'SI', 'SJ', 'SK', 'SL', 'SM', 'SN', 'SO', 'SR', 'SS',
-  'ST', 'SV', 'SX', 'SZ', 'TC', 'TD', 'TF', 'TG', 'TH', 'TJ', 'TK', 'TL', 'TM', 'TN', 'TO',
-  'TR', 'TT', 'TV', 'TW', 'TZ', 'UA', 'UG', 'UM', 'US', 'UY', 'UZ', 'VA', 'VC', 'VE', 'VG', 'VI',
-  'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
-];
+/** Countries checkouts refuse: the form does not offer them. */
+const REFUSED_COUNTRIES = ['CU', 'IR', 'KP', 'RU', 'SY'];
 
 // prettier-ignore
 const US_STATES: Record<string, string> = {
@@ -54,17 +37,9 @@ export interface Option {
   label: string;
 }
 
-/** Countries by their name in the visitor's language. */
-export function countryOptions(locale?: string): Option[] {
-  let names: Intl.DisplayNames | undefined;
-  try {
-    names = new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'region' });
-  } catch {
-    names = undefined;
-  }
-  return COUNTRY_CODES.map((code) => ({ value: code, label: names?.of(code) ?? code })).sort((a, b) =>
-    a.label.localeCompare(b.label, locale),
-  );
+/** The countries a checkout may bill to, by their name in the visitor's language. */
+export function billingCountryOptions(locale?: string): Option[] {
+  return countryOptions(locale, REFUSED_COUNTRIES);
 }
 
 /** US states or Canadian provinces (values `US-CA`, `CA-QC`); empty for other countries (free text). */

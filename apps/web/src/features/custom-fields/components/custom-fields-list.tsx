@@ -5,10 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
-import { Loading } from '../../../components/ui/spinner';
-import { Pagination, SortHeader, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { PagedTable, SearchField, usePage } from '../../../components/ui/paged-list';
 import { useToast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
 import { useDeleteCustomField } from '../api/delete-custom-field';
@@ -53,7 +50,7 @@ export function describeCustomField(field: CustomField): string {
 
 export function CustomFieldsList({ organizationId }: { organizationId: string }) {
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePage(search);
   const [sorting, setSorting] = useState<Sorting>('name');
   const query = useCustomFields({
     organization_id: organizationId,
@@ -64,92 +61,73 @@ export function CustomFieldsList({ organizationId }: { organizationId: string })
   });
   const remove = useDeleteCustomField();
   const toast = useToast();
-  const sort = (value: string) => setSorting(value as Sorting);
 
   return (
     <div className="space-y-4">
-      <Field label="Search custom fields" className="w-full sm:w-72">
-        <Input
-          type="search"
-          value={search}
-          placeholder="Name or slug"
-          onChange={(event) => {
-            setSearch(event.target.value);
-            setPage(1);
-          }}
-        />
-      </Field>
+      <SearchField label="Search custom fields" placeholder="Name or slug" value={search} onChange={setSearch} />
       <ApiErrorAlert error={remove.error} />
-      {query.isPending ? (
-        <Loading label="Loading custom fields…" />
-      ) : query.isError ? (
-        <ApiErrorAlert error={query.error} />
-      ) : query.data.items.length === 0 ? (
-        search.trim() ? (
-          <EmptyState title="No matching custom fields" description="Nothing matches this search." />
-        ) : (
-          <EmptyState
-            title="No custom fields yet"
-            description="Custom fields ask customers for more at checkout: a company name, a date, a choice. Create one, then attach it to products."
-          />
-        )
-      ) : (
-        <>
-          <Table label="Custom fields">
-            <TableHead>
-              <SortHeader label="Name" field="name" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Slug" field="slug" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Type" field="type" sorting={sorting} onSortingChange={sort} />
-              <Th>Rules</Th>
-              <SortHeader label="Created" field="created_at" sorting={sorting} onSortingChange={sort} />
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
-            </TableHead>
-            <tbody>
-              {query.data.items.map((field) => (
-                <Tr key={field.id}>
-                  <Td className="font-medium">{field.name}</Td>
-                  <Td>
-                    <code className="font-mono text-xs">{field.slug}</code>
-                  </Td>
-                  <Td>
-                    <Badge tone="info">{CUSTOM_FIELD_TYPES[field.type].label}</Badge>
-                  </Td>
-                  <Td className="max-w-xs">{describeCustomField(field)}</Td>
-                  <Td>{formatDate(field.created_at)}</Td>
-                  <Td className="space-x-2 text-right whitespace-nowrap">
-                    <CustomFieldFormDialog
-                      organizationId={organizationId}
-                      field={field}
-                      trigger={(open) => (
-                        <Button variant="secondary" size="sm" aria-label={`Edit ${field.name}`} onClick={open}>
-                          Edit
-                        </Button>
-                      )}
-                    />
-                    <ConfirmButton
-                      aria-label={`Delete ${field.name}`}
-                      title={`Delete “${field.name}”?`}
-                      description="It is removed from every product's checkout. Answers already given stay on their orders."
-                      confirmLabel="Delete custom field"
-                      onConfirm={() => remove.mutate(field.id, { onSuccess: () => toast('Custom field deleted') })}
-                    >
-                      Delete
-                    </ConfirmButton>
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-          <Pagination
-            page={page}
-            maxPage={query.data.pagination.max_page}
-            totalCount={query.data.pagination.total_count}
-            onPageChange={setPage}
-          />
-        </>
-      )}
+      <PagedTable
+        query={query}
+        loadingLabel="Loading custom fields…"
+        page={page}
+        onPageChange={setPage}
+        empty={
+          search.trim() ? (
+            <EmptyState title="No matching custom fields" description="Nothing matches this search." />
+          ) : (
+            <EmptyState
+              title="No custom fields yet"
+              description="Custom fields ask customers for more at checkout: a company name, a date, a choice. Create one, then attach it to products."
+            />
+          )
+        }
+        label="Custom fields"
+        sorting={sorting}
+        onSortingChange={setSorting}
+        columns={[
+          { header: 'Name', sortField: 'name', className: 'font-medium', cell: (field) => field.name },
+          {
+            header: 'Slug',
+            sortField: 'slug',
+            cell: (field) => <code className="font-mono text-xs">{field.slug}</code>,
+          },
+          {
+            header: 'Type',
+            sortField: 'type',
+            cell: (field) => <Badge tone="info">{CUSTOM_FIELD_TYPES[field.type].label}</Badge>,
+          },
+          { header: 'Rules', className: 'max-w-xs', cell: describeCustomField },
+          { header: 'Created', sortField: 'created_at', cell: (field) => formatDate(field.created_at) },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            align: 'right',
+            className: 'space-x-2 whitespace-nowrap',
+            cell: (field) => (
+              <>
+                <CustomFieldFormDialog
+                  organizationId={organizationId}
+                  field={field}
+                  trigger={(open) => (
+                    <Button variant="secondary" size="sm" aria-label={`Edit ${field.name}`} onClick={open}>
+                      Edit
+                    </Button>
+                  )}
+                />
+                <ConfirmButton
+                  aria-label={`Delete ${field.name}`}
+                  title={`Delete “${field.name}”?`}
+                  description="It is removed from every product's checkout. Answers already given stay on their orders."
+                  confirmLabel="Delete custom field"
+                  onConfirm={() => remove.mutate(field.id, { onSuccess: () => toast('Custom field deleted') })}
+                >
+                  Delete
+                </ConfirmButton>
+              </>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -2,9 +2,9 @@ import type { CustomerBenefitGrant, CustomerPortalCustomer } from '@tessera/sdk'
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
+import { DetailRow } from '../../../components/ui/detail-row';
 import { formatDate } from '../../../lib/format';
 import { accountGrantState, grantState, isGrantOf, type GrantOf, type GrantState } from '../logic/benefit-grants';
-import { DetailRow } from './detail-row';
 import { LicenseKeyPanel } from './license-key-panel';
 
 export interface BenefitGrantCardProps {

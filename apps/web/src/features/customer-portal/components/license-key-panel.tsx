@@ -3,12 +3,12 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { DetailRow } from '../../../components/ui/detail-row';
 import { Loading } from '../../../components/ui/spinner';
 import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useLicenseKey } from '../api/get-license-key';
 import { expiryWords, LICENSE_KEY_STATUS, usageWords } from '../logic/benefit-grants';
-import { DetailRow } from './detail-row';
 
 /**
  * A license key: masked until asked for (it is a secret a screen share would leak), copied whole, with

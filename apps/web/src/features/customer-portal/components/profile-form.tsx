@@ -8,8 +8,9 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
+import { countryOptions } from '../../../lib/countries';
 import { useUpdateCustomer } from '../api/update-customer';
-import { countryOptions, profileEntryOf, profileUpdateOf, type ProfileEntry } from '../logic/profile';
+import { profileEntryOf, profileUpdateOf, type ProfileEntry } from '../logic/profile';
 
 // Radix Select takes no empty value: the option for "no address" needs a value of its own.
 const NO_COUNTRY = 'none';

@@ -2,10 +2,11 @@ import type { CustomerSubscription } from '@tessera/sdk';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
+import { availableActions } from '../../../lib/subscription-status';
 import { useUpdateSubscription } from '../api/update-subscription';
 import { usePortalSession } from '../session/portal-session';
 import { explainSubscriptionError } from '../logic/subscription-errors';
-import { availableActions, planOptions } from '../logic/subscription-status';
+import { planOptions } from '../logic/subscription-status';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
 import { ChangePlanDialog } from './change-plan-dialog';
 
@@ -17,7 +18,7 @@ export function SubscriptionActions({ subscription }: { subscription: CustomerSu
   const organization = storefront.organization;
   const actions = availableActions(subscription);
   const plans = planOptions(organization, storefront.products, subscription.product_id);
-  const canChangePlan = actions.changePlan && plans.length > 0;
+  const canChangePlan = actions.changeProduct && plans.length > 0;
 
   if (!actions.cancel && !actions.uncancel && !canChangePlan) return null;
   return (

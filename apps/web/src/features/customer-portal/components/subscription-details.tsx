@@ -1,13 +1,13 @@
 import type { CustomerSubscription } from '@tessera/sdk';
-import { Badge } from '../../../components/ui/badge';
+import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
 import { Card, CardTitle } from '../../../components/ui/card';
+import { DetailRow } from '../../../components/ui/detail-row';
 import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
 import { formatDate, formatMoney, formatMoneyPerInterval } from '../../../lib/format';
-import { cancellationReasonLabel, describeRenewal, describeStatus } from '../logic/subscription-status';
-import { DetailRow } from './detail-row';
+import { cancellationReasonLabel } from '../../../lib/subscription-status';
+import { describeRenewal } from '../logic/subscription-status';
 
 export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
-  const status = describeStatus(subscription);
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">{describeRenewal(subscription)}</p>
@@ -20,7 +20,7 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
               {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
             </DetailRow>
             <DetailRow label="Status">
-              <Badge tone={status.tone}>{status.label}</Badge>
+              <SubscriptionStatusBadge subscription={subscription} audience="customer" />
             </DetailRow>
             <DetailRow label="Started">{formatDate(subscription.started_at)}</DetailRow>
             <DetailRow label="Current period">
@@ -36,7 +36,7 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
               <DetailRow label="Canceled on">{formatDate(subscription.canceled_at)}</DetailRow>
               {subscription.customer_cancellation_reason && (
                 <DetailRow label="Reason">
-                  {cancellationReasonLabel(subscription.customer_cancellation_reason)}
+                  {cancellationReasonLabel(subscription.customer_cancellation_reason, 'customer')}
                 </DetailRow>
               )}
               {subscription.customer_cancellation_comment && (

@@ -1,6 +1,6 @@
 import type { CustomerPortalCustomer } from '@tessera/sdk';
 import { describe, expect, it } from 'vitest';
-import { countryOptions, profileEntryOf, profileUpdateOf } from './profile';
+import { profileEntryOf, profileUpdateOf } from './profile';
 
 const customer: CustomerPortalCustomer = {
   created_at: '2026-01-05T10:00:00.000Z',
@@ -47,14 +47,5 @@ describe('profileUpdateOf', () => {
 
   it('removes the address when no country is chosen', () => {
     expect(profileUpdateOf({ ...profileEntryOf(customer), country: '' }, customer)).toEqual({ billing_address: null });
-  });
-});
-
-describe('countryOptions', () => {
-  it('names every country and sorts by name', () => {
-    const options = countryOptions('en');
-    expect(options.find((option) => option.value === 'FR')?.label).toBe('France');
-    const labels = options.map((option) => option.label);
-    expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b, 'en')));
   });
 });

@@ -1,6 +1,6 @@
 import type { CustomerProduct } from '@tessera/sdk';
 import { describe, expect, it } from 'vitest';
-import { availableActions, describeRenewal, planOptions, planPriceWords } from './subscription-status';
+import { describeRenewal, planOptions, planPriceWords } from './subscription-status';
 
 const live = {
   status: 'active' as const,
@@ -11,20 +11,6 @@ const live = {
 };
 const canceling = { ...live, cancel_at_period_end: true, ends_at: '2026-02-15T12:00:00.000Z' };
 const ended = { ...live, status: 'canceled' as const, ended_at: '2026-01-20T12:00:00.000Z' };
-
-describe('availableActions', () => {
-  it('offers cancel and plan change on a live subscription', () => {
-    expect(availableActions(live)).toEqual({ cancel: true, uncancel: false, changePlan: true });
-  });
-
-  it('offers only resume on a subscription set to end', () => {
-    expect(availableActions(canceling)).toEqual({ cancel: false, uncancel: true, changePlan: false });
-  });
-
-  it('offers nothing once ended', () => {
-    expect(availableActions(ended)).toEqual({ cancel: false, uncancel: false, changePlan: false });
-  });
-});
 
 describe('describeRenewal', () => {
   it('says when it renews, ends or ended', () => {

@@ -1,9 +1,9 @@
 import type { CustomerState as State } from '@tessera/sdk';
-import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Loading } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
 import { useCustomerState } from '../api/get-customer-state';
 
@@ -41,12 +41,9 @@ export function CustomerState({ customerId, productNames, benefitNames, subscrip
           <ul className="divide-y divide-slate-100">
             {subscriptions.map((subscription) => (
               <li key={subscription.id} className="py-2 text-sm">
-                <Link
-                  className="font-medium text-blue-800 underline-offset-2 hover:underline"
-                  to={subscriptionPath(subscription.id)}
-                >
+                <TextLink to={subscriptionPath(subscription.id)}>
                   {productNames.get(subscription.product_id) ?? 'Subscription'}
-                </Link>
+                </TextLink>
                 <p className="text-slate-700">
                   {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
                 </p>

@@ -1,10 +1,10 @@
 import type { LicenseKeyWithActivations } from '@tessera/sdk';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDateTime } from '../../../lib/format';
 import { formatUsage, LicenseKeyStatusBadge } from './license-key-status';
 
@@ -51,10 +51,10 @@ export function LicenseKeyDetails({ licenseKey, benefitName, customerPath }: Lic
           <LicenseKeyStatusBadge status={licenseKey.status} />
         </Row>
         <Row label="Customer">
-          <Link className="font-medium text-blue-800 underline-offset-2 hover:underline" to={customerPath}>
+          <TextLink to={customerPath}>
             {licenseKey.customer.name ? `${licenseKey.customer.name} · ` : ''}
             {licenseKey.customer.email}
-          </Link>
+          </TextLink>
         </Row>
         <Row label="Benefit">{benefitName ?? '—'}</Row>
         <Row label="Usage">{formatUsage(licenseKey.usage, licenseKey.limit_usage)}</Row>

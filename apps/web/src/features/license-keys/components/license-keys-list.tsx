@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
+import { PagedTable, usePage } from '../../../components/ui/paged-list';
 import { Select } from '../../../components/ui/select';
-import { Loading } from '../../../components/ui/spinner';
-import { Pagination, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDate } from '../../../lib/format';
 import { useLicenseKeyBenefits } from '../api/get-license-key-benefits';
 import { useLicenseKeys } from '../api/get-license-keys';
@@ -22,8 +22,8 @@ export interface LicenseKeysListProps {
 }
 
 export function LicenseKeysList({ organizationId, basePath, customersPath }: LicenseKeysListProps) {
-  const [page, setPage] = useState(1);
   const [benefitId, setBenefitId] = useState(ALL_BENEFITS);
+  const [page, setPage] = usePage(benefitId);
   const benefits = useLicenseKeyBenefits(organizationId);
   const query = useLicenseKeys({
     organization_id: organizationId,
@@ -41,81 +41,57 @@ export function LicenseKeysList({ organizationId, basePath, customersPath }: Lic
     <div className="space-y-4">
       {(benefits.data?.length ?? 0) > 1 && (
         <Field label="Benefit" className="w-full sm:w-72">
-          <Select
-            value={benefitId}
-            options={benefitOptions}
-            onValueChange={(value) => {
-              setBenefitId(value);
-              setPage(1);
-            }}
-          />
+          <Select value={benefitId} options={benefitOptions} onValueChange={setBenefitId} />
         </Field>
       )}
       <ApiErrorAlert error={benefits.error} />
-      {query.isPending ? (
-        <Loading label="Loading license keys…" />
-      ) : query.isError ? (
-        <ApiErrorAlert error={query.error} />
-      ) : query.data.items.length === 0 ? (
-        benefitId !== ALL_BENEFITS ? (
-          <EmptyState title="No keys for this benefit" description="No customer holds a key of this benefit yet." />
-        ) : (
-          <EmptyState
-            title="No license keys yet"
-            description="A key is issued to the customer when they buy a product with a license key benefit. Attach one to a product on the Benefits page."
-          />
-        )
-      ) : (
-        <>
-          <Table label="License keys">
-            <TableHead>
-              <Th>Key</Th>
-              <Th>Customer</Th>
-              <Th>Benefit</Th>
-              <Th>Status</Th>
-              <Th>Usage</Th>
-              <Th>Expires</Th>
-              <Th>Created</Th>
-            </TableHead>
-            <tbody>
-              {query.data.items.map((key) => (
-                <Tr key={key.id}>
-                  <Td>
-                    <Link
-                      className="font-mono font-medium text-blue-800 underline-offset-2 hover:underline"
-                      to={`${basePath}/${key.id}`}
-                      aria-label={`License key ${key.display_key}`}
-                    >
-                      {key.display_key}
-                    </Link>
-                  </Td>
-                  <Td>
-                    <Link
-                      className="text-blue-800 underline-offset-2 hover:underline"
-                      to={`${customersPath}/${key.customer_id}`}
-                    >
-                      {key.customer.email}
-                    </Link>
-                  </Td>
-                  <Td>{benefitName(key.benefit_id)}</Td>
-                  <Td>
-                    <LicenseKeyStatusBadge status={key.status} />
-                  </Td>
-                  <Td>{formatUsage(key.usage, key.limit_usage)}</Td>
-                  <Td>{key.expires_at ? formatDate(key.expires_at) : 'Never'}</Td>
-                  <Td>{formatDate(key.created_at)}</Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-          <Pagination
-            page={page}
-            maxPage={query.data.pagination.max_page}
-            totalCount={query.data.pagination.total_count}
-            onPageChange={setPage}
-          />
-        </>
-      )}
+      <PagedTable
+        query={query}
+        loadingLabel="Loading license keys…"
+        page={page}
+        onPageChange={setPage}
+        empty={
+          benefitId !== ALL_BENEFITS ? (
+            <EmptyState title="No keys for this benefit" description="No customer holds a key of this benefit yet." />
+          ) : (
+            <EmptyState
+              title="No license keys yet"
+              description="A key is issued to the customer when they buy a product with a license key benefit. Attach one to a product on the Benefits page."
+            />
+          )
+        }
+        label="License keys"
+        columns={[
+          {
+            header: 'Key',
+            cell: (key) => (
+              <TextLink
+                className="font-mono"
+                to={`${basePath}/${key.id}`}
+                aria-label={`License key ${key.display_key}`}
+              >
+                {key.display_key}
+              </TextLink>
+            ),
+          },
+          {
+            header: 'Customer',
+            cell: (key) => (
+              <Link
+                className="text-blue-800 underline-offset-2 hover:underline"
+                to={`${customersPath}/${key.customer_id}`}
+              >
+                {key.customer.email}
+              </Link>
+            ),
+          },
+          { header: 'Benefit', cell: (key) => benefitName(key.benefit_id) },
+          { header: 'Status', cell: (key) => <LicenseKeyStatusBadge status={key.status} /> },
+          { header: 'Usage', cell: (key) => formatUsage(key.usage, key.limit_usage) },
+          { header: 'Expires', cell: (key) => (key.expires_at ? formatDate(key.expires_at) : 'Never') },
+          { header: 'Created', cell: (key) => formatDate(key.created_at) },
+        ]}
+      />
     </div>
   );
 }

@@ -1,15 +1,17 @@
 import type { OrdersListRequest } from '@tessera/sdk';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
+import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
+import { customerColumn } from '../../../components/sales/customer-column';
+import { ALL_PRODUCTS, ProductFilter } from '../../../components/sales/product-filter';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
-import { PagedList, usePage } from '../../../components/ui/paged-list';
+import { PagedTable, usePage } from '../../../components/ui/paged-list';
 import { Select, type SelectOption } from '../../../components/ui/select';
-import { SortHeader, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDateTime, formatMoney } from '../../../lib/format';
+import { BILLING_REASON } from '../../../lib/order-labels';
 import { useOrders } from '../api/get-orders';
-import { BILLING_REASON, BILLING_TYPE_OPTIONS, ORDER_STATUS } from './order-labels';
+import { BILLING_TYPE_OPTIONS } from './order-labels';
 
 type Sorting =
   'created_at' | '-created_at' | 'net_amount' | '-net_amount' | 'customer' | '-customer' | 'product' | '-product';
@@ -38,41 +40,32 @@ export function OrdersList({
   productOptions,
   filters,
 }: OrdersListProps) {
-  const [productId, setProductId] = useState(ALL);
+  const [productId, setProductId] = useState(ALL_PRODUCTS);
   const [billingType, setBillingType] = useState(ALL);
   const [sorting, setSorting] = useState<Sorting>('-created_at');
   const [page, setPage] = usePage([productId, billingType, customerId, sorting].join('|'));
   const request: OrdersListRequest = {
     organization_id: organizationId,
     customer_id: customerId,
-    product_id: productId === ALL ? undefined : productId,
+    product_id: productId === ALL_PRODUCTS ? undefined : productId,
     product_billing_type: billingType === ALL ? undefined : (billingType as 'one_time' | 'recurring'),
     sorting: [sorting],
     page,
     limit: 20,
   };
   const query = useOrders(request);
-  const isFiltered = productId !== ALL || billingType !== ALL || (showCustomer && customerId !== undefined);
-  const sort = (value: string) => setSorting(value as Sorting);
+  const isFiltered = productId !== ALL_PRODUCTS || billingType !== ALL || (showCustomer && customerId !== undefined);
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start gap-3">
         {filters}
-        {productOptions && (
-          <Field label="Product" className="w-full sm:w-56">
-            <Select
-              value={productId}
-              options={[{ value: ALL, label: 'All products' }, ...productOptions]}
-              onValueChange={setProductId}
-            />
-          </Field>
-        )}
+        {productOptions && <ProductFilter value={productId} options={productOptions} onValueChange={setProductId} />}
         <Field label="Billing type" className="w-40">
           <Select value={billingType} options={BILLING_TYPE_OPTIONS} onValueChange={setBillingType} />
         </Field>
       </div>
-      <PagedList
+      <PagedTable
         query={query}
         loadingLabel="Loading orders…"
         page={page}
@@ -89,54 +82,29 @@ export function OrdersList({
             />
           )
         }
-      >
-        {(orders) => (
-          <Table label="Orders">
-            <TableHead>
-              <SortHeader label="Date" field="created_at" sorting={sorting} onSortingChange={sort} />
-              {showCustomer && (
-                <SortHeader label="Customer" field="customer" sorting={sorting} onSortingChange={sort} />
-              )}
-              <SortHeader label="Product" field="product" sorting={sorting} onSortingChange={sort} />
-              <Th>Reason</Th>
-              <Th>Status</Th>
-              <SortHeader label="Net amount" field="net_amount" sorting={sorting} onSortingChange={sort} />
-              <Th className="text-right">Total</Th>
-            </TableHead>
-            <tbody>
-              {orders.map((order) => (
-                <Tr key={order.id}>
-                  <Td>
-                    <Link
-                      className="font-medium text-blue-800 underline-offset-2 hover:underline"
-                      to={`${dashboardPath}/orders/${order.id}`}
-                    >
-                      {formatDateTime(order.created_at)}
-                    </Link>
-                  </Td>
-                  {showCustomer && (
-                    <Td>
-                      <Link
-                        className="underline-offset-2 hover:underline"
-                        to={`${dashboardPath}/customers/${order.customer_id}`}
-                      >
-                        {order.customer.email}
-                      </Link>
-                    </Td>
-                  )}
-                  <Td>{order.product.name}</Td>
-                  <Td>{BILLING_REASON[order.billing_reason]}</Td>
-                  <Td>
-                    <Badge tone={ORDER_STATUS[order.status].tone}>{ORDER_STATUS[order.status].label}</Badge>
-                  </Td>
-                  <Td>{formatMoney(order.net_amount, order.currency)}</Td>
-                  <Td className="text-right">{formatMoney(order.total_amount, order.currency)}</Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </PagedList>
+        label="Orders"
+        sorting={sorting}
+        onSortingChange={setSorting}
+        columns={[
+          {
+            header: 'Date',
+            sortField: 'created_at',
+            cell: (order) => (
+              <TextLink to={`${dashboardPath}/orders/${order.id}`}>{formatDateTime(order.created_at)}</TextLink>
+            ),
+          },
+          showCustomer && customerColumn(dashboardPath),
+          { header: 'Product', sortField: 'product', cell: (order) => order.product.name },
+          { header: 'Reason', cell: (order) => BILLING_REASON.seller[order.billing_reason] },
+          { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
+          {
+            header: 'Net amount',
+            sortField: 'net_amount',
+            cell: (order) => formatMoney(order.net_amount, order.currency),
+          },
+          { header: 'Total', align: 'right', cell: (order) => formatMoney(order.total_amount, order.currency) },
+        ]}
+      />
     </div>
   );
 }

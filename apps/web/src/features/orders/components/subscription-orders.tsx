@@ -1,12 +1,12 @@
-import { Link } from 'react-router';
+import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
 import { Alert, ApiErrorAlert } from '../../../components/ui/alert';
-import { Badge } from '../../../components/ui/badge';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
-import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { DataTable } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDateTime, formatMoney } from '../../../lib/format';
+import { BILLING_REASON } from '../../../lib/order-labels';
 import { useSubscriptionOrders } from '../api/get-subscription-orders';
-import { BILLING_REASON, ORDER_STATUS } from './order-labels';
 
 export interface SubscriptionOrdersProps {
   customerId: string;
@@ -31,33 +31,21 @@ export function SubscriptionOrders({ customerId, subscriptionId, dashboardPath }
       {orders.length === 0 ? (
         <EmptyState title="No orders yet" description="This subscription has no order yet." />
       ) : (
-        <Table label="Orders of this subscription">
-          <TableHead>
-            <Th>Date</Th>
-            <Th>Reason</Th>
-            <Th>Status</Th>
-            <Th className="text-right">Total</Th>
-          </TableHead>
-          <tbody>
-            {orders.map((order) => (
-              <Tr key={order.id}>
-                <Td>
-                  <Link
-                    className="font-medium text-blue-800 underline-offset-2 hover:underline"
-                    to={`${dashboardPath}/orders/${order.id}`}
-                  >
-                    {formatDateTime(order.created_at)}
-                  </Link>
-                </Td>
-                <Td>{BILLING_REASON[order.billing_reason]}</Td>
-                <Td>
-                  <Badge tone={ORDER_STATUS[order.status].tone}>{ORDER_STATUS[order.status].label}</Badge>
-                </Td>
-                <Td className="text-right">{formatMoney(order.total_amount, order.currency)}</Td>
-              </Tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          label="Orders of this subscription"
+          rows={orders}
+          columns={[
+            {
+              header: 'Date',
+              cell: (order) => (
+                <TextLink to={`${dashboardPath}/orders/${order.id}`}>{formatDateTime(order.created_at)}</TextLink>
+              ),
+            },
+            { header: 'Reason', cell: (order) => BILLING_REASON.seller[order.billing_reason] },
+            { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
+            { header: 'Total', align: 'right', cell: (order) => formatMoney(order.total_amount, order.currency) },
+          ]}
+        />
       )}
     </div>
   );

@@ -1,14 +1,13 @@
 import type { PaymentsListRequest, PaymentStatus } from '@tessera/sdk';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { PagedList, usePage } from '../../../components/ui/paged-list';
+import { PagedTable, usePage } from '../../../components/ui/paged-list';
 import { Select } from '../../../components/ui/select';
-import { SortHeader, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePayments } from '../api/get-payments';
 import { describeDecline, describeMethod, METHOD_OPTIONS, PAYMENT_STATUS, STATUS_OPTIONS } from './payment-labels';
@@ -44,7 +43,6 @@ export function PaymentsList({ organizationId, dashboardPath, orderId }: Payment
   };
   const query = usePayments(request);
   const isFiltered = status !== ALL || method !== ALL || email !== '';
-  const sort = (value: string) => setSorting(value as Sorting);
 
   function applyEmail(event: FormEvent) {
     event.preventDefault();
@@ -80,7 +78,7 @@ export function PaymentsList({ organizationId, dashboardPath, orderId }: Payment
           </Field>
         </div>
       )}
-      <PagedList
+      <PagedTable
         query={query}
         loadingLabel="Loading payments…"
         page={page}
@@ -100,48 +98,35 @@ export function PaymentsList({ organizationId, dashboardPath, orderId }: Payment
             />
           )
         }
-      >
-        {(payments) => (
-          <Table label="Payments">
-            <TableHead>
-              <SortHeader label="Date" field="created_at" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Amount" field="amount" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Status" field="status" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Method" field="method" sorting={sorting} onSortingChange={sort} />
-              <Th>Decline reason</Th>
-              {!orderId && <Th>Order</Th>}
-            </TableHead>
-            <tbody>
-              {payments.map((payment) => (
-                <Tr key={payment.id}>
-                  <Td>{formatDateTime(payment.created_at)}</Td>
-                  <Td>{formatMoney(payment.amount, payment.currency)}</Td>
-                  <Td>
-                    <Badge tone={PAYMENT_STATUS[payment.status].tone}>{PAYMENT_STATUS[payment.status].label}</Badge>
-                  </Td>
-                  <Td>{describeMethod(payment)}</Td>
-                  <Td>{describeDecline(payment) ?? '—'}</Td>
-                  {!orderId && (
-                    <Td>
-                      {payment.order_id ? (
-                        <Link
-                          className="font-medium text-blue-800 underline-offset-2 hover:underline"
-                          to={`${dashboardPath}/orders/${payment.order_id}`}
-                        >
-                          View order
-                          <span className="sr-only"> of the payment of {formatDateTime(payment.created_at)}</span>
-                        </Link>
-                      ) : (
-                        '—'
-                      )}
-                    </Td>
-                  )}
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </PagedList>
+        label="Payments"
+        sorting={sorting}
+        onSortingChange={setSorting}
+        columns={[
+          { header: 'Date', sortField: 'created_at', cell: (payment) => formatDateTime(payment.created_at) },
+          { header: 'Amount', sortField: 'amount', cell: (payment) => formatMoney(payment.amount, payment.currency) },
+          {
+            header: 'Status',
+            sortField: 'status',
+            cell: (payment) => (
+              <Badge tone={PAYMENT_STATUS[payment.status].tone}>{PAYMENT_STATUS[payment.status].label}</Badge>
+            ),
+          },
+          { header: 'Method', sortField: 'method', cell: describeMethod },
+          { header: 'Decline reason', cell: (payment) => describeDecline(payment) ?? '—' },
+          !orderId && {
+            header: 'Order',
+            cell: (payment) =>
+              payment.order_id ? (
+                <TextLink to={`${dashboardPath}/orders/${payment.order_id}`}>
+                  View order
+                  <span className="sr-only"> of the payment of {formatDateTime(payment.created_at)}</span>
+                </TextLink>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -4,8 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-// The stand-in server is generic; it lives with the checkout tests that introduced it.
-import { fakeApi, renderWithQueryClient, type Handler } from '../../checkout/testing/fake-api';
+import { fakeApi, renderWithQueryClient, type Handler } from '../../../testing/fake-api';
 import { ProductForm, type ProductFormProps } from './product-form';
 
 afterEach(() => {

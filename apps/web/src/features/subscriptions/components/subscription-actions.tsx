@@ -4,12 +4,12 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import type { SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
+import { availableActions } from '../../../lib/subscription-status';
 import { useRevokeSubscription } from '../api/revoke-subscription';
 import { useUpdateSubscription } from '../api/update-subscription';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
 import { ChangeProductDialog } from './change-product-dialog';
 import { explainSubscriptionError } from './subscription-errors';
-import { availableActions } from './subscription-status';
 
 export interface SubscriptionActionsProps {
   subscription: Subscription;

@@ -1,10 +1,10 @@
 import type { Subscription } from '@tessera/sdk';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
+import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
 import { Card, CardTitle } from '../../../components/ui/card';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDate, formatDateTime, formatMoneyPerInterval } from '../../../lib/format';
-import { cancellationReasonLabel, describeStatus } from './subscription-status';
+import { cancellationReasonLabel } from '../../../lib/subscription-status';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -14,8 +14,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
-
-const link = 'font-medium text-blue-800 underline-offset-2 hover:underline';
 
 /** When the subscription stops, or renews, in one sentence. */
 function lifecycle(subscription: Subscription): string {
@@ -33,7 +31,6 @@ export interface SubscriptionDetailsProps {
 }
 
 export function SubscriptionDetails({ subscription, dashboardPath }: SubscriptionDetailsProps) {
-  const status = describeStatus(subscription);
   const discount = subscription.discount;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -41,7 +38,7 @@ export function SubscriptionDetails({ subscription, dashboardPath }: Subscriptio
         <CardTitle>Billing</CardTitle>
         <dl className="divide-y divide-slate-100">
           <Row label="Status">
-            <Badge tone={status.tone}>{status.label}</Badge>
+            <SubscriptionStatusBadge subscription={subscription} audience="seller" />
             <p className="mt-1 text-slate-700">{lifecycle(subscription)}</p>
           </Row>
           <Row label="Amount">
@@ -55,7 +52,9 @@ export function SubscriptionDetails({ subscription, dashboardPath }: Subscriptio
           {subscription.canceled_at && <Row label="Canceled">{formatDateTime(subscription.canceled_at)}</Row>}
           {subscription.ended_at && <Row label="Ended">{formatDateTime(subscription.ended_at)}</Row>}
           {subscription.customer_cancellation_reason && (
-            <Row label="Cancellation reason">{cancellationReasonLabel(subscription.customer_cancellation_reason)}</Row>
+            <Row label="Cancellation reason">
+              {cancellationReasonLabel(subscription.customer_cancellation_reason, 'seller')}
+            </Row>
           )}
           {subscription.customer_cancellation_comment && (
             <Row label="Comment">{subscription.customer_cancellation_comment}</Row>
@@ -66,15 +65,13 @@ export function SubscriptionDetails({ subscription, dashboardPath }: Subscriptio
         <CardTitle>Customer and product</CardTitle>
         <dl className="divide-y divide-slate-100">
           <Row label="Customer">
-            <Link className={link} to={`${dashboardPath}/customers/${subscription.customer_id}`}>
+            <TextLink to={`${dashboardPath}/customers/${subscription.customer_id}`}>
               {subscription.customer.email}
-            </Link>
+            </TextLink>
             {subscription.customer.name && <span className="ml-1 text-slate-600">({subscription.customer.name})</span>}
           </Row>
           <Row label="Product">
-            <Link className={link} to={`${dashboardPath}/products/${subscription.product_id}`}>
-              {subscription.product.name}
-            </Link>
+            <TextLink to={`${dashboardPath}/products/${subscription.product_id}`}>{subscription.product.name}</TextLink>
           </Row>
           <Row label="Subscription ID">
             <code className="font-mono text-xs">{subscription.id}</code>

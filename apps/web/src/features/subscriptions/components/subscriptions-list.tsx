@@ -1,15 +1,16 @@
 import type { SubscriptionsListRequest } from '@tessera/sdk';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
+import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
+import { customerColumn } from '../../../components/sales/customer-column';
+import { ALL_PRODUCTS, ProductFilter } from '../../../components/sales/product-filter';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
-import { PagedList, usePage } from '../../../components/ui/paged-list';
+import { PagedTable, usePage } from '../../../components/ui/paged-list';
 import { Select, type SelectOption } from '../../../components/ui/select';
-import { SortHeader, Table, TableHead, Tr, Td } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
 import { useSubscriptions } from '../api/get-subscriptions';
-import { ACTIVE_FILTER_OPTIONS, describeStatus } from './subscription-status';
+import { ACTIVE_FILTER_OPTIONS } from './subscription-status';
 
 type Sorting =
   | 'started_at'
@@ -49,41 +50,32 @@ export function SubscriptionsList({
   productOptions,
   filters,
 }: SubscriptionsListProps) {
-  const [productId, setProductId] = useState(ALL);
+  const [productId, setProductId] = useState(ALL_PRODUCTS);
   const [activity, setActivity] = useState(ALL);
   const [sorting, setSorting] = useState<Sorting>('-started_at');
   const [page, setPage] = usePage([productId, activity, customerId, sorting].join('|'));
   const request: SubscriptionsListRequest = {
     organization_id: organizationId,
     customer_id: customerId,
-    product_id: productId === ALL ? undefined : productId,
+    product_id: productId === ALL_PRODUCTS ? undefined : productId,
     active: activity === ALL ? undefined : activity === 'active',
     sorting: [sorting],
     page,
     limit: 20,
   };
   const query = useSubscriptions(request);
-  const isFiltered = productId !== ALL || activity !== ALL || (showCustomer && customerId !== undefined);
-  const sort = (value: string) => setSorting(value as Sorting);
+  const isFiltered = productId !== ALL_PRODUCTS || activity !== ALL || (showCustomer && customerId !== undefined);
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start gap-3">
         {filters}
-        {productOptions && (
-          <Field label="Product" className="w-full sm:w-56">
-            <Select
-              value={productId}
-              options={[{ value: ALL, label: 'All products' }, ...productOptions]}
-              onValueChange={setProductId}
-            />
-          </Field>
-        )}
+        {productOptions && <ProductFilter value={productId} options={productOptions} onValueChange={setProductId} />}
         <Field label="Status" className="w-52">
           <Select value={activity} options={ACTIVE_FILTER_OPTIONS} onValueChange={setActivity} />
         </Field>
       </div>
-      <PagedList
+      <PagedTable
         query={query}
         loadingLabel="Loading subscriptions…"
         page={page}
@@ -100,61 +92,37 @@ export function SubscriptionsList({
             />
           )
         }
-      >
-        {(subscriptions) => (
-          <Table label="Subscriptions">
-            <TableHead>
-              <SortHeader label="Product" field="product" sorting={sorting} onSortingChange={sort} />
-              {showCustomer && (
-                <SortHeader label="Customer" field="customer" sorting={sorting} onSortingChange={sort} />
-              )}
-              <SortHeader label="Amount" field="amount" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Status" field="status" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Started" field="started_at" sorting={sorting} onSortingChange={sort} />
-              <SortHeader label="Period ends" field="current_period_end" sorting={sorting} onSortingChange={sort} />
-            </TableHead>
-            <tbody>
-              {subscriptions.map((subscription) => {
-                const status = describeStatus(subscription);
-                return (
-                  <Tr key={subscription.id}>
-                    <Td>
-                      <Link
-                        className="font-medium text-blue-800 underline-offset-2 hover:underline"
-                        to={`${dashboardPath}/subscriptions/${subscription.id}`}
-                      >
-                        {subscription.product.name}
-                      </Link>
-                    </Td>
-                    {showCustomer && (
-                      <Td>
-                        <Link
-                          className="underline-offset-2 hover:underline"
-                          to={`${dashboardPath}/customers/${subscription.customer_id}`}
-                        >
-                          {subscription.customer.email}
-                        </Link>
-                      </Td>
-                    )}
-                    <Td>
-                      {formatMoneyPerInterval(
-                        subscription.amount,
-                        subscription.currency,
-                        subscription.recurring_interval,
-                      )}
-                    </Td>
-                    <Td>
-                      <Badge tone={status.tone}>{status.label}</Badge>
-                    </Td>
-                    <Td>{formatDate(subscription.started_at)}</Td>
-                    <Td>{formatDate(subscription.current_period_end)}</Td>
-                  </Tr>
-                );
-              })}
-            </tbody>
-          </Table>
-        )}
-      </PagedList>
+        label="Subscriptions"
+        sorting={sorting}
+        onSortingChange={setSorting}
+        columns={[
+          {
+            header: 'Product',
+            sortField: 'product',
+            cell: (subscription) => (
+              <TextLink to={`${dashboardPath}/subscriptions/${subscription.id}`}>{subscription.product.name}</TextLink>
+            ),
+          },
+          showCustomer && customerColumn(dashboardPath),
+          {
+            header: 'Amount',
+            sortField: 'amount',
+            cell: (subscription) =>
+              formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval),
+          },
+          {
+            header: 'Status',
+            sortField: 'status',
+            cell: (subscription) => <SubscriptionStatusBadge subscription={subscription} audience="seller" />,
+          },
+          { header: 'Started', sortField: 'started_at', cell: (subscription) => formatDate(subscription.started_at) },
+          {
+            header: 'Period ends',
+            sortField: 'current_period_end',
+            cell: (subscription) => formatDate(subscription.current_period_end),
+          },
+        ]}
+      />
     </div>
   );
 }

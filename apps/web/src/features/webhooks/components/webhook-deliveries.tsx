@@ -4,8 +4,8 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { Loading } from '../../../components/ui/spinner';
-import { Pagination, Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { PagedList } from '../../../components/ui/paged-list';
+import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { formatDateTime } from '../../../lib/format';
 import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
@@ -41,87 +41,91 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
   const redeliver = useRedeliverWebhookEvent();
   const toast = useToast();
 
-  if (query.isPending) return <Loading label="Loading deliveries…" />;
-  if (query.isError) return <ApiErrorAlert error={query.error} />;
-  if (query.data.items.length === 0 && page === 1)
-    return (
-      <EmptyState
-        title="No deliveries yet"
-        description="Each attempt to send an event to this endpoint appears here with the answer it got. The log refreshes by itself."
-      />
-    );
   return (
     <div className="space-y-3">
       <ApiErrorAlert error={redeliver.error} />
-      <Table label="Webhook deliveries">
-        <TableHead>
-          <Th>Event</Th>
-          <Th>Result</Th>
-          <Th>Status code</Th>
-          <Th>Sent</Th>
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </TableHead>
-        <tbody>
-          {query.data.items.map((delivery) => {
-            const type = payloadEventType(delivery.webhook_event.payload) ?? 'Event';
-            const isExpanded = expanded === delivery.id;
-            const detailsId = `delivery-${delivery.id}`;
-            const eventId = delivery.webhook_event.id;
-            return (
-              <Fragment key={delivery.id}>
-                <Tr>
-                  <Td className="font-mono text-xs">{type}</Td>
-                  <Td>
-                    {delivery.succeeded ? <Badge tone="success">Succeeded</Badge> : <Badge tone="danger">Failed</Badge>}
-                  </Td>
-                  <Td>{delivery.http_code ?? 'No answer'}</Td>
-                  <Td>{formatDateTime(delivery.created_at)}</Td>
-                  <Td className="space-x-2 text-right whitespace-nowrap">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      aria-expanded={isExpanded}
-                      aria-controls={isExpanded ? detailsId : undefined}
-                      aria-label={`${isExpanded ? 'Hide' : 'Show'} details of ${type} sent ${formatDateTime(delivery.created_at)}`}
-                      onClick={() => setExpanded(isExpanded ? null : delivery.id)}
-                    >
-                      {isExpanded ? 'Hide details' : 'Details'}
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      aria-label={`Redeliver ${type} sent ${formatDateTime(delivery.created_at)}`}
-                      isPending={redeliver.isPending && redeliver.variables === eventId}
-                      onClick={() =>
-                        redeliver.mutate(eventId, {
-                          onSuccess: () => toast(`${type} queued for redelivery; it appears in the log once sent.`),
-                        })
-                      }
-                    >
-                      Redeliver
-                    </Button>
-                  </Td>
-                </Tr>
-                {isExpanded && (
-                  <tr className="border-b border-slate-100 bg-slate-50">
-                    <td colSpan={5} className="px-4 py-4">
-                      <DeliveryDetails delivery={delivery} id={detailsId} />
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </Table>
-      <Pagination
+      <PagedList
+        query={query}
+        loadingLabel="Loading deliveries…"
         page={page}
-        maxPage={query.data.pagination.max_page}
-        totalCount={query.data.pagination.total_count}
         onPageChange={setPage}
-      />
+        empty={
+          <EmptyState
+            title="No deliveries yet"
+            description="Each attempt to send an event to this endpoint appears here with the answer it got. The log refreshes by itself."
+          />
+        }
+      >
+        {(deliveries) => (
+          <Table label="Webhook deliveries">
+            <TableHead>
+              <Th>Event</Th>
+              <Th>Result</Th>
+              <Th>Status code</Th>
+              <Th>Sent</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </TableHead>
+            <tbody>
+              {deliveries.map((delivery) => {
+                const type = payloadEventType(delivery.webhook_event.payload) ?? 'Event';
+                const isExpanded = expanded === delivery.id;
+                const detailsId = `delivery-${delivery.id}`;
+                const eventId = delivery.webhook_event.id;
+                return (
+                  <Fragment key={delivery.id}>
+                    <Tr>
+                      <Td className="font-mono text-xs">{type}</Td>
+                      <Td>
+                        {delivery.succeeded ? (
+                          <Badge tone="success">Succeeded</Badge>
+                        ) : (
+                          <Badge tone="danger">Failed</Badge>
+                        )}
+                      </Td>
+                      <Td>{delivery.http_code ?? 'No answer'}</Td>
+                      <Td>{formatDateTime(delivery.created_at)}</Td>
+                      <Td className="space-x-2 text-right whitespace-nowrap">
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          aria-expanded={isExpanded}
+                          aria-controls={isExpanded ? detailsId : undefined}
+                          aria-label={`${isExpanded ? 'Hide' : 'Show'} details of ${type} sent ${formatDateTime(delivery.created_at)}`}
+                          onClick={() => setExpanded(isExpanded ? null : delivery.id)}
+                        >
+                          {isExpanded ? 'Hide details' : 'Details'}
+                        </Button>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          aria-label={`Redeliver ${type} sent ${formatDateTime(delivery.created_at)}`}
+                          isPending={redeliver.isPending && redeliver.variables === eventId}
+                          onClick={() =>
+                            redeliver.mutate(eventId, {
+                              onSuccess: () => toast(`${type} queued for redelivery; it appears in the log once sent.`),
+                            })
+                          }
+                        >
+                          Redeliver
+                        </Button>
+                      </Td>
+                    </Tr>
+                    {isExpanded && (
+                      <tr className="border-b border-slate-100 bg-slate-50">
+                        <td colSpan={5} className="px-4 py-4">
+                          <DeliveryDetails delivery={delivery} id={detailsId} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </Table>
+        )}
+      </PagedList>
     </div>
   );
 }

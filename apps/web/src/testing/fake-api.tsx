@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
-import { createQueryClient } from '../../../lib/query-client';
+import { createQueryClient } from '../lib/query-client';
 
 /** One request the page made: method, path and the JSON body. */
 export interface RecordedRequest {

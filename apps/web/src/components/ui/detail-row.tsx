@@ -23,5 +23,3 @@ export function DetailRow({
     </div>
   );
 }
-
-export const linkClass = 'font-medium text-blue-800 underline-offset-2 hover:underline';

@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * What the browser tests share: Debian's chromium driven by playwright-core (no browser is downloaded),
+ * a desktop page on the test server, screenshots in test/artifacts/, and the steps many tests start with.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** False where chromium is not installed: the browser tests are skipped there, never in CI. */
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A new context (its own cookies and storage) on the test server, with a desktop viewport and one page. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  timeout = 10_000,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(timeout);
+  return { context, page: await context.newPage() };
+}
+
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+let hasArtifactsFolder = false;
+
+/** The whole page as test/artifacts/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!hasArtifactsFolder) {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // Screenshots are for people reviewing a run, never committed.
+    writeFileSync(join(ARTIFACTS, '.gitignore'), '*\n');
+    hasArtifactsFolder = true;
+  }
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Creates an account on /signup and its first organization; ends on the organization's products page. */
+export async function signUp(page: Page, email: string, password: string, organizationName: string): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel('Organization name').fill(organizationName);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+  await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+}
+
+/** A link of the seller dashboard's navigation, by its exact name. */
+export function dashboardLink(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+}
+
+/** The term → definition pairs of the page's description lists (every term has one definition). */
+export async function definitions(page: Page): Promise<Record<string, string>> {
+  const terms = await page.locator('dt').allTextContents();
+  const values = await page.locator('dt + dd').allTextContents();
+  return Object.fromEntries(terms.map((term, index) => [term.trim(), values[index]?.trim() ?? '']));
+}
