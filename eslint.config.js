@@ -44,6 +44,25 @@ export default tseslint.config(
     },
   },
   {
+    // A feature never imports another (shared pieces live in src/components, src/lib, src/testing). Every
+    // feature file sits at features/<feature>/<role>/<file>, so ../../<name>/ is always another feature.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: "Application code uses zod 4 from 'zod/v4'." }],
+          patterns: [
+            {
+              group: ['../../*/**', '!../../../**'],
+              message: 'Features do not import each other: move what they share to src/components or src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON bodies of many shapes.
     files: ['**/test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
