@@ -156,9 +156,13 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
   it('the customer opens the portal, finds the license key and cancels at the end of the period', async () => {
     const { page } = await newPage();
     await page.goto(portalLink);
+    // The portal keeps the token and takes it out of the address bar before anything else.
+    await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).waitFor();
+    await expect.poll(() => page.url()).not.toContain('customer_session_token');
     const portalNav = (name: string) =>
       page.getByRole('navigation', { name: 'Customer portal' }).getByRole('link', { name, exact: true });
     await portalNav('Benefits').click();
+    await page.getByRole('heading', { name: 'Benefits', exact: true }).waitFor();
     // The grant is made by a background job right after the payment: the page shows it once it is ready.
     const key = page.getByRole('region', { name: 'Desktop app license' });
     await expect
