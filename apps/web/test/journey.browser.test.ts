@@ -197,4 +197,18 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
     await seller.reload();
     await seller.getByText('it will not renew').waitFor();
   });
+
+  it('the seller moves the organization’s test clock past the period: the subscription ends', async () => {
+    const subscriptionPage = seller.url();
+    await nav('Settings').click();
+    const card = seller.getByRole('region', { name: 'Test clock' });
+    await card.getByText(/^Organization time:/).waitFor();
+    await card.getByRole('button', { name: 'Move forward 31 days' }).click();
+    await card.getByRole('status').filter({ hasText: 'Moved 31 days: 1 renewal, 0 charge attempts' }).waitFor();
+    await card.getByText('(31 days ahead)').waitFor();
+    await shot(seller, 'seller-test-clock');
+    await seller.goto(subscriptionPage);
+    await seller.getByRole('heading', { name: 'Pro plan' }).waitFor();
+    await seller.getByText('Canceled', { exact: true }).first().waitFor();
+  });
 });

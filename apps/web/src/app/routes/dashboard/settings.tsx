@@ -1,6 +1,7 @@
 import { PageHeader } from '../../../components/ui/page-header';
 import { OrganizationIdentifiers } from '../../../features/organizations/components/organization-identifiers';
 import { OrganizationSettingsForm } from '../../../features/organizations/components/organization-settings-form';
+import { TestClockCard } from '../../../features/test-clock/components/test-clock-card';
 import { useCurrentOrganization } from './current-organization';
 
 export function Component() {
@@ -11,6 +12,7 @@ export function Component() {
       <div className="space-y-6">
         <OrganizationIdentifiers organization={organization} />
         <OrganizationSettingsForm key={organization.id} organization={organization} />
+        <TestClockCard organizationId={organization.id} />
       </div>
     </>
   );
