@@ -240,8 +240,8 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
       .getByRole('button', { name: 'Unarchive product' })
       .click();
     await page.getByRole('button', { name: 'Archive product' }).waitFor();
-    const product = await api('GET', productPath.replace(`/dashboard/${SLUG}/products/`, '/v1/products/'));
-    expect(product.is_archived).toBe(false);
+    const productUrl = productPath.replace(`/dashboard/${SLUG}/products/`, '/v1/products/');
+    await expect.poll(async () => (await api('GET', productUrl)).is_archived).toBe(false);
   });
 
   it('deletes a benefit after a confirmation', async () => {
