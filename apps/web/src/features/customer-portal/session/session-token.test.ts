@@ -1,6 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetSessionToken, readSessionToken, sessionStorageKey, takeSessionToken } from './session-token';
+import {
+  captureSessionLink,
+  forgetSessionToken,
+  readSessionToken,
+  sessionStorageKey,
+  takeSessionToken,
+} from './session-token';
 
 afterEach(() => window.sessionStorage.clear());
 
@@ -69,5 +75,33 @@ describe('takeSessionToken', () => {
     });
     expect(readSessionToken('acme', refusingStorage)).toBeNull();
     expect(() => forgetSessionToken('acme', refusingStorage)).not.toThrow();
+  });
+});
+
+describe('captureSessionLink', () => {
+  const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
+
+  it('keeps the token of a portal link and gives the address without it', () => {
+    const next = captureSessionLink(
+      at('/portal/acme/orders', '?customer_session_token=polar_cst_abc&page=2', '#top'),
+      window.sessionStorage,
+    );
+    expect(next).toBe('/portal/acme/orders?page=2#top');
+    expect(readSessionToken('acme', window.sessionStorage)).toBe('polar_cst_abc');
+  });
+
+  it('leaves other addresses, and portal addresses without a token, alone', () => {
+    expect(
+      captureSessionLink(at('/dashboard', '?customer_session_token=polar_cst_abc'), window.sessionStorage),
+    ).toBeNull();
+    expect(
+      captureSessionLink(at('/acme/portal', '?customer_session_token=polar_cst_abc'), window.sessionStorage),
+    ).toBeNull();
+    expect(captureSessionLink(at('/portal/acme', '?page=2'), window.sessionStorage)).toBeNull();
+    expect(readSessionToken('acme', window.sessionStorage)).toBeNull();
+  });
+
+  it('leaves the token in the address when it cannot be kept (the portal reads it from there)', () => {
+    expect(captureSessionLink(at('/portal/acme', '?customer_session_token=polar_cst_abc'), refusingStorage)).toBeNull();
   });
 });

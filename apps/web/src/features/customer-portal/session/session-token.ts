@@ -60,3 +60,21 @@ export function forgetSessionToken(slug: string, storage: Storage | undefined): 
 export function browserSessionStorage(): Storage | undefined {
   return safely(() => window.sessionStorage, undefined);
 }
+
+/**
+ * Before the router starts: a portal link's token is kept and taken out of the address bar, so the
+ * router starts on the clean address and no later replace can undo a navigation the customer already
+ * made. Only when the token could be kept: without storage the portal reads it from the link instead.
+ * Returns the address to continue at, or null when nothing was done.
+ */
+export function captureSessionLink(
+  location: Pick<Location, 'pathname' | 'search' | 'hash'>,
+  storage: Storage | undefined,
+): string | null {
+  const match = /^\/portal\/([^/]+)/.exec(location.pathname);
+  if (!match || !new URLSearchParams(location.search).has(SESSION_TOKEN_PARAM)) return null;
+  const slug = decodeURIComponent(match[1]!);
+  const taken = takeSessionToken(slug, location.search, storage);
+  if (!taken.token || readSessionToken(slug, storage) !== taken.token) return null;
+  return `${location.pathname}${taken.cleanedSearch ?? ''}${location.hash}`;
+}
