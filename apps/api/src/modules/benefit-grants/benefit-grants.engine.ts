@@ -261,6 +261,29 @@ export function requiresUpdate(type: string, previous: unknown, next: unknown): 
 // Grant
 // ---------------------------------------------------------------------------------------------------
 
+/**
+ * The remote side of a grant or an update, outside any transaction. A transient failure is recorded on
+ * the grant and rethrown (the queue retries); any other failure is returned, to be recorded on the grant
+ * with the rest of the outcome.
+ */
+async function remoteGrantOutcome(
+  ctx: Context,
+  run: JobRun,
+  fetchFn: Fetch,
+  benefit: BenefitRow,
+  grant: BenefitGrantRow,
+): Promise<{ remote?: Props; failure?: Error }> {
+  try {
+    return { remote: await remoteGrant(ctx, fetchFn, benefit, grant) };
+  } catch (error) {
+    if (error instanceof BenefitRetriableError) {
+      await recordFailure(run, grant.id, error);
+      throw error;
+    }
+    return { failure: error as Error };
+  }
+}
+
 export async function runGrant(ctx: Context, key: GrantKey, run: JobRun, fetchFn: Fetch = fetch): Promise<void> {
   const prepared = await run.transaction(async (tx) => {
     const benefit = await findBenefitById(tx.db, key.benefit_id);
@@ -278,17 +301,7 @@ export async function runGrant(ctx: Context, key: GrantKey, run: JobRun, fetchFn
   if (!prepared) return;
   const { benefit, grant } = prepared;
 
-  let remote: Props | undefined;
-  let failure: Error | undefined;
-  try {
-    remote = await remoteGrant(ctx, fetchFn, benefit, grant);
-  } catch (error) {
-    if (error instanceof BenefitRetriableError) {
-      await recordFailure(run, grant.id, error);
-      throw error;
-    }
-    failure = error as Error;
-  }
+  const { remote, failure } = await remoteGrantOutcome(ctx, run, fetchFn, benefit, grant);
 
   try {
     await run.transaction(async (tx) => {
@@ -379,17 +392,7 @@ export async function runUpdate(ctx: Context, grantId: string, run: JobRun, fetc
   if (!prepared) return;
   const { benefit, grant } = prepared;
 
-  let remote: Props | undefined;
-  let failure: Error | undefined;
-  try {
-    remote = await remoteGrant(ctx, fetchFn, benefit, grant);
-  } catch (error) {
-    if (error instanceof BenefitRetriableError) {
-      await recordFailure(run, grant.id, error);
-      throw error;
-    }
-    failure = error as Error;
-  }
+  const { remote, failure } = await remoteGrantOutcome(ctx, run, fetchFn, benefit, grant);
 
   await run.transaction(async (tx) => {
     const locked = await lockGrant(tx.db, grant.id);
