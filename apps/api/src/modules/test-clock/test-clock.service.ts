@@ -1,7 +1,8 @@
 import type { Context } from '../../platform/context.js';
 import { NotPermitted, validationError } from '../../platform/http/errors.js';
 import { runIn } from '../../platform/jobs/queue.js';
-import { clockOffsetSeconds, onOrganizationClock, serverClock } from '../../platform/test-clock.js';
+import { OffsetClock } from '../../platform/clock.js';
+import { clockOffsetSeconds, serverClock } from '../../platform/test-clock.js';
 import { findVisibleOrganization } from '../organizations/organizations.repository.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import type { OrganizationRow } from '../organizations/organizations.repository.js';
@@ -23,9 +24,8 @@ export interface TestClockView {
 
 export async function getTestClock(ctx: Context, organizationId: string | undefined): Promise<TestClockView> {
   const organization = await readableOrganization(ctx, organizationId);
-  const own = await onOrganizationClock({ ...ctx, clock: serverClock(ctx.clock) }, organization.id);
   const offset = await clockOffsetSeconds(ctx.db, organization.id);
-  return { organization_id: organization.id, now: own.clock.now(), offset_seconds: offset };
+  return { organization_id: organization.id, now: shiftedNow(ctx, offset), offset_seconds: offset };
 }
 
 export async function advanceTestClock(ctx: Context, input: TestClockAdvanceInput) {
@@ -41,11 +41,15 @@ export async function advanceOrganizationClock(ctx: Context, organizationId: str
   const offset = await run.transaction((tx) =>
     addClockOffset(tx.db, organizationId, seconds, serverClock(tx.clock).now()),
   );
-  // The caller's clock was read before the move: start again from the server's clock.
-  const base = { ...ctx, clock: serverClock(ctx.clock) };
-  const own = await onOrganizationClock(base, organizationId);
-  const work = await runOrganizationDueWork(base, run, organizationId);
-  return { organization_id: organizationId, now: own.clock.now(), offset_seconds: offset, ...work };
+  const now = shiftedNow(ctx, offset);
+  // The caller's clock was read before the move: the due work starts again from the server's clock.
+  const work = await runOrganizationDueWork({ ...ctx, clock: serverClock(ctx.clock) }, run, organizationId);
+  return { organization_id: organizationId, now, offset_seconds: offset, ...work };
+}
+
+/** The organization's time for a known offset (whatever clock the caller is on). */
+function shiftedNow(ctx: Context, offsetSeconds: number): Date {
+  return new OffsetClock(serverClock(ctx.clock), offsetSeconds * 1000).now();
 }
 
 async function readableOrganization(ctx: Context, organizationId: string | undefined): Promise<OrganizationRow> {
