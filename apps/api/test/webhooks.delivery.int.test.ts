@@ -406,3 +406,53 @@ describe('chat formats', () => {
     for (const fact of ['$42.00', 'ada@example.com', 'Pro Plan', 'Webhook Org']) expect(request.body).toContain(fact);
   });
 });
+
+describe('test clock', () => {
+  it('delivers at once after the organization’s clock moved: delivery runs on the server’s clock', async () => {
+    const { org, target, endpoint } = await setup({ events: ['customer.created'] });
+    const advanced = await server.inject({
+      method: 'POST',
+      url: '/v1/test-clock/advance',
+      headers: bearer(org.token),
+      payload: { days: 40 },
+    });
+    expect(advanced.statusCode).toBe(200);
+    const created = await server.inject({
+      method: 'POST',
+      url: '/v1/customers/',
+      headers: bearer(org.token),
+      payload: { email: 'later@example.com', name: 'Later' },
+    });
+    expect(created.statusCode).toBe(201);
+    await expect.poll(() => target.received.length, POLL).toBe(1);
+    verifySignatureBoth(target.received[0]!);
+    // The signature timestamp is the server's (receivers reject stale or future ones); the customer's
+    // own `created_at` is on the organization's clock, 40 days ahead.
+    expect(Number(target.received[0]!.headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -2);
+    const data = JSON.parse(target.received[0]!.body).data as { created_at: string };
+    expect(new Date(data.created_at).getTime() - Date.now()).toBeGreaterThan(39 * 86_400_000);
+    const [row] = await endpointEvents(endpoint.id);
+    expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('a redelivery asked on the organization’s clock is due at once', async () => {
+    const { org, target, endpoint } = await setup({ events: ['customer.created'] });
+    await emitWebhookEvent(server, org.organization.id, 'customer.created', { id: 'c1' });
+    await expect.poll(() => target.received.length, POLL).toBe(1);
+    await expect.poll(async () => (await endpointEvents(endpoint.id))[0]!.status, POLL).toBe('delivered');
+    await server.inject({
+      method: 'POST',
+      url: '/v1/test-clock/advance',
+      headers: bearer(org.token),
+      payload: { days: 40 },
+    });
+    const [row] = await endpointEvents(endpoint.id);
+    const redeliver = await server.inject({
+      method: 'POST',
+      url: `/v1/webhooks/events/${row!.id}/redeliver`,
+      headers: bearer(org.token),
+    });
+    expect(redeliver.statusCode).toBe(202);
+    await expect.poll(() => target.received.length, POLL).toBe(2);
+  });
+});

@@ -3,6 +3,7 @@ import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import { defineJob, JOB_SCHEMA, runIn, type JobDefinition, type JobRun } from '../../platform/jobs/queue.js';
+import { serverClock } from '../../platform/test-clock.js';
 import type { WebhookEventType } from './webhooks.event-types.js';
 import { renderBody } from './webhooks.formats.js';
 import {
@@ -37,6 +38,18 @@ import { send, type SendResult } from './webhooks.sender.js';
  * leaves the event pending with the same id and a lease that expires; the periodic sweep then
  * enqueues the endpoint again and the event is attempted again with the same `webhook-id`.
  */
+
+/**
+ * Delivery is scheduled on the server's real clock, never on an organization's test clock: the sender
+ * compares `next_attempt_at` with the time it really is, so an event due on a clock moved 40 days ahead
+ * would wait 40 real days and hold up everything behind it. The event itself (its `created_at`, the
+ * `timestamp` of the chat and envelope formats, the resource dates in `data`) stays on the
+ * organization's clock, so what a receiver sees agrees with what the API answers for that organization;
+ * the `webhook-timestamp` header is the server's time of the attempt, as signature checks require.
+ */
+export function deliveryNow(ctx: Pick<Context, 'clock'>): Date {
+  return serverClock(ctx.clock).now();
+}
 
 /** Endpoints are spread over a few queues, so slow endpoints do not hold up the others. */
 export const DELIVERY_SHARDS = 4;
@@ -78,7 +91,7 @@ export const sweepDeliveriesJob = defineJob<Record<string, never>>({
   retryLimit: 1,
   async handle(ctx) {
     const names = deliveryJobs.map((job) => job.name);
-    const stalled = await findStalledEndpoints(ctx.db, ctx.clock.now(), JOB_SCHEMA, names, SWEEP_LIMIT);
+    const stalled = await findStalledEndpoints(ctx.db, deliveryNow(ctx), JOB_SCHEMA, names, SWEEP_LIMIT);
     for (const endpointId of stalled) await scheduleDelivery(ctx, endpointId);
     if (stalled.length > 0) ctx.log.info({ endpoints: stalled.length }, 'webhook delivery re-enqueued');
   },
@@ -110,6 +123,7 @@ export interface FanOutInput {
 export async function fanOutWebhookEvent(ctx: Context, input: FanOutInput): Promise<void> {
   const endpoints = await findSubscribedEndpoints(ctx.db, input.organizationId, input.type);
   if (endpoints.length === 0) return;
+  const due = deliveryNow(ctx);
   const rows = [];
   for (const endpoint of endpoints) {
     const body = renderBody(endpoint.format, input.payload, {
@@ -130,7 +144,7 @@ export async function fanOutWebhookEvent(ctx: Context, input: FanOutInput): Prom
       payload: input.payload,
       body: endpoint.format === 'raw' ? null : body,
       status: 'pending' as const,
-      next_attempt_at: input.createdAt,
+      next_attempt_at: due,
       last_http_code: null,
       succeeded: null,
     });
@@ -166,7 +180,7 @@ async function workQueue(ctx: Context, run: JobRun, endpointId: string, lease: s
     const next = await run.transaction((tx) => claimHead(tx, endpointId, lease, overBudget));
     if (!next) return;
     // (b) No transaction open during the POST.
-    const at = ctx.clock.now();
+    const at = deliveryNow(ctx);
     const result = await send({
       url: next.endpoint.url,
       body: next.event.body ?? next.event.payload,
@@ -194,7 +208,7 @@ async function claimHead(
   lease: string,
   overBudget: boolean,
 ): Promise<{ endpoint: WebhookEndpointRow; event: WebhookEndpointEventRow } | undefined> {
-  const now = ctx.clock.now();
+  const now = deliveryNow(ctx);
   const until = new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS);
   const endpoint = await claimEndpointForDelivery(ctx.db, endpointId, lease, now, until);
   if (endpoint === 'busy' || !endpoint) return undefined;
@@ -225,7 +239,7 @@ async function recordAttempt(
   const endpoint = await lockEndpointForUpdate(ctx.db, endpointId);
   if (!endpoint) return 'stop';
   const ours = endpoint.delivery_token === lease;
-  const now = ctx.clock.now();
+  const now = deliveryNow(ctx);
   await insertDelivery(ctx.db, {
     id: randomUUID(),
     created_at: now,

@@ -3,7 +3,7 @@ import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
 import { pageOf, type Page } from '../../platform/http/query.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
-import { scheduleDelivery } from './webhooks.delivery.js';
+import { deliveryNow, scheduleDelivery } from './webhooks.delivery.js';
 import {
   findVisibleEndpoint,
   findVisibleEndpointEvent,
@@ -97,7 +97,7 @@ export async function updateEndpoint(
       : {}),
   });
   if (input.enabled === true && !row.enabled) {
-    await makePendingDueNow(ctx.db, id, now);
+    await makePendingDueNow(ctx.db, id, deliveryNow(ctx));
     await scheduleDelivery(ctx, id);
   }
   return getEndpoint(ctx, id);
@@ -126,7 +126,12 @@ export async function redeliverEvent(ctx: Context, id: string): Promise<Record<s
   const event = await findVisibleEndpointEvent(ctx.db, ctx.subject, id);
   if (!event) throw new ResourceNotFound();
   const now = ctx.clock.now();
-  await updateEndpointEvent(ctx.db, id, { status: 'pending', attempts: 0, next_attempt_at: now, modified_at: now });
+  await updateEndpointEvent(ctx.db, id, {
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: deliveryNow(ctx),
+    modified_at: now,
+  });
   await scheduleDelivery(ctx, event.endpoint_id);
   return {};
 }
