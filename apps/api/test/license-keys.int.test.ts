@@ -275,3 +275,50 @@ describe('customer portal reads (customer session)', () => {
     expect(filtered.items).toEqual([]);
   });
 });
+
+describe('bounded inputs', () => {
+  const MAX = 2_147_483_647;
+  const locs = (response: { body: string }) =>
+    (json(response as never).detail as { loc: (string | number)[] }[]).map((issue) => issue.loc.join('.'));
+
+  it('refuses a negative or oversized increment_usage with 422 and changes nothing', async () => {
+    const key = await licenseKeyFactory(server, org(), { limit_usage: 5 });
+    const base = { key: key.key, organization_id: org() };
+    for (const increment of [-1000, -1, MAX + 1, 1.5]) {
+      (server.clock as ManualClock).advance(1000);
+      const refused = await call('validate', { ...base, increment_usage: increment });
+      expect(refused.statusCode).toBe(422);
+      expect(locs(refused)).toEqual(['body.increment_usage']);
+    }
+    const stored = json(await seller('GET', `/v1/license-keys/${key.id}`));
+    expect(stored).toMatchObject({ usage: 0, validations: 0 });
+    (server.clock as ManualClock).advance(1000);
+    expect(json(await call('validate', { ...base, increment_usage: 0 })).usage).toBe(0);
+  });
+
+  it('refuses an increment that would overflow the usage counter of a key without a limit', async () => {
+    const key = await licenseKeyFactory(server, org());
+    expect((await seller('PATCH', `/v1/license-keys/${key.id}`, { usage: MAX - 1 })).statusCode).toBe(200);
+    const over = await call('validate', { key: key.key, organization_id: org(), increment_usage: 2 });
+    expect(over.statusCode).toBe(400);
+    expect(json(over)).toEqual({ error: 'BadRequest', detail: 'License key only has 1 more usages.' });
+    expect(json(await seller('GET', `/v1/license-keys/${key.id}`)).usage).toBe(MAX - 1);
+  });
+
+  it('bounds the seller update: usage ≥ 0, usage and limit_usage within the column', async () => {
+    const key = await licenseKeyFactory(server, org(), { limit_usage: 5 });
+    for (const [body, loc] of [
+      [{ usage: -1 }, 'body.usage'],
+      [{ usage: MAX + 1 }, 'body.usage'],
+      [{ limit_usage: MAX + 1 }, 'body.limit_usage'],
+      [{ limit_usage: 0 }, 'body.limit_usage'],
+    ] as const) {
+      const refused = await seller('PATCH', `/v1/license-keys/${key.id}`, body);
+      expect(refused.statusCode).toBe(422);
+      expect(locs(refused)).toEqual([loc]);
+    }
+    expect(json(await seller('GET', `/v1/license-keys/${key.id}`))).toMatchObject({ usage: 0, limit_usage: 5 });
+    const patched = await seller('PATCH', `/v1/license-keys/${key.id}`, { usage: 0, limit_usage: MAX });
+    expect(json(patched)).toMatchObject({ usage: 0, limit_usage: MAX });
+  });
+});

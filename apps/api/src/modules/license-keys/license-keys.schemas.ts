@@ -9,6 +9,10 @@ export const LicenseKeyStatus = z.enum(LICENSE_KEY_STATUSES).meta({ id: 'License
 
 /** The reference's seller PATCH bound on `limit_activations`. */
 export const MAX_PATCH_ACTIVATIONS = 1000;
+/** The largest value of the `integer` columns behind `usage`, `limit_usage` and `validations`. */
+export const MAX_COUNTER = 2_147_483_647;
+/** A counter as the columns hold it: a whole number from 0 to MAX_COUNTER. */
+const Counter = () => z.int().min(0).max(MAX_COUNTER);
 
 const licenseKeyFields = {
   id: z.uuid(),
@@ -73,9 +77,9 @@ export type PortalLicenseKeyListParams = z.output<typeof PortalLicenseKeyListQue
 export const LicenseKeyUpdate = z
   .object({
     status: LicenseKeyStatus.nullable().optional(),
-    usage: z.int().optional(),
+    usage: Counter().optional(),
     limit_activations: z.int().min(1).max(MAX_PATCH_ACTIVATIONS).nullable().optional(),
-    limit_usage: z.int().gt(0).nullable().optional(),
+    limit_usage: Counter().min(1).nullable().optional(),
     expires_at: DateTime().nullable().optional(),
   })
   .meta({ id: 'LicenseKeyUpdate' });
@@ -92,7 +96,8 @@ export const LicenseKeyValidate = z
     activation_id: Id().nullable().optional(),
     benefit_id: Id().nullable().optional(),
     customer_id: Id().nullable().optional(),
-    increment_usage: z.int().nullable().optional(),
+    // ≥ 0 as the reference today: a negative increment would let any key holder reset its usage.
+    increment_usage: Counter().nullable().optional(),
     conditions: MetadataInput.default({}),
   })
   .meta({ id: 'LicenseKeyValidate' });

@@ -27,13 +27,14 @@ import {
   type LicenseKeyChanges,
   type LicenseKeyRow,
 } from './license-keys.repository.js';
-import type {
-  LicenseKeyActivateInput,
-  LicenseKeyDeactivateInput,
-  LicenseKeyListParams,
-  LicenseKeyUpdateInput,
-  LicenseKeyValidateInput,
-  PortalLicenseKeyListParams,
+import {
+  MAX_COUNTER,
+  type LicenseKeyActivateInput,
+  type LicenseKeyDeactivateInput,
+  type LicenseKeyListParams,
+  type LicenseKeyUpdateInput,
+  type LicenseKeyValidateInput,
+  type PortalLicenseKeyListParams,
 } from './license-keys.schemas.js';
 
 /** The reference allows 3 public calls per key per second. */
@@ -169,13 +170,14 @@ export async function validateLicenseKey(ctx: Context, input: LicenseKeyValidate
   if (input.customer_id && input.customer_id !== key.customer_id)
     throw new ResourceNotFound('License key does not match given user.');
   const increment = input.increment_usage ?? 0;
-  if (increment && key.limit_usage !== null) {
-    const remaining = key.limit_usage - key.usage;
+  if (increment) {
+    // Without a limit, the column's own bound is the limit (never an overflow).
+    const remaining = Math.max(0, (key.limit_usage ?? MAX_COUNTER) - key.usage);
     if (increment > remaining) throw new BadRequest(`License key only has ${remaining} more usages.`);
   }
   const updated = await updateLicenseKey(ctx.db, key.id, {
     modified_at: now,
-    validations: key.validations + 1,
+    validations: Math.min(key.validations + 1, MAX_COUNTER),
     last_validated_at: now,
     ...(increment ? { usage: key.usage + increment } : {}),
   });
