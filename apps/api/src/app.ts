@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Config } from './config.js';
 import { routes as allRoutes } from './modules/index.js';
 import type { Clock } from './platform/clock.js';
@@ -16,8 +24,11 @@ import {
   ApiError,
   BadRequest,
   PayloadTooLarge,
+  RequestHeaderFieldsTooLarge,
+  RequestTimeout,
   ResourceNotFound,
   UnsupportedMediaType,
+  UriTooLong,
   validationError,
 } from './platform/http/errors.js';
 import { registerBenchRoutes } from './platform/http/bench-routes.js';
@@ -43,6 +54,39 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/**
+ * The longest value a path carries is a customer's external ID (256 characters), each up to nine
+ * characters once percent-encoded.
+ */
+export const MAX_PATH_PARAM_LENGTH = 256 * 9;
+
+function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const answer =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new UriTooLong()
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new BadRequest('The URL is not validly percent-encoded')
+        : new BadRequest(error.message);
+  void reply.code(answer.status).headers(answer.headers).type('application/json').send(answer.body());
+}
+
+/** Errors the HTTP parser meets before Fastify has a request, answered in the API's shape. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let answer: ApiError;
+  if (error.code === 'HPE_HEADER_OVERFLOW') answer = new RequestHeaderFieldsTooLarge();
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') answer = new RequestTimeout();
+  else answer = new BadRequest('Malformed HTTP request');
+  const body = JSON.stringify(answer.body());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nConnection: close\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 // Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths. The customer
 // portal lives at /portal/<slug>; the older /<slug>/portal still loads the app, which redirects it.
 const WEB_APP_PAGE =
@@ -63,7 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     bodyLimit: config.bodyLimit,
     trustProxy: config.production,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // Requests the router refuses (bad percent-encoding, a path parameter beyond any field) and the
+    // HTTP parser refuses (oversized request line or headers) answer in the API's error shape.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
 
   await app.register(fastifyCookie);

@@ -80,6 +80,13 @@ export class MethodNotAllowed extends ApiError {
   }
 }
 
+export class RequestTimeout extends ApiError {
+  readonly status = 408;
+  constructor(detail = 'The request took too long to arrive') {
+    super(detail);
+  }
+}
+
 export class ResourceAlreadyExists extends ApiError {
   readonly status = 409;
   constructor(detail = 'Already exists') {
@@ -94,9 +101,23 @@ export class PayloadTooLarge extends ApiError {
   }
 }
 
+export class UriTooLong extends ApiError {
+  readonly status = 414;
+  constructor(detail = 'The request URL is too long') {
+    super(detail);
+  }
+}
+
 export class UnsupportedMediaType extends ApiError {
   readonly status = 415;
   constructor(detail = 'Request body must be application/json') {
+    super(detail);
+  }
+}
+
+export class RequestHeaderFieldsTooLarge extends ApiError {
+  readonly status = 431;
+  constructor(detail = 'The request line and headers are too large') {
     super(detail);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { MetadataInput } from './metadata.js';
-import { safeParseInput, toValidationIssues } from './validation.js';
+import { safeParseInput, toValidationIssues, unstorableTextIssues } from './validation.js';
 
 const issuesOf = (schema: z.ZodType, value: unknown) => {
   const result = safeParseInput(schema, value);
@@ -50,5 +50,36 @@ describe('MetadataInput', () => {
     ['51 keys', Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]))],
   ])('rejects %s', (_label, value) => {
     expect(MetadataInput.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('text no column can hold', () => {
+  const Schema = z.object({ name: z.string(), metadata: z.record(z.string(), z.string()), tags: z.array(z.string()) });
+  const valid = { name: 'ok', metadata: {}, tags: [] };
+
+  it.each([
+    ['a NUL byte', { ...valid, name: 'a\u0000b' }, ['body', 'name']],
+    ['a lone high surrogate', { ...valid, metadata: { key: '\ud800' } }, ['body', 'metadata', 'key']],
+    ['a lone low surrogate', { ...valid, tags: ['x', 'a\udc00'] }, ['body', 'tags', 1]],
+    ['a NUL in a key', { ...valid, metadata: { 'k\u0000': 'v' } }, ['body', 'metadata', 'k\u0000']],
+    ['a reversed pair', { ...valid, name: '\udc00\ud800' }, ['body', 'name']],
+  ])('refuses %s with a 422 issue at its field', (_label, value, loc) => {
+    expect(issuesOf(Schema, value)).toEqual([{ loc, msg: expect.stringContaining('NUL'), type: 'string_unicode' }]);
+  });
+
+  it('refuses such text even where the schema accepts anything', () => {
+    expect(issuesOf(z.unknown(), { deep: [[{ x: '\u0000' }]] })).toEqual([
+      { loc: ['body', 'deep', 0, 0, 'x'], msg: expect.any(String), type: 'string_unicode' },
+    ]);
+  });
+
+  it('accepts paired surrogates (emoji) and other control characters', () => {
+    expect(issuesOf(Schema, { ...valid, name: 'ok 😀 \u0001\t' })).toEqual([]);
+  });
+
+  it('walks deep nesting without recursion', () => {
+    let deep: unknown = 'a\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(unstorableTextIssues(deep)).toHaveLength(1);
   });
 });

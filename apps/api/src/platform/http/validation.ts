@@ -1,4 +1,4 @@
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
 
 type ZodIssue = z.core.$ZodIssue;
@@ -61,11 +61,59 @@ function depth(issues: readonly ZodIssue[]): number {
   return Math.max(0, ...issues.map((i) => (i.code === 'invalid_type' && i.path.length === 0 ? -1 : i.path.length)));
 }
 
+// NUL (PostgreSQL text refuses it) and a surrogate half without its pair (not Unicode text at all).
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const UNSTORABLE_MESSAGE = 'Input should be a valid string: NUL characters and unpaired surrogates are not allowed';
+
 /**
- * Parses client input. `reportInput` lets issues tell a missing field from a wrong type; the input
- * itself never reaches the response.
+ * Every string of a client value, keys included, that no text column could hold, as zod issues at
+ * their path (a bad key is reported at the key). Walks iteratively: depth is the client's choice.
  */
-export function safeParseInput<T extends z.ZodType>(schema: T, value: unknown) {
+export function unstorableTextIssues(value: unknown): ZodIssue[] {
+  interface Step {
+    value: unknown;
+    key?: PropertyKey;
+    parent?: Step;
+  }
+  const pathOf = (step: Step | undefined, key?: PropertyKey): PropertyKey[] => {
+    const path: PropertyKey[] = key === undefined ? [] : [key];
+    for (let at = step; at && at.key !== undefined; at = at.parent) path.unshift(at.key);
+    return path;
+  };
+  const issues: ZodIssue[] = [];
+  const pending: Step[] = [{ value }];
+  while (pending.length > 0) {
+    const step = pending.pop()!;
+    const current = step.value;
+    if (typeof current === 'string') {
+      if (UNSTORABLE_TEXT.test(current)) issues.push(unstorableIssue(pathOf(step)));
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--)
+        pending.push({ value: current[index], key: index, parent: step });
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current).reverse()) {
+        if (UNSTORABLE_TEXT.test(key)) issues.push(unstorableIssue(pathOf(step, key)));
+        else pending.push({ value: item, key, parent: step });
+      }
+    }
+  }
+  return issues;
+}
+
+function unstorableIssue(path: PropertyKey[]): ZodIssue {
+  return { code: 'custom', path, message: UNSTORABLE_MESSAGE, params: { type: 'string_unicode' }, input: undefined };
+}
+
+/**
+ * Parses client input. Text no column can hold is refused here, for every body, query and path value,
+ * before the schema sees it. `reportInput` lets issues tell a missing field from a wrong type; the
+ * input itself never reaches the response.
+ */
+export function safeParseInput<T extends z.ZodType>(schema: T, value: unknown): z.ZodSafeParseResult<z.output<T>> {
+  const unstorable = unstorableTextIssues(value);
+  if (unstorable.length > 0) return { success: false, error: new z.ZodError(unstorable) as z.ZodError<z.output<T>> };
   return schema.safeParse(value, { reportInput: true });
 }
 

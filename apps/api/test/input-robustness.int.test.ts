@@ -1,0 +1,148 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { customerFactory } from './factories/customers.js';
+import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { productFactory } from './factories/products.js';
+
+/**
+ * Input no column can hold, integers beyond their columns and requests the framework refuses all
+ * answer the documented error shape, never a 5xx, and change nothing.
+ */
+let server: TestServer;
+let org: OrganizationFixture;
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: true });
+  org = await organizationFactory(server);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const auth = () => bearer(org.token);
+
+function expectIssue(response: { statusCode: number; body: string }, loc: (string | number)[], type: string) {
+  expect(response.statusCode, response.body).toBe(422);
+  const body = json(response as never);
+  expect(body.error).toBe('RequestValidationError');
+  expect(body.detail).toContainEqual({ loc, msg: expect.any(String), type });
+}
+
+function expectShape(response: { statusCode: number; body: string }, status: number, error: string) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(JSON.parse(response.body)).toEqual({ error, detail: expect.any(String) });
+}
+
+/** A raw request over a socket, for what `inject` cannot send (bad encodings, oversized lines). */
+function raw(path: string, headers: Record<string, string> = {}): Promise<{ statusCode: number; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method: 'GET', headers: { ...auth(), ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function productCount(): Promise<number> {
+  const response = await server.inject({ method: 'GET', url: '/v1/products/?limit=1', headers: auth() });
+  return json(response).pagination.total_count;
+}
+
+describe('text no column can hold (NUL, unpaired surrogates)', () => {
+  it('is a 422 naming the query parameter', async () => {
+    const response = await server.inject({ method: 'GET', url: '/v1/customers/?query=%00', headers: auth() });
+    expectIssue(response, ['query', 'query'], 'string_unicode');
+  });
+
+  it('is a 422 naming the body field, and nothing is created', async () => {
+    const before = await productCount();
+    const response = await server.inject({
+      method: 'POST',
+      url: '/v1/products/',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '{"name":"a\\u0000b","prices":[{"amount_type":"free"}]}',
+    });
+    expectIssue(response, ['body', 'name'], 'string_unicode');
+    expect(await productCount()).toBe(before);
+  });
+
+  it('is a 422 for a lone surrogate in metadata, values and keys', async () => {
+    for (const metadata of ['{"k":"\\ud800"}', '{"\\udc00":"v"}']) {
+      const response = await server.inject({
+        method: 'POST',
+        url: '/v1/customers/',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        payload: `{"email":"surrogate@example.com","metadata":${metadata}}`,
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(json(response).detail[0]).toMatchObject({ loc: ['body', 'metadata', expect.any(String)] });
+      expect(json(response).detail[0].type).toBe('string_unicode');
+    }
+  });
+
+  it('is a 422 in a metadata filter and in a path value', async () => {
+    expectIssue(
+      await server.inject({ method: 'GET', url: '/v1/products/?metadata[k]=x%00', headers: auth() }),
+      ['query', 'metadata', 'k'],
+      'string_unicode',
+    );
+    expectIssue(
+      await server.inject({ method: 'GET', url: '/v1/customers/external/a%00b', headers: auth() }),
+      ['path', 'external_id'],
+      'string_unicode',
+    );
+  });
+
+  it('keeps accepting ordinary Unicode (emoji, accents)', async () => {
+    const response = await server.inject({
+      method: 'POST',
+      url: '/v1/customers/',
+      headers: auth(),
+      payload: { email: 'unicode@example.com', name: 'Zoë 😀', metadata: { clé: 'välue 😀' } },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(json(response).name).toBe('Zoë 😀');
+  });
+});
+
+describe('framework refusals in the documented shape', () => {
+  it('a bad percent-encoding is a 400 {error, detail}', async () => {
+    expectShape(await raw('/v1/benefits/%zz'), 400, 'BadRequest');
+  });
+
+  it('reads a customer by an external ID of 200 characters, and of 256 multi-byte characters', async () => {
+    for (const externalId of ['x'.repeat(200), 'é'.repeat(256)]) {
+      const customer = await customerFactory(server, org.organization.id, { external_id: externalId });
+      const response = await raw(`/v1/customers/external/${encodeURIComponent(externalId)}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(JSON.parse(response.body).id).toBe(customer.id);
+    }
+  });
+
+  it('a path parameter beyond any field is a 414 {error, detail}', async () => {
+    expectShape(await raw(`/v1/customers/external/${'x'.repeat(5000)}`), 414, 'UriTooLong');
+  });
+
+  it('a huge query string is a 431 {error, detail}', async () => {
+    expectShape(await raw(`/v1/products/?query=${'q'.repeat(70_000)}`), 431, 'RequestHeaderFieldsTooLarge');
+  });
+
+  it('an unknown path under /v1 is a 404 {error, detail}', async () => {
+    expectShape(await raw('/v1/nothing-here'), 404, 'ResourceNotFound');
+  });
+
+  it('a product can still be read after all of it', async () => {
+    const product = await productFactory(server, org.organization.id);
+    const response = await server.inject({ method: 'GET', url: `/v1/products/${product.product.id}`, headers: auth() });
+    expect(response.statusCode).toBe(200);
+  });
+});
