@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { meterFactory } from './factories/benefits.js';
 import { customerFactory } from './factories/customers.js';
+import { licenseKeyFactory } from './factories/license-keys.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
 
@@ -111,6 +113,78 @@ describe('text no column can hold (NUL, unpaired surrogates)', () => {
     });
     expect(response.statusCode, response.body).toBe(201);
     expect(json(response).name).toBe('Zoë 😀');
+  });
+});
+
+const BEYOND_INT4 = 2_147_483_648;
+
+async function postJson(url: string, payload: unknown, method: 'POST' | 'PATCH' = 'POST') {
+  return server.inject({ method, url, headers: auth(), payload: payload as Record<string, unknown> });
+}
+
+describe('integers beyond their columns', () => {
+  it('a discount max_redemptions beyond an integer column is a 422, and the last value that fits is kept', async () => {
+    const base = { name: 'Big', type: 'percentage', duration: 'once', basis_points: 1000 };
+    expectIssue(
+      await postJson('/v1/discounts/', { ...base, max_redemptions: BEYOND_INT4 }),
+      ['body', 'max_redemptions'],
+      'less_than_equal',
+    );
+    const fits = await postJson('/v1/discounts/', { ...base, max_redemptions: BEYOND_INT4 - 1 });
+    expect(fits.statusCode, fits.body).toBe(201);
+    expect(json(fits).max_redemptions).toBe(BEYOND_INT4 - 1);
+    expectIssue(
+      await postJson(`/v1/discounts/${json(fits).id}`, { max_redemptions: BEYOND_INT4 }, 'PATCH'),
+      ['body', 'max_redemptions'],
+      'less_than_equal',
+    );
+  });
+
+  it("a license-key benefit's limit_usage and ttl, and a meter credit's units, are bounded", async () => {
+    const licenseKeys = (properties: Record<string, unknown>) => ({
+      type: 'license_keys',
+      description: 'Keys',
+      properties: { prefix: null, expires: null, activations: null, limit_usage: null, ...properties },
+    });
+    expectIssue(
+      await postJson('/v1/benefits/', licenseKeys({ limit_usage: BEYOND_INT4 })),
+      ['body', 'properties', 'limit_usage'],
+      'less_than_equal',
+    );
+    expectIssue(
+      await postJson('/v1/benefits/', licenseKeys({ expires: { ttl: 2 ** 40, timeframe: 'day' } })),
+      ['body', 'properties', 'expires', 'ttl'],
+      'less_than_equal',
+    );
+    const meter = await meterFactory(server, org.organization.id);
+    expectIssue(
+      await postJson('/v1/benefits/', {
+        type: 'meter_credit',
+        description: 'Credits',
+        properties: { units: BEYOND_INT4, rollover: false, meter_id: meter.id },
+      }),
+      ['body', 'properties', 'units'],
+      'less_than_equal',
+    );
+  });
+
+  it("a license key's usage and limit_usage are bounded", async () => {
+    const key = await licenseKeyFactory(server, org.organization.id);
+    for (const field of ['usage', 'limit_usage']) {
+      expectIssue(
+        await postJson(`/v1/license-keys/${key.id}`, { [field]: BEYOND_INT4 }, 'PATCH'),
+        ['body', field],
+        'less_than_equal',
+      );
+    }
+  });
+
+  it('a page beyond an integer is a 422', async () => {
+    expectIssue(
+      await server.inject({ method: 'GET', url: `/v1/products/?page=${BEYOND_INT4}`, headers: auth() }),
+      ['query', 'page'],
+      'less_than_equal',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod/v4';
-import { Id } from '../../platform/http/schemas.js';
+import { Id, int32 } from '../../platform/http/schemas.js';
 
 /**
  * The six benefit types and their `properties`: what a create or update sends (`*CreateProperties`,
@@ -114,8 +114,14 @@ export const BenefitLicenseKeyActivationCreateProperties = z
   })
   .meta({ id: 'BenefitLicenseKeyActivationCreateProperties' });
 
+/**
+ * The longest a key may live, in any timeframe: ten thousand years still end on a date both
+ * JavaScript and PostgreSQL hold.
+ */
+export const MAX_LICENSE_KEY_TTL = 10_000;
+
 const LicenseKeyExpirationInput = z.strictObject({
-  ttl: z.int().gt(0),
+  ttl: z.int().gt(0).max(MAX_LICENSE_KEY_TTL),
   timeframe: z.enum(LICENSE_KEY_TIMEFRAMES),
 });
 
@@ -124,12 +130,13 @@ export const BenefitLicenseKeysCreateProperties = z
     prefix: z.string().nullable().optional(),
     expires: LicenseKeyExpirationInput.nullable().optional(),
     activations: BenefitLicenseKeyActivationCreateProperties.nullable().optional(),
-    limit_usage: z.int().gt(0).nullable().optional(),
+    // Copied to each key's `limit_usage` (an integer column).
+    limit_usage: int32().gt(0).nullable().optional(),
   })
   .meta({ id: 'BenefitLicenseKeysCreateProperties' });
 
 export const BenefitMeterCreditCreateProperties = z
-  .strictObject({ units: z.int().gt(0), rollover: z.boolean(), meter_id: Id() })
+  .strictObject({ units: int32().gt(0), rollover: z.boolean(), meter_id: Id() })
   .meta({ id: 'BenefitMeterCreditCreateProperties' });
 
 /** Each type's create properties; updates take the same shapes (properties are replaced whole). */

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { oneOrList, paginationQuery, queryString, sortingQuery } from '../../platform/http/query.js';
-import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
+import { DateTime, Id, int32, ListResource } from '../../platform/http/schemas.js';
 import { DiscountProduct } from '../products/products.schemas.js';
 
 /** The largest fixed discount, in minor units (999,999.99 in a two-decimal currency). */
@@ -83,7 +83,7 @@ const fields = {
   code: DiscountCode.optional(),
   starts_at: DateTime().nullable().optional(),
   ends_at: DateTime().nullable().optional(),
-  max_redemptions: z.int().min(1).nullable().optional(),
+  max_redemptions: int32().min(1).nullable().optional(),
   products: z.array(Id()).max(100).nullable().optional(),
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { int32 } from './schemas.js';
 
 /**
  * Query-string building blocks. Query values arrive as strings, or arrays when a key repeats; these
@@ -39,7 +40,7 @@ const toInt = (v: unknown) => {
   return typeof s === 'string' && /^-?\d+$/.test(s) ? Number(s) : s;
 };
 
-export const queryInt = () => documented(z.preprocess(toInt, z.int().optional()), z.int().optional());
+export const queryInt = () => documented(z.preprocess(toInt, int32().optional()), int32().optional());
 
 export const queryBool = () =>
   documented(
@@ -54,8 +55,8 @@ export const queryBool = () =>
 
 export const MAX_LIMIT = 100;
 
-/** `page` ≥ 1 (default 1) and 1 ≤ `limit` ≤ 100 (default 10). */
-const page = z.int().min(1).default(1);
+/** 1 ≤ `page` ≤ 2^31 − 1 (default 1) and 1 ≤ `limit` ≤ 100 (default 10). */
+const page = int32().min(1).default(1);
 const limit = z.int().min(1).max(MAX_LIMIT).default(10);
 export const paginationQuery = {
   page: documented(z.preprocess(toInt, page), page),
