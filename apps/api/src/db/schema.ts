@@ -11,6 +11,7 @@ import type { WebhooksTables } from './tables/webhooks.js';
 import type { BenefitGrantTables } from './tables/benefit-grants.js';
 import type { SubscriptionsTables } from './tables/subscriptions.js';
 import type { TestClockTables } from './tables/test-clocks.js';
+import type { BillingTables } from './tables/billing.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -30,4 +31,5 @@ export interface DB
     WebhooksTables,
     BenefitGrantTables,
     SubscriptionsTables,
-    TestClockTables {}
+    TestClockTables,
+    BillingTables {}

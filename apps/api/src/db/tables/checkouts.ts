@@ -77,6 +77,8 @@ export interface SubscriptionsTable {
   payment_method_id: string | null;
   /** Migration 0011: when the subscription first went past due (null when paid up). */
   past_due_at: NullableTimestamp;
+  /** Migration 0014: the start of the first period the discount paid for. */
+  discount_applied_at: NullableTimestamp;
 }
 
 export interface SubscriptionPricesTable {

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from './types.js';
 
 /** Tables of migration 0002: customers and customer sessions. */
@@ -14,6 +15,8 @@ export interface CustomersTable {
   billing_address: NullableJson;
   tax_id: NullableJson;
   metadata: Json;
+  /** Migration 0014: the credit balance by currency ({"usd": 996}), in minor units. */
+  credit_balances: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface CustomerSessionsTable {

@@ -34,6 +34,8 @@ export interface OrdersTable {
   tax_amount: number;
   total_amount: number;
   refunded_amount: Defaulted<number>;
+  /** Migration 0014: what the customer's credit balance paid of the total. */
+  applied_balance_amount: Defaulted<number>;
   refunded_tax_amount: Defaulted<number>;
   billing_name: string | null;
   billing_address: NullableJson;

@@ -13,9 +13,12 @@ export interface SubscriptionChargesTable {
   subscription_id: string;
   period_start: Timestamp;
   billing_reason: 'subscription_cycle' | 'subscription_update';
-  status: 'pending' | 'paid' | 'failed';
+  /** `refunding`/`refunded` (migration 0014): money that came in after the subscription ended goes back. */
+  status: 'pending' | 'paid' | 'failed' | 'refunding' | 'refunded';
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: NullableTimestamp;
+  /** The processor's payment to refund (migration 0014). */
+  refund_payment_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SubscriptionBillingEntriesTable {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { divideRoundHalfAwayFromZero } from '../billing/billing.money.js';
 import {
   billingAddressFields,
   checkoutAmounts,
   checkoutFlags,
   discountAmount,
-  divideRoundHalfAwayFromZero,
   hasStreetAddress,
   presetForcesFullAddress,
   priceAmount,

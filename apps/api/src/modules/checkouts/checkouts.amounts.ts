@@ -1,3 +1,4 @@
+import { discountAmount } from '../billing/billing.money.js';
 import type { AmountType } from '../products/products.prices.js';
 
 /**
@@ -41,20 +42,8 @@ export function priceCurrency(price: PriceForAmount): string {
   return price.price_currency ?? FREE_PRICE_CURRENCY;
 }
 
-/** `numerator / denominator` rounded half away from zero, in integers (12.5 → 13, −12.5 → −13). */
-export function divideRoundHalfAwayFromZero(numerator: number, denominator: number): number {
-  const sign = Math.sign(numerator) * Math.sign(denominator);
-  const n = Math.abs(numerator);
-  const d = Math.abs(denominator);
-  return sign * Math.floor((2 * n + d) / (2 * d));
-}
-
-/** Percentage: amount × basis points / 10 000, half away from zero; fixed: capped at the amount. */
-export function discountAmount(discount: DiscountForAmount | null, amount: number): number {
-  if (!discount) return 0;
-  if (discount.type === 'percentage') return divideRoundHalfAwayFromZero(amount * (discount.basis_points ?? 0), 10_000);
-  return Math.min(discount.amount ?? 0, amount);
-}
+/** The one discount rule of billing (percentage half away from zero, fixed capped at the amount). */
+export { discountAmount } from '../billing/billing.money.js';
 
 export interface CheckoutAmounts {
   amount: number;

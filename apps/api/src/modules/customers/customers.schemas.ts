@@ -20,6 +20,14 @@ export const Customer = z
     organization_id: z.uuid(),
     deleted_at: DateTime().nullable(),
     avatar_url: z.string(),
+    credit_balance: z.int().meta({
+      description:
+        "Credit in cents that pays the customer's next subscription orders before any charge (unused time of " +
+        'a downgrade). In the currency of `credit_balances` when it has one; otherwise USD.',
+    }),
+    credit_balances: z
+      .record(z.string(), z.int())
+      .meta({ description: 'The credit balance by lower-case ISO 4217 currency, in cents.' }),
   })
   .meta({ id: 'Customer' });
 

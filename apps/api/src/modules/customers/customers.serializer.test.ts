@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { customerAvatarUrl, serializeCustomer, serializeCustomerState } from './customers.serializer.js';
+import {
+  creditBalanceOf,
+  customerAvatarUrl,
+  serializeCustomer,
+  serializeCustomerState,
+} from './customers.serializer.js';
 import type { CustomerRow } from './customers.repository.js';
 
 const row: CustomerRow = {
@@ -16,6 +21,7 @@ const row: CustomerRow = {
   billing_address: { country: 'FR' },
   tax_id: ['FR12345678901', 'eu_vat'],
   metadata: { a: 1 },
+  credit_balances: {},
 };
 
 describe('customer serializer', () => {
@@ -39,11 +45,25 @@ describe('customer serializer', () => {
       organization_id: row.organization_id,
       deleted_at: null,
       avatar_url: customerAvatarUrl('jane@example.com'),
+      credit_balance: 0,
+      credit_balances: {},
     });
     expect(serializeCustomerState(row)).toMatchObject({
       active_subscriptions: [],
       granted_benefits: [],
       active_meters: [],
+    });
+  });
+
+  it.each([
+    [{}, 0],
+    [{ eur: 996 }, 996],
+    [{ usd: 50, eur: 996 }, 50],
+    [{ gbp: 1, eur: 2 }, 0],
+  ])('shows the credit balance %j as %i', (balances, shown) => {
+    expect(creditBalanceOf({ credit_balances: balances })).toEqual({
+      credit_balance: shown,
+      credit_balances: balances,
     });
   });
 });

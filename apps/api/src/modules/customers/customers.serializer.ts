@@ -33,7 +33,16 @@ export function serializeCustomer(row: CustomerRow): CustomerWire {
     organization_id: row.organization_id,
     deleted_at: iso(row.deleted_at),
     avatar_url: customerAvatarUrl(row.email),
+    ...creditBalanceOf(row),
   };
+}
+
+/** The stored balances by currency, and the one balance to show (see the wire description). */
+export function creditBalanceOf(row: Pick<CustomerRow, 'credit_balances'>) {
+  const balances = { ...((row.credit_balances ?? {}) as Record<string, number>) };
+  const currencies = Object.keys(balances);
+  const shown = currencies.length === 1 ? balances[currencies[0]!]! : (balances.usd ?? 0);
+  return { credit_balance: shown, credit_balances: balances };
 }
 
 /** Subscriptions, grants and meters join in as their modules land; until then the lists are empty. */

@@ -115,7 +115,10 @@ export async function insertOrderItems(db: Executor, rows: Insertable<OrderItems
 }
 
 export type OrderChanges = Partial<
-  Pick<Insertable<OrdersTable>, 'billing_name' | 'billing_address' | 'status' | 'invoice_path'>
+  Pick<
+    Insertable<OrdersTable>,
+    'billing_name' | 'billing_address' | 'status' | 'invoice_path' | 'refunded_amount' | 'refunded_tax_amount'
+  >
 > & { modified_at: Date };
 
 export async function updateOrderRow(db: Executor, id: string, changes: OrderChanges): Promise<void> {

@@ -98,6 +98,12 @@ export const Order = z
     total_amount: z.int(),
     refunded_amount: z.int(),
     refunded_tax_amount: z.int(),
+    applied_balance_amount: z.int().meta({
+      description: "Amount in cents of the total that the customer's credit balance paid.",
+    }),
+    due_amount: z
+      .int()
+      .meta({ description: 'Amount in cents charged to the payment method: total − applied balance.' }),
     currency: z.string(),
     billing_reason: OrderBillingReason,
     billing_name: z.string().nullable(),

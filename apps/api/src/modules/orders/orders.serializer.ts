@@ -66,6 +66,8 @@ export function serializeOrder(bundle: OrderBundle): OrderWire {
     total_amount: order.total_amount,
     refunded_amount: order.refunded_amount,
     refunded_tax_amount: order.refunded_tax_amount,
+    applied_balance_amount: order.applied_balance_amount,
+    due_amount: order.total_amount - order.applied_balance_amount,
     currency: order.currency,
     billing_reason: order.billing_reason,
     billing_name: order.billing_name,

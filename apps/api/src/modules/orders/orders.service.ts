@@ -204,6 +204,8 @@ export interface CreateOrderInput {
   tax_amount: number;
   /** Optional: when given it must equal net + tax. */
   total_amount?: number;
+  /** What the customer's credit balance pays of the total (0 unless told); the rest is charged. */
+  applied_balance_amount?: number;
   /** `paid` when the money is in (a succeeded charge, or nothing to pay); `pending` when it is to be charged. */
   status: 'paid' | 'pending';
   metadata?: Metadata;
@@ -235,6 +237,12 @@ function checkAmounts(input: CreateOrderInput): { net: number; total: number } {
   const total = net + input.tax_amount;
   if (input.total_amount !== undefined && input.total_amount !== total) {
     throw new OrderInvariantError(`total_amount ${input.total_amount} ≠ net + tax (${total})`);
+  }
+  const applied = input.applied_balance_amount ?? 0;
+  if (!Number.isSafeInteger(applied) || applied < 0 || applied > total) {
+    throw new OrderInvariantError(
+      `applied_balance_amount ${applied} must be an integer from 0 to the total (${total})`,
+    );
   }
   input.items.forEach((item, index) => {
     if (!Number.isSafeInteger(item.amount) || !Number.isSafeInteger(item.tax_amount)) {
@@ -298,6 +306,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
     net_amount: net,
     tax_amount: input.tax_amount,
     total_amount: total,
+    applied_balance_amount: input.applied_balance_amount ?? 0,
     billing_name: input.billing_name,
     billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,
     invoice_number: formatInvoiceNumber(prefix, sequence),
@@ -342,5 +351,26 @@ export async function markOrderPaid(
   const order = await loadOrder(ctx, orderId, options.subscription);
   await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
   await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
+  return order;
+}
+
+/**
+ * Records that the whole of a paid order went back to the customer (a renewal charged after its
+ * subscription ended): `refunded`, with the net and tax refunded; `order.updated` and `order.refunded`.
+ * An order already refunded is returned unchanged.
+ */
+export async function markOrderRefunded(ctx: Context, orderId: string): Promise<OrderWire> {
+  const current = await lockOrderById(ctx.db, orderId);
+  if (!current) throw new ResourceNotFound();
+  if (current.status === 'refunded') return loadOrder(ctx, orderId);
+  await updateOrderRow(ctx.db, orderId, {
+    status: 'refunded',
+    refunded_amount: current.net_amount,
+    refunded_tax_amount: current.tax_amount,
+    modified_at: ctx.clock.now(),
+  });
+  const order = await loadOrder(ctx, orderId);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.refunded', order);
   return order;
 }

@@ -5,20 +5,23 @@ import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/q
 import { onOrganizationClock, organizationsWithTestClocks } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
-import type { ChargeResult } from '../../platform/payments/processor.js';
+import type { ChargeResult, RefundResult } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
-import { markOrderPaid } from '../orders/orders.service.js';
+import { markOrderPaid, markOrderRefunded } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
 import { recordPayment } from '../payments/payments.service.js';
-import { isDiscountExpired, nextRetryAt } from './subscriptions.billing.js';
+import { nextRetryAt } from './subscriptions.billing.js';
+import { discountCovers, netOfDiscount } from '../billing/billing.money.js';
+import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import {
   type BillingScope,
   claimPeriod,
   findDueCharges,
   findDueSubscriptionIds,
+  findRefundingCharges,
   findSubscriptionPrices,
   lockCharge,
   lockSubscriptionById,
@@ -26,7 +29,7 @@ import {
   updateSubscriptionRow,
 } from './subscriptions.repository.js';
 import {
-  createSubscriptionOrder,
+  discountAppliedAt,
   emailCustomer,
   endSubscription,
   onSubscriptionBenefitsRestored,
@@ -34,7 +37,6 @@ import {
   recordSubscriptionEvents,
   shortDate,
 } from './subscriptions.service.js';
-import { discountAmount } from '../checkouts/checkouts.amounts.js';
 
 /** How many subscriptions (and charges) one query hands out; the loop asks again until none are due. */
 const BATCH = 500;
@@ -47,9 +49,9 @@ const CONCURRENCY = 4;
 
 /**
  * Renews one due subscription, in the caller's transaction: ends it when it was canceled at period
- * end; otherwise claims the period (a conditional UPDATE on `current_period_end`: a second run, or a
- * retry, finds nothing to do), drops an expired discount, and creates the cycle order with its pending
- * charge. Returns whether it did anything.
+ * end (its pending entries settled in a final order); otherwise claims the period (a conditional UPDATE
+ * on `current_period_end`: a second run, or a retry, finds nothing to do), drops a discount whose
+ * duration is over, and bills the period with its pending entries. Returns whether it did anything.
  */
 export async function cycleSubscription(ctx: Context, subscriptionId: string, expectedEnd: Date): Promise<boolean> {
   const row = await lockSubscriptionById(ctx.db, subscriptionId);
@@ -63,32 +65,35 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   const start = row.current_period_end;
   const end = nextPeriodEnd(start, row.recurring_interval, row.anchor_day);
   const [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
-  const keep = discount && row.started_at && !isDiscountExpired(discount, row.started_at, start) ? discount : null;
+  const appliedAt = discountAppliedAt(row);
+  const pays = discount && discountCovers(discount, appliedAt, start) ? discount : null;
+  // A discount that has not started yet stays; one whose duration is over goes.
+  const keep = pays ?? (discount && start < appliedAt ? discount : null);
   const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
   const total = snapshot.reduce((sum, price) => sum + price.amount, 0);
   const claimed = await claimPeriod(ctx.db, row.id, start, {
     current_period_start: start,
     current_period_end: end,
     discount_id: keep?.id ?? null,
-    amount: total - discountAmount(keep, total),
+    discount_applied_at: keep ? appliedAt : null,
+    amount: netOfDiscount(keep, total),
     modified_at: now,
   });
   if (!claimed) return false;
   const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
   const label = `${product?.name ?? 'Subscription'} — From ${shortDate(start)} to ${shortDate(end)}`;
   // The usage-based billing module adds metered lines here.
-  const items = snapshot
+  const cycle = snapshot
     .filter((price) => price.amount > 0)
-    .map((price) => ({
-      label,
-      amount: price.amount,
-      tax_amount: 0,
-      proration: false,
-      product_price_id: price.product_price_id,
-    }));
-  const order = await createSubscriptionOrder(ctx, claimed, 'subscription_cycle', items, keep, start);
+    .map((price) => ({ label, amount: price.amount, product_price_id: price.product_price_id }));
+  const billed = await billSubscription(ctx, claimed, {
+    reason: 'subscription_cycle',
+    cycle,
+    discount: pays,
+    periodStart: start,
+  });
   await recordSubscriptionEvents(ctx, claimed);
-  if (order && order.total <= 0) await onSubscriptionCycled(ctx, claimed);
+  if (!billed || billed.due === 0) await onSubscriptionCycled(ctx, claimed);
   return true;
 }
 
@@ -104,7 +109,8 @@ interface Attempt {
 /**
  * One attempt at a pending charge: read it in a short transaction, call the processor outside any
  * transaction with a key per order and attempt (a repeated or concurrent attempt gets the same answer),
- * then record the outcome only if nobody recorded this attempt first.
+ * then record the outcome if nobody recorded this attempt first. Money that came in after the
+ * subscription ended is refunded.
  */
 export async function attemptCharge(ctx: Context, run: JobRun, orderId: string): Promise<void> {
   const attempt = await run.transaction(async (tx): Promise<Attempt | null> => {
@@ -118,7 +124,8 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
     if (!customer) return null;
     return {
       attempt: charge.attempts,
-      amount: order.total_amount,
+      // The credit balance paid its part when the order was made: the card pays the rest.
+      amount: order.total_amount - order.applied_balance_amount,
       currency: order.currency,
       paymentMethodId: subscription.payment_method_id,
       customer: { customerId: customer.id, email: customer.email, name: customer.name },
@@ -135,7 +142,8 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
     ctx.log.warn({ err: error, orderId }, 'subscription charge attempt deferred');
     return;
   }
-  await record(ctx, run, orderId, attempt, result);
+  const refund = await record(ctx, run, orderId, attempt, result);
+  if (refund) await refundCharge(ctx, run, orderId);
 }
 
 async function charge(ctx: Context, orderId: string, attempt: Attempt): Promise<ChargeResult> {
@@ -157,10 +165,23 @@ async function charge(ctx: Context, orderId: string, attempt: Attempt): Promise<
       };
 }
 
-async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attempt, result: ChargeResult) {
-  await run.transaction(async (tx) => {
+/**
+ * Records the processor's answer to an attempt. The payment is always recorded, even when the charge
+ * was voided meanwhile (the subscription ended while the card was being charged): then a success marks
+ * the order paid and the charge `refunding`, and the answer is true — the caller refunds it.
+ */
+async function record(
+  ctx: Context,
+  run: JobRun,
+  orderId: string,
+  attempt: Attempt,
+  result: ChargeResult,
+): Promise<boolean> {
+  return run.transaction(async (tx) => {
     const charge = await lockCharge(tx.db, orderId);
-    if (!charge || charge.status !== 'pending' || charge.attempts !== attempt.attempt) return;
+    if (!charge || charge.attempts !== attempt.attempt) return false;
+    if (charge.status !== 'pending' && charge.status !== 'failed') return false;
+    const voided = charge.status === 'failed';
     const subscription = (await lockSubscriptionById(tx.db, charge.subscription_id))!;
     const now = tx.clock.now();
     await recordPayment(tx, {
@@ -178,6 +199,17 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
       customer_email: attempt.customer.email,
     });
     const failures = charge.attempts + 1;
+    if (voided) {
+      await updateCharge(tx.db, orderId, { attempts: failures, modified_at: now });
+      if (result.status !== 'succeeded') return false;
+      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
+      await updateCharge(tx.db, orderId, {
+        status: 'refunding',
+        refund_payment_id: result.processorPaymentId,
+        modified_at: now,
+      });
+      return true;
+    }
     if (result.status === 'succeeded') {
       await updateCharge(tx.db, orderId, {
         status: 'paid',
@@ -204,7 +236,7 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
       } else if (charge.billing_reason === 'subscription_cycle') {
         await onSubscriptionCycled(tx, subscription);
       }
-      return;
+      return false;
     }
     const next = nextRetryAt(failures, result.declineReason, now);
     await updateCharge(tx.db, orderId, {
@@ -213,7 +245,11 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
       next_attempt_at: next,
       modified_at: now,
     });
-    if (subscription.ended_at) return;
+    if (!next) {
+      const order = await findOrderById(tx.db, orderId);
+      if (order) await restoreAppliedBalance(tx, order);
+    }
+    if (subscription.ended_at) return false;
     if (!next) {
       await endSubscription(tx, subscription);
       await emailCustomer(
@@ -223,7 +259,7 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
         'Your subscription has ended',
         `We could not collect the payment for your subscription (${result.declineMessage}). It has ended.`,
       );
-      return;
+      return false;
     }
     if (subscription.status !== 'past_due') {
       const pastDue = await updateSubscriptionRow(tx.db, subscription.id, {
@@ -240,6 +276,47 @@ async function record(ctx: Context, run: JobRun, orderId: string, attempt: Attem
       'Your payment failed',
       `We could not collect the payment for your subscription (${result.declineMessage}). We will try again on ${shortDate(next)}.`,
     );
+    return false;
+  });
+}
+
+/**
+ * Gives back money that came in for a subscription that had ended: the processor refunds it (outside
+ * any transaction, one idempotency key per charge, so a retry refunds once), then the order is recorded
+ * refunded and the credit balance it used comes back. A crash between the two is finished by the next
+ * billing run, which picks up every charge still `refunding`.
+ */
+export async function refundCharge(ctx: Context, run: JobRun, orderId: string): Promise<void> {
+  const pending = await run.transaction(async (tx) => {
+    const charge = await lockCharge(tx.db, orderId);
+    const order = await findOrderById(tx.db, orderId);
+    if (!charge || charge.status !== 'refunding' || !charge.refund_payment_id || !order) return null;
+    return { paymentId: charge.refund_payment_id, amount: order.total_amount - order.applied_balance_amount };
+  });
+  if (!pending || !ctx.payments) return;
+  let result: RefundResult;
+  try {
+    result = await ctx.payments.refund({
+      processorPaymentId: pending.paymentId,
+      amount: pending.amount,
+      idempotencyKey: `subscription-charge-refund:${orderId}`,
+      reason: 'subscription_ended',
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, orderId }, 'refund of a charge after the subscription ended deferred');
+    return;
+  }
+  if (result.status === 'failed') {
+    ctx.log.error({ orderId, reason: result.failureReason }, 'refund of a charge after the subscription ended failed');
+    return;
+  }
+  await run.transaction(async (tx) => {
+    const charge = await lockCharge(tx.db, orderId);
+    if (!charge || charge.status !== 'refunding') return;
+    await updateCharge(tx.db, orderId, { status: 'refunded', modified_at: tx.clock.now() });
+    await markOrderRefunded(tx, orderId);
+    const order = await findOrderById(tx.db, orderId);
+    if (order) await restoreAppliedBalance(tx, order);
   });
 }
 
@@ -271,6 +348,9 @@ export async function runSubscriptionBilling(
       attemptCharge(ctx, run, charge.order_id),
     );
   }
+  // Refunds a crash left half-way (the processor call is idempotent by charge).
+  const refunding = await findRefundingCharges(ctx.db, BATCH, scope);
+  await forEachConcurrently(refunding, CONCURRENCY, (charge) => refundCharge(ctx, run, charge.order_id));
   return summary;
 }
 

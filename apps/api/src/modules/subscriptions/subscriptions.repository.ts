@@ -331,14 +331,27 @@ export async function findDueCharges(db: Executor, now: Date, limit: number, sco
   return query.orderBy('next_attempt_at').limit(limit).execute();
 }
 
-/** Other pending charges of the subscription (ended with it). */
-export async function failPendingCharges(db: Executor, subscriptionId: string, at: Date): Promise<void> {
-  await db
+/**
+ * Voids the pending charges of the subscription (ended with it) and answers their order ids. An attempt
+ * already at the processor still records its outcome (see the renewal engine).
+ */
+export async function failPendingCharges(db: Executor, subscriptionId: string, at: Date): Promise<string[]> {
+  const rows = await db
     .updateTable('subscription_charges')
     .set({ status: 'failed', next_attempt_at: null, modified_at: at })
     .where('subscription_id', '=', subscriptionId)
     .where('status', '=', 'pending')
+    .returning('order_id')
     .execute();
+  return rows.map((row) => row.order_id);
+}
+
+/** Charges whose money came in after their subscription ended, still to be refunded. */
+export async function findRefundingCharges(db: Executor, limit: number, scope: BillingScope = {}) {
+  let query = db.selectFrom('subscription_charges').select(['order_id']).where('status', '=', 'refunding');
+  if (scope.organizationId) query = query.where('organization_id', '=', scope.organizationId);
+  else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
+  return query.orderBy('modified_at').limit(limit).execute();
 }
 
 export async function insertEmail(

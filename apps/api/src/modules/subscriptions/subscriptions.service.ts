@@ -1,24 +1,19 @@
-import { taxCalculator } from '../../platform/tax.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
-import type { AddressValue } from '../../platform/http/countries.js';
 import { BadRequest, ResourceNotFound, validationError } from '../../platform/http/errors.js';
-import type { Metadata } from '../../platform/http/metadata.js';
 import { iso } from '../../platform/http/schemas.js';
 import { pageOf } from '../../platform/http/query.js';
-import { discountAmount } from '../checkouts/checkouts.amounts.js';
+import { discountCovers, netOfDiscount, prorate } from '../billing/billing.money.js';
+import { billSubscription, restoreAppliedBalance, type BillSubscriptionInput } from '../billing/billing.orders.js';
 import { findOrganizationsByIds } from '../checkouts/checkouts.repository.js';
 import { isApplicable, isRedeemable } from '../checkouts/checkouts.rules.js';
 import { serializeCustomerState } from '../customers/customers.serializer.js';
 import { findDiscountsByIds, insertRedemption, type DiscountRow } from '../discounts/discounts.repository.js';
-import { findCustomersByIds, findProductRowsByIds } from '../orders/orders.repository.js';
-import { serializeOrderSubscription } from '../orders/orders.serializer.js';
-import { createOrder, type CreateOrderItemInput } from '../orders/orders.service.js';
+import { findCustomersByIds, findOrderById, findProductRowsByIds } from '../orders/orders.repository.js';
 import { findPricesOfProducts } from '../products/products.repository.js';
 import { loadProductBundles } from '../products/products.service.js';
 import type { ProductBundle } from '../products/products.serializer.js';
-import { prorate } from './subscriptions.billing.js';
 import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
 import { anchorDayOf, nextPeriodEnd } from './subscriptions.periods.js';
 import {
@@ -27,10 +22,7 @@ import {
   findSubscriptionPrices,
   findVisibleSubscription,
   insertBillingEntries,
-  insertCharge,
   insertEmail,
-  findPendingBillingEntries,
-  attachBillingEntries,
   listVisibleSubscriptions,
   lockVisibleSubscription,
   replaceSubscriptionPrices,
@@ -216,7 +208,12 @@ export async function endSubscription(
     modified_at: now,
     ...changes,
   });
-  await failPendingCharges(ctx.db, row.id, now);
+  for (const orderId of await failPendingCharges(ctx.db, row.id, now)) {
+    const order = await findOrderById(ctx.db, orderId);
+    if (order) await restoreAppliedBalance(ctx, order);
+  }
+  // Nothing pending is lost: proration entries not billed yet are settled in a final order.
+  await billSubscription(ctx, ended, { reason: 'subscription_update', cycle: [], discount: null, periodStart: now });
   await onSubscriptionBenefitsRevoked(ctx, ended);
   return recordSubscriptionEvents(ctx, ended, [
     ...(wasCanceled ? [] : ['subscription.canceled' as const]),
@@ -317,8 +314,10 @@ const DISCOUNT_REFUSED = 'Discount does not exist, is not applicable to this pro
 
 /** The subscription's amount: the snapshot's sum minus the discount. */
 function netAmount(prices: readonly { amount: number }[], discount: DiscountRow | null): number {
-  const total = prices.reduce((sum, price) => sum + price.amount, 0);
-  return total - discountAmount(discount, total);
+  return netOfDiscount(
+    discount,
+    prices.reduce((sum, price) => sum + price.amount, 0),
+  );
 }
 
 async function productBundle(ctx: Context, productId: string): Promise<ProductBundle | undefined> {
@@ -326,6 +325,11 @@ async function productBundle(ctx: Context, productId: string): Promise<ProductBu
   return product ? (await loadProductBundles(ctx.db, [product]))[0] : undefined;
 }
 
+/**
+ * Sets or clears the discount (research §3.9). A discount set on a running subscription pays from the
+ * next period on (no proration): its duration counts from there, so `once` pays for the next renewal
+ * and `repeating` N months for the N periods that follow.
+ */
 async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: string | null) {
   const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
   let discount: DiscountRow | null = null;
@@ -352,7 +356,7 @@ async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: st
   }
   const updated = await updateSubscriptionRow(ctx.db, row.id, {
     discount_id: discount?.id ?? null,
-    // Applies from the next billing cycle: no proration.
+    discount_applied_at: discount ? (row.current_period_end ?? ctx.clock.now()) : null,
     amount: netAmount(snapshot, discount),
     modified_at: ctx.clock.now(),
   });
@@ -367,6 +371,17 @@ function snapshotOf(bundle: ProductBundle) {
   }));
 }
 
+/** When the subscription's discount started paying (subscriptions from before it was recorded: the start). */
+export function discountAppliedAt(row: SubscriptionRow): Date {
+  return row.discount_applied_at ?? row.started_at ?? row.current_period_start;
+}
+
+/**
+ * A product change (research §3.8). Same interval: a credit per old price for the unused time and a
+ * debit per new price for the time left, at the discount when it paid for the current period; they
+ * join the next renewal (`prorate`) or are billed at once (`invoice`). Another interval: the unused time
+ * is credited and a new period starts now, billed at once in full. Benefits follow the new product.
+ */
 async function changeProduct(
   ctx: Context,
   row: SubscriptionRow,
@@ -390,18 +405,21 @@ async function changeProduct(
 
   const now = ctx.clock.now();
   const [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
+  const appliedAt = discountAppliedAt(row);
   const oldSnapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
   const [oldProduct] = (await findProductRowsByIds(ctx.db, [row.product_id])).values();
   const keepDiscount = discount && (await isApplicable(ctx, discount, bundle, row.currency)) ? discount : null;
   const newSnapshot = snapshotOf(bundle);
-  const net = (amount: number, d: DiscountRow | null | undefined) => amount - discountAmount(d ?? null, amount);
-  const sameInterval = interval === row.recurring_interval;
-  const periodEnd = row.current_period_end ?? nextPeriodEnd(row.current_period_start, row.recurring_interval);
+  const periodStart = row.current_period_start;
+  const periodEnd = row.current_period_end ?? nextPeriodEnd(periodStart, row.recurring_interval, row.anchor_day);
   const range = (start: Date, end: Date) => `From ${shortDate(start)} to ${shortDate(end)}`;
+  // The discount is in a proration only when it paid for the current period.
+  const paidOld = discount && discountCovers(discount, appliedAt, periodStart) ? discount : null;
+  const paidNew = keepDiscount && discountCovers(keepDiscount, appliedAt, periodStart) ? keepDiscount : null;
 
   const entries: { label: string; amount: number; product_price_id: string | null }[] = [];
   for (const price of oldSnapshot) {
-    const credit = prorate(net(price.amount, discount), row.current_period_start, periodEnd, now);
+    const credit = prorate(netOfDiscount(paidOld, price.amount), periodStart, periodEnd, now);
     if (credit > 0)
       entries.push({
         label: `Remaining time on ${oldProduct?.name ?? 'product'} — ${range(now, periodEnd)}`,
@@ -413,13 +431,14 @@ async function changeProduct(
     product_id: bundle.product.id,
     recurring_interval: interval,
     discount_id: keepDiscount?.id ?? null,
+    discount_applied_at: keepDiscount ? appliedAt : null,
     amount: netAmount(newSnapshot, keepDiscount),
     modified_at: now,
   };
-  let immediate = proration === 'invoice';
-  if (sameInterval) {
+  let bill: BillSubscriptionInput | null = null;
+  if (interval === row.recurring_interval) {
     for (const price of newSnapshot) {
-      const debit = prorate(net(price.amount, keepDiscount), row.current_period_start, periodEnd, now);
+      const debit = prorate(netOfDiscount(paidNew, price.amount), periodStart, periodEnd, now);
       if (debit > 0)
         entries.push({
           label: `${bundle.product.name} — ${range(now, periodEnd)}`,
@@ -427,21 +446,31 @@ async function changeProduct(
           product_price_id: price.product_price_id,
         });
     }
+    if (proration === 'invoice') bill = { reason: 'subscription_update', cycle: [], discount: null, periodStart: now };
   } else {
-    // A new interval starts a new period now, billed in full at once (with the unused time credited).
+    // A new interval starts a new period now, billed in full at once (with the unused time credited). A
+    // discount set for the next period starts with it.
     const end = nextPeriodEnd(now, interval);
-    Object.assign(changes, { current_period_start: now, current_period_end: end, anchor_day: anchorDayOf(now) });
-    if (row.cancel_at_period_end) changes.ends_at = end;
-    for (const price of newSnapshot) {
-      const amount = net(price.amount, keepDiscount);
-      if (amount > 0)
-        entries.push({
+    const startsAt = keepDiscount && appliedAt > now ? now : appliedAt;
+    const paysNew = keepDiscount && discountCovers(keepDiscount, startsAt, now) ? keepDiscount : null;
+    Object.assign(changes, {
+      current_period_start: now,
+      current_period_end: end,
+      anchor_day: anchorDayOf(now),
+      discount_applied_at: keepDiscount ? startsAt : null,
+    });
+    bill = {
+      reason: 'subscription_update',
+      cycle: newSnapshot
+        .filter((price) => price.amount > 0)
+        .map((price) => ({
           label: `${bundle.product.name} — ${range(now, end)}`,
-          amount,
+          amount: price.amount,
           product_price_id: price.product_price_id,
-        });
-    }
-    immediate = true;
+        })),
+      discount: paysNew,
+      periodStart: now,
+    };
   }
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
   const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
@@ -449,118 +478,13 @@ async function changeProduct(
     ctx.db,
     entries.map((entry) => ({ id: randomUUID(), created_at: now, subscription_id: row.id, ...entry })),
   );
-  if (immediate) await billPendingEntries(ctx, updated, 'subscription_update', now);
+  if (bill) await billSubscription(ctx, updated, bill);
+  // Benefits only the old product gave are revoked, the new product's granted (research §3.8).
+  await enqueueGrantsForSubscription(ctx, row.id);
   return recordSubscriptionEvents(ctx, updated);
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 export function shortDate(date: Date): string {
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
-}
-
-/**
- * Tax of a renewal on its net amount, from the customer's billing address and tax id as they are now
- * (as the reference recomputes tax at each cycle). A renewal cannot ask the buyer to fix an address: a
- * calculator that cannot answer leaves the order untaxed, and the reason is logged for the operator.
- */
-async function renewalTax(
-  ctx: Context,
-  row: SubscriptionRow,
-  customer: { billing_address: unknown; tax_id: unknown } | undefined,
-  net: number,
-): Promise<number> {
-  const address = (customer?.billing_address ?? null) as AddressValue | null;
-  const result = await taxCalculator().calculate({
-    amount: net,
-    currency: row.currency,
-    country: address?.country ?? null,
-    state: address?.state ?? null,
-    postalCode: address?.postal_code ?? null,
-    taxId: (customer?.tax_id ?? null) as readonly [string, string] | null,
-    productId: row.product_id,
-  });
-  if (result.status === 'calculated') return result.amount;
-  ctx.log.warn({ subscriptionId: row.id, tax: result }, 'renewal order left untaxed');
-  return 0;
-}
-
-/**
- * Creates the order of a subscription from the cycle items plus pending proration entries (credits
- * that would take the order below zero wait for the next one), and its charge when there is something
- * to pay. The discount applies to the cycle items only (proration amounts already include it).
- */
-export async function createSubscriptionOrder(
-  ctx: Context,
-  row: SubscriptionRow,
-  reason: 'subscription_cycle' | 'subscription_update',
-  cycleItems: CreateOrderItemInput[],
-  discount: DiscountRow | null,
-  periodStart: Date,
-): Promise<{ orderId: string; total: number } | null> {
-  const cycleSum = cycleItems.reduce((sum, item) => sum + item.amount, 0);
-  const discounted = discountAmount(discount, cycleSum);
-  let net = cycleSum - discounted;
-  const items = [...cycleItems];
-  const used: string[] = [];
-  // Debits first, so that the credits they offset are taken in the same order.
-  const pending = (await findPendingBillingEntries(ctx.db, row.id)).sort((a, b) => b.amount - a.amount);
-  for (const entry of pending) {
-    if (net + entry.amount < 0) continue;
-    net += entry.amount;
-    used.push(entry.id);
-    items.push({
-      label: entry.label,
-      amount: entry.amount,
-      tax_amount: 0,
-      proration: true,
-      product_price_id: entry.product_price_id,
-    });
-  }
-  if (items.length === 0 || (reason === 'subscription_update' && used.length === 0)) return null;
-  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
-  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
-  const tax = net > 0 ? await renewalTax(ctx, row, customer, net) : 0;
-  const paid = net <= 0;
-  const order = await createOrder(ctx, {
-    organization_id: row.organization_id,
-    customer_id: row.customer_id,
-    product_id: row.product_id,
-    product_price_id: items.find((item) => item.product_price_id)?.product_price_id ?? null,
-    discount_id: discounted > 0 ? (discount?.id ?? null) : null,
-    checkout_id: null,
-    subscription_id: row.id,
-    billing_reason: reason,
-    billing_name: customer?.name ?? null,
-    billing_address: (customer?.billing_address ?? null) as AddressValue | null,
-    currency: row.currency,
-    subtotal_amount: subtotal,
-    discount_amount: discounted,
-    tax_amount: tax,
-    status: paid ? 'paid' : 'pending',
-    metadata: (row.metadata ?? {}) as Metadata,
-    custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,
-    items,
-    subscription: serializeOrderSubscription(row),
-  });
-  await attachBillingEntries(ctx.db, used, order.id);
-  if (!paid) {
-    await insertCharge(ctx.db, {
-      order_id: order.id,
-      created_at: ctx.clock.now(),
-      modified_at: null,
-      organization_id: row.organization_id,
-      subscription_id: row.id,
-      period_start: periodStart,
-      billing_reason: reason,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: ctx.clock.now(),
-    });
-  }
-  return { orderId: order.id, total: net };
-}
-
-/** A plan change billed now: the pending entries become a `subscription_update` order. */
-async function billPendingEntries(ctx: Context, row: SubscriptionRow, reason: 'subscription_update', at: Date) {
-  await createSubscriptionOrder(ctx, row, reason, [], null, at);
 }

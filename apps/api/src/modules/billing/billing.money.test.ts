@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addMonths,
+  discountAmount,
+  discountCovers,
+  divideRoundHalfAwayFromZero,
+  divideRoundHalfEven,
+  priceSubscriptionOrder,
+  prorate,
+  prorationEntries,
+  settleWithBalance,
+  CREDIT_TO_BALANCE_LABEL,
+} from './billing.money.js';
+
+const d = (iso: string) => new Date(iso);
+
+describe('divideRoundHalfEven', () => {
+  it.each([
+    [5n, 2n, 2n],
+    [7n, 2n, 4n],
+    [-5n, 2n, -2n],
+    [-7n, 2n, -4n],
+    [10n, 3n, 3n],
+    [11n, 3n, 4n],
+    [0n, 7n, 0n],
+  ])('%s / %s = %s', (n, den, expected) => expect(divideRoundHalfEven(n, den)).toBe(expected));
+});
+
+describe('prorate', () => {
+  const start = d('2026-01-01T00:00:00Z');
+  const end = d('2026-01-31T00:00:00Z'); // 30 days
+  it.each([
+    ['at the start', '2026-01-01T00:00:00Z', 3000, 3000],
+    ['half way', '2026-01-16T00:00:00Z', 3000, 1500],
+    ['a third left', '2026-01-21T00:00:00Z', 3000, 1000],
+    ['at the end', '2026-01-31T00:00:00Z', 3000, 0],
+    ['after the end', '2026-02-10T00:00:00Z', 3000, 0],
+    ['before the start', '2025-12-10T00:00:00Z', 3000, 3000],
+    ['half a cent rounds to even (down)', '2026-01-16T00:00:00Z', 1, 0],
+    ['half a cent rounds to even (up)', '2026-01-16T00:00:00Z', 3, 2],
+    ['large amounts stay exact', '2026-01-16T00:00:00Z', 99_999_999_998, 49_999_999_999],
+  ])('%s', (_, now, amount, expected) => expect(prorate(amount, start, end, d(now))).toBe(expected));
+
+  it('credits the old plan and debits the new one for the time left', () => {
+    expect(
+      prorationEntries({
+        periodStart: start,
+        periodEnd: end,
+        now: d('2026-01-16T00:00:00Z'),
+        oldAmounts: [1000],
+        newAmounts: [3000, 0],
+      }),
+    ).toEqual({ credits: [-500], debits: [1500, 0] });
+  });
+});
+
+describe('addMonths', () => {
+  it.each([
+    ['2026-01-31T10:00:00Z', 1, '2026-02-28T10:00:00.000Z'],
+    ['2028-01-31T10:00:00Z', 1, '2028-02-29T10:00:00.000Z'],
+    ['2026-01-15T00:00:00Z', 2, '2026-03-15T00:00:00.000Z'],
+    ['2026-11-30T00:00:00Z', 3, '2027-02-28T00:00:00.000Z'],
+    ['2026-05-05T00:00:00Z', 0, '2026-05-05T00:00:00.000Z'],
+  ])('%s + %i months', (from, months, expected) => expect(addMonths(d(from), months).toISOString()).toBe(expected));
+});
+
+describe('discountCovers', () => {
+  const started = d('2026-01-15T12:00:00Z');
+  const repeating3 = { duration: 'repeating' as const, duration_in_months: 3 };
+  it.each([
+    ['once: first period', { duration: 'once' as const, duration_in_months: null }, started, true],
+    ['once: first renewal', { duration: 'once' as const, duration_in_months: null }, d('2026-02-15T12:00:00Z'), false],
+    [
+      'once: a period before it applied',
+      { duration: 'once' as const, duration_in_months: null },
+      d('2025-12-15T12:00:00Z'),
+      false,
+    ],
+    ['forever', { duration: 'forever' as const, duration_in_months: null }, d('2036-02-15T12:00:00Z'), true],
+    [
+      'forever: a period before it applied',
+      { duration: 'forever' as const, duration_in_months: null },
+      d('2026-01-01T00:00:00Z'),
+      false,
+    ],
+    ['repeating 3: Feb', repeating3, d('2026-02-15T12:00:00Z'), true],
+    ['repeating 3: Mar', repeating3, d('2026-03-15T12:00:00Z'), true],
+    ['repeating 3: Apr', repeating3, d('2026-04-15T12:00:00Z'), false],
+    [
+      'repeating 12, yearly: second year',
+      { duration: 'repeating' as const, duration_in_months: 12 },
+      d('2027-01-15T12:00:00Z'),
+      false,
+    ],
+  ])('%s', (_, discount, periodStart, expected) =>
+    expect(discountCovers(discount, started, periodStart)).toBe(expected),
+  );
+});
+
+describe('addMonths with an anchor day', () => {
+  it.each([
+    ['2026-02-28T00:00:00Z', 1, 31, '2026-03-31T00:00:00.000Z'],
+    ['2026-04-30T00:00:00Z', 1, 31, '2026-05-31T00:00:00.000Z'],
+    ['2028-02-29T00:00:00Z', 12, 29, '2029-02-28T00:00:00.000Z'],
+    ['2031-02-28T00:00:00Z', 12, 29, '2032-02-29T00:00:00.000Z'],
+  ])('%s + %i months on day %i', (from, months, anchor, expected) =>
+    expect(addMonths(d(from), months, anchor).toISOString()).toBe(expected),
+  );
+});
+
+describe('discountAmount', () => {
+  const percent = (basis_points: number) => ({ type: 'percentage' as const, amount: null, basis_points });
+  const fixed = (amount: number) => ({ type: 'fixed' as const, amount, basis_points: null });
+  it.each([
+    ['no discount', null, 1000, 0],
+    ['10 %', percent(1000), 1000, 100],
+    ['12.5 rounds half away from zero', percent(1250), 100, 13],
+    ['100 %', percent(10_000), 999, 999],
+    ['fixed below the amount', fixed(300), 1000, 300],
+    ['fixed capped at the amount', fixed(5000), 1000, 1000],
+    ['nothing off a zero amount', fixed(300), 0, 0],
+    ['nothing off a negative amount', percent(5000), -100, 0],
+    ['large amounts stay exact', percent(3333), 99_999_999_999, 33_330_000_000],
+  ])('%s', (_, discount, amount, expected) => expect(discountAmount(discount, amount)).toBe(expected));
+
+  it.each([
+    [25, 2, 13],
+    [-25, 2, -13],
+    [24, 2, 12],
+    [1, 3, 0],
+    [2, 3, 1],
+  ])('divideRoundHalfAwayFromZero(%i, %i) = %i', (n, den, expected) =>
+    expect(divideRoundHalfAwayFromZero(n, den)).toBe(expected),
+  );
+});
+
+describe('priceSubscriptionOrder', () => {
+  const line = (amount: number) => ({ label: 'Plan', amount, product_price_id: 'p' });
+  const entry = (id: string, amount: number) => ({ id, label: `Entry ${id}`, amount, product_price_id: null });
+  const half = { type: 'percentage' as const, amount: null, basis_points: 5000 };
+  const rows: [string, ReturnType<typeof line>[], ReturnType<typeof entry>[], typeof half | null, object][] = [
+    ['a plain renewal', [line(2000)], [], null, { subtotal: 2000, discount: 0, net: 2000, credited: 0 }],
+    [
+      'the discount only on the period lines',
+      [line(2000)],
+      [entry('a', 500)],
+      half,
+      { subtotal: 2500, discount: 1000, net: 1500, credited: 0 },
+    ],
+    [
+      'a credit smaller than the order',
+      [line(2000)],
+      [entry('a', -1500)],
+      null,
+      { subtotal: 500, net: 500, credited: 0 },
+    ],
+    ['a credit exactly the order', [line(2000)], [entry('a', -2000)], null, { subtotal: 0, net: 0, credited: 0 }],
+    [
+      'a credit larger than the order: the rest to the balance',
+      [line(2000)],
+      [entry('a', -4993), entry('b', 1997)],
+      null,
+      { subtotal: 0, net: 0, credited: 996 },
+    ],
+    [
+      'a credit with a 100 % discount',
+      [line(2000)],
+      [entry('a', -100)],
+      { ...half, basis_points: 10_000 },
+      { subtotal: 2000, discount: 2000, net: 0, credited: 100 },
+    ],
+    [
+      'only entries (a plan change billed at once)',
+      [],
+      [entry('a', -500), entry('b', 50_000)],
+      null,
+      { subtotal: 49_500, net: 49_500, credited: 0 },
+    ],
+    ['only credits', [], [entry('a', -4993), entry('b', 1997)], null, { subtotal: 0, net: 0, credited: 2996 }],
+  ];
+  it.each(rows)('%s', (_, cycle, entries, discount, expected) => {
+    const priced = priceSubscriptionOrder(cycle, entries, discount);
+    expect(priced).toMatchObject(expected);
+    expect(priced.items.reduce((sum, item) => sum + item.amount, 0)).toBe(priced.subtotal);
+    expect(priced.entryIds).toEqual(entries.map((e) => e.id));
+    expect(priced.net).toBeGreaterThanOrEqual(0);
+    // Every credit is carried in full: the entries' credits equal what the order used plus the balance.
+    const credits = -entries.filter((e) => e.amount < 0).reduce((sum, e) => sum + e.amount, 0);
+    const used = credits - priced.credited;
+    expect(used).toBeGreaterThanOrEqual(0);
+  });
+
+  it('moves the excess with a line of its own, marked not discountable', () => {
+    const priced = priceSubscriptionOrder([line(2000)], [entry('a', -4993), entry('b', 1997)], null);
+    expect(priced.items.at(-1)).toEqual({
+      label: CREDIT_TO_BALANCE_LABEL,
+      amount: 996,
+      product_price_id: null,
+      proration: true,
+    });
+  });
+});
+
+describe('settleWithBalance', () => {
+  it.each([
+    [2000, 0, { applied: 0, due: 2000 }],
+    [2000, 996, { applied: 996, due: 1004 }],
+    [2000, 2996, { applied: 2000, due: 0 }],
+    [0, 500, { applied: 0, due: 0 }],
+    [2000, -5, { applied: 0, due: 2000 }],
+  ])('total %i with a balance of %i', (total, balance, expected) =>
+    expect(settleWithBalance(total, balance)).toEqual(expected),
+  );
+});

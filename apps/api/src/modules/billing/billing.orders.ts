@@ -1,0 +1,156 @@
+import type { Context } from '../../platform/context.js';
+import type { AddressValue } from '../../platform/http/countries.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { taxCalculator } from '../../platform/tax.js';
+import type { DiscountRow } from '../discounts/discounts.repository.js';
+import { findCustomersByIds } from '../orders/orders.repository.js';
+import { serializeOrderSubscription } from '../orders/orders.serializer.js';
+import { createOrder } from '../orders/orders.service.js';
+import {
+  attachBillingEntries,
+  findPendingBillingEntries,
+  insertCharge,
+  type SubscriptionRow,
+} from '../subscriptions/subscriptions.repository.js';
+import { priceSubscriptionOrder, settleWithBalance, type CycleLine } from './billing.money.js';
+import { lockCustomerBalances, recordBalanceMovement } from './billing.repository.js';
+
+/**
+ * The one place a subscription is billed: pending proration entries and the period's lines → an order
+ * with its items, discount, tax and credit balance → a charge for what is left to pay. The renewal
+ * cycle, a plan change billed at once, an interval change and the final order of an ending
+ * subscription all come here; the money rules are the pure functions of `billing.money.ts`.
+ */
+export interface BillSubscriptionInput {
+  reason: 'subscription_cycle' | 'subscription_update';
+  /** The period's static prices, billed at the discount (empty for an order of entries only). */
+  cycle: CycleLine[];
+  /** The discount that pays for this period, if any. */
+  discount: DiscountRow | null;
+  /** The start of the period the order pays for (one cycle order per period, ever). */
+  periodStart: Date;
+}
+
+export interface BilledOrder {
+  orderId: string;
+  total: number;
+  /** What the charge asks of the payment method; 0 when the order was paid without one. */
+  due: number;
+}
+
+/**
+ * Creates the order in the caller's transaction. Every pending entry is carried in full; credit beyond
+ * the order goes to the customer's balance, and the balance pays the order first. Returns null when
+ * there is nothing to bill (no period lines and no pending entries).
+ */
+export async function billSubscription(
+  ctx: Context,
+  row: SubscriptionRow,
+  input: BillSubscriptionInput,
+): Promise<BilledOrder | null> {
+  const entries = await findPendingBillingEntries(ctx.db, row.id);
+  if (input.cycle.length === 0 && entries.length === 0) return null;
+  const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
+  // The balance is read and moved under the customer's row lock: two orders never spend it twice.
+  const balances = await lockCustomerBalances(ctx.db, row.customer_id);
+  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : 0;
+  const total = priced.net + tax;
+  const { applied, due } = settleWithBalance(total, balances[row.currency] ?? 0);
+  const now = ctx.clock.now();
+  const order = await createOrder(ctx, {
+    organization_id: row.organization_id,
+    customer_id: row.customer_id,
+    product_id: row.product_id,
+    product_price_id: priced.items.find((item) => item.product_price_id)?.product_price_id ?? null,
+    discount_id: priced.discount > 0 ? (input.discount?.id ?? null) : null,
+    checkout_id: null,
+    subscription_id: row.id,
+    billing_reason: input.reason,
+    billing_name: customer?.name ?? null,
+    billing_address: (customer?.billing_address ?? null) as AddressValue | null,
+    currency: row.currency,
+    subtotal_amount: priced.subtotal,
+    discount_amount: priced.discount,
+    tax_amount: tax,
+    applied_balance_amount: applied,
+    status: due > 0 ? 'pending' : 'paid',
+    metadata: (row.metadata ?? {}) as Metadata,
+    custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,
+    items: priced.items.map((item) => ({ ...item, tax_amount: 0 })),
+    subscription: serializeOrderSubscription(row),
+  });
+  await attachBillingEntries(ctx.db, priced.entryIds, order.id);
+  const movement = { organization_id: row.organization_id, customer_id: row.customer_id, currency: row.currency };
+  await recordBalanceMovement(ctx.db, {
+    ...movement,
+    amount: priced.credited,
+    kind: 'credit',
+    order_id: order.id,
+    at: now,
+  });
+  await recordBalanceMovement(ctx.db, { ...movement, amount: -applied, kind: 'applied', order_id: order.id, at: now });
+  if (due > 0) {
+    await insertCharge(ctx.db, {
+      order_id: order.id,
+      created_at: now,
+      modified_at: null,
+      organization_id: row.organization_id,
+      subscription_id: row.id,
+      period_start: input.periodStart,
+      billing_reason: input.reason,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+    });
+  }
+  return { orderId: order.id, total, due };
+}
+
+/**
+ * An order the balance helped pay was never collected (its charge failed for good or was voided): the
+ * balance it used comes back. Once per order.
+ */
+export async function restoreAppliedBalance(
+  ctx: Context,
+  order: { id: string; organization_id: string; customer_id: string; currency: string; applied_balance_amount: number },
+): Promise<void> {
+  if (order.applied_balance_amount <= 0) return;
+  await lockCustomerBalances(ctx.db, order.customer_id);
+  await recordBalanceMovement(ctx.db, {
+    organization_id: order.organization_id,
+    customer_id: order.customer_id,
+    currency: order.currency,
+    amount: order.applied_balance_amount,
+    kind: 'restored',
+    order_id: order.id,
+    at: ctx.clock.now(),
+  });
+}
+
+/**
+ * Tax of a subscription order on its net amount, from the customer's billing address and tax id as they
+ * are now (as the reference recomputes tax at each cycle). A renewal cannot ask the buyer to fix an
+ * address: a calculator that cannot answer leaves the order untaxed, and the reason is logged for the
+ * operator.
+ */
+async function renewalTax(
+  ctx: Context,
+  row: SubscriptionRow,
+  customer: { billing_address: unknown; tax_id: unknown } | undefined,
+  net: number,
+): Promise<number> {
+  const address = (customer?.billing_address ?? null) as AddressValue | null;
+  const result = await taxCalculator().calculate({
+    amount: net,
+    currency: row.currency,
+    country: address?.country ?? null,
+    state: address?.state ?? null,
+    postalCode: address?.postal_code ?? null,
+    taxId: (customer?.tax_id ?? null) as readonly [string, string] | null,
+    productId: row.product_id,
+  });
+  if (result.status === 'calculated') return result.amount;
+  ctx.log.warn({ subscriptionId: row.id, tax: result }, 'renewal order left untaxed');
+  return 0;
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+
+/**
+ * The customer's credit balance: a movement row per change (the history), and the sums by currency on
+ * the customer row (what is shown and used), both written together under the customer's row lock.
+ */
+
+/** The customer's balances by currency, with the row locked until the end of the transaction. */
+export async function lockCustomerBalances(db: Executor, customerId: string): Promise<Record<string, number>> {
+  const row = await db
+    .selectFrom('customers')
+    .select('credit_balances')
+    .where('id', '=', customerId)
+    .forUpdate()
+    .executeTakeFirst();
+  return { ...((row?.credit_balances ?? {}) as Record<string, number>) };
+}
+
+export interface BalanceMovement {
+  organization_id: string;
+  customer_id: string;
+  currency: string;
+  /** > 0 adds credit, < 0 uses it. */
+  amount: number;
+  kind: 'credit' | 'applied' | 'restored';
+  order_id: string;
+  at: Date;
+}
+
+/**
+ * Records one movement and adds it to the customer's balance in its currency. A movement of the same
+ * kind for the same order is recorded once: a retry moves nothing and answers false.
+ */
+export async function recordBalanceMovement(db: Executor, movement: BalanceMovement): Promise<boolean> {
+  if (movement.amount === 0) return false;
+  const inserted = await db
+    .insertInto('customer_balance_transactions')
+    .values({
+      id: randomUUID(),
+      created_at: movement.at,
+      organization_id: movement.organization_id,
+      customer_id: movement.customer_id,
+      currency: movement.currency,
+      amount: movement.amount,
+      kind: movement.kind,
+      order_id: movement.order_id,
+    })
+    .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  const path = `{${movement.currency}}`;
+  await db
+    .updateTable('customers')
+    .set({
+      credit_balances: sql`jsonb_set(credit_balances, ${path}::text[], to_jsonb(coalesce((credit_balances ->> ${movement.currency})::bigint, 0) + ${movement.amount}::bigint))`,
+    })
+    .where('id', '=', movement.customer_id)
+    .execute();
+  return true;
+}
+
+/** The movements of an order (what its balance line and payment came from). */
+export async function findBalanceMovementsOfOrder(db: Executor, orderId: string) {
+  return db.selectFrom('customer_balance_transactions').selectAll().where('order_id', '=', orderId).execute();
+}

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benefitFactory } from './factories/benefits.js';
+import { waitForGrant } from './factories/benefit-grants.js';
+import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
+import { discountFactory } from './factories/discounts.js';
+import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { productFactory } from './factories/products.js';
+import { subscriptionFactory } from './factories/subscriptions.js';
+import { bearer, json, startTestServer, type TestServer } from './harness.js';
+
+/**
+ * Billing scenarios through the public API: each starts a subscription with a checkout, moves its
+ * organization's test clock, and checks every order and payment to the cent. One organization per
+ * scenario, so that each clock moves alone.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+const HOUR = 3600;
+/** Jan 15 12:00 → Feb 15 12:00 (the harness clock's first monthly period): 31 days. */
+const JANUARY = 31 * 24 * HOUR;
+
+async function seller(): Promise<OrganizationFixture> {
+  return organizationFactory(server, { name: 'Billing scenario' });
+}
+
+async function monthly(org: OrganizationFixture, amount: number, extra: Record<string, unknown> = {}) {
+  const bundle = await productFactory(server, org.organization.id, {
+    recurring_interval: 'month',
+    prices: [{ amount_type: 'fixed', price_amount: amount }],
+    ...extra,
+  });
+  return bundle.product.id;
+}
+
+async function call(
+  org: OrganizationFixture,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
+  const response = await server.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
+  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response.statusCode === 204 ? null : json(response);
+}
+
+async function advance(org: OrganizationFixture, seconds: number): Promise<void> {
+  await call(org, 'POST', '/v1/test-clock/advance', { seconds });
+}
+
+/** Moves the organization's clock to `at` and runs what became due. */
+async function advanceTo(org: OrganizationFixture, at: string | Date): Promise<void> {
+  const clock = await call(org, 'GET', '/v1/test-clock/');
+  const seconds = Math.ceil((new Date(at).getTime() - new Date(clock.now).getTime()) / 1000);
+  if (seconds > 0) await advance(org, seconds);
+}
+
+async function orders(org: OrganizationFixture, customerId: string) {
+  const page = await call(org, 'GET', `/v1/orders/?customer_id=${customerId}&sorting=created_at&limit=100`);
+  return page.items as {
+    id: string;
+    billing_reason: string;
+    status: string;
+    subtotal_amount: number;
+    discount_amount: number;
+    total_amount: number;
+    items: { label: string; amount: number; proration: boolean }[];
+  }[];
+}
+
+async function succeededPayments(org: OrganizationFixture, customerId: string): Promise<number[]> {
+  const page = await call(org, 'GET', `/v1/payments/?customer_id=${customerId}&sorting=created_at&limit=100`);
+  return (page.items as { status: string; amount: number }[])
+    .filter((p) => p.status === 'succeeded')
+    .map((p) => p.amount);
+}
+
+const summary = (list: Awaited<ReturnType<typeof orders>>) =>
+  list.map((order) => [order.billing_reason, order.total_amount, order.status]);
+
+describe('downgrade credits (proration credit larger than the next order)', () => {
+  it('prorate: the whole credit applies; what exceeds the order becomes the credit balance', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 2000);
+    await advance(org, HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: basic,
+      proration_behavior: 'prorate',
+    });
+    // Unused Pro time: 5000 × (31 days − 1 h) / 31 days = 4993.28 → −4993; Basic for that time: 1997.
+    const periodEnd = new Date(subscription.current_period_end!);
+    await advanceTo(org, periodEnd);
+    let list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 5000, 'paid'],
+      ['subscription_cycle', 0, 'paid'],
+    ]);
+    expect(list[1]!.items.map((item) => item.amount).sort((a, b) => a - b)).toEqual([-4993, 996, 1997, 2000]);
+    expect(list[1]!.subtotal_amount).toBe(0);
+    const customer = await call(org, 'GET', `/v1/customers/${subscription.customer_id}`);
+    expect(customer.credit_balance).toBe(996);
+
+    await advanceTo(org, '2026-03-15T12:00:00Z');
+    await advanceTo(org, '2026-04-15T12:00:00Z');
+    list = await orders(org, subscription.customer_id);
+    expect(summary(list).slice(2)).toEqual([
+      ['subscription_cycle', 2000, 'paid'],
+      ['subscription_cycle', 2000, 'paid'],
+    ]);
+    // The balance pays first: 2000 − 996 charged in March, then 2000.
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([5000, 1004, 2000]);
+    expect((await call(org, 'GET', `/v1/customers/${subscription.customer_id}`)).credit_balance).toBe(0);
+  });
+
+  it('invoice: the net credit goes to the balance at once and pays the next renewals', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 2000);
+    await advance(org, HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: basic,
+      proration_behavior: 'invoice',
+    });
+    let list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 5000, 'paid'],
+      ['subscription_update', 0, 'paid'],
+    ]);
+    expect((await call(org, 'GET', `/v1/customers/${subscription.customer_id}`)).credit_balance).toBe(4993 - 1997);
+    await advanceTo(org, '2026-02-15T12:00:00Z');
+    await advanceTo(org, '2026-03-15T12:00:00Z');
+    await advanceTo(org, '2026-04-15T12:00:00Z');
+    list = await orders(org, subscription.customer_id);
+    expect(summary(list).slice(2)).toEqual([
+      ['subscription_cycle', 2000, 'paid'],
+      ['subscription_cycle', 2000, 'paid'],
+      ['subscription_cycle', 2000, 'paid'],
+    ]);
+    // 2996 of balance: all of February, 996 of March.
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([5000, 1004, 2000]);
+  });
+});
+
+describe('upgrade, then cancel at period end', () => {
+  it('bills the pending upgrade in a final order when the subscription ends', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const big = await monthly(org, 100_000);
+    await advance(org, JANUARY / 2);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: big,
+      proration_behavior: 'prorate',
+    });
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });
+    await advanceTo(org, subscription.current_period_end!);
+    const ended = await call(org, 'GET', `/v1/subscriptions/${subscription.id}`);
+    expect(ended.status).toBe('canceled');
+    const list = await orders(org, subscription.customer_id);
+    // Half a month of each: −500 + 50 000.
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 49_500, 'paid'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 49_500]);
+  });
+});
+
+describe('a discount set on a running subscription', () => {
+  it('once: applies to the next renewal only', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const discount = await discountFactory(server, org.organization.id, { duration: 'once', basis_points: 5000 });
+    await advance(org, 10 * 24 * HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { discount_id: discount.id });
+    await advanceTo(org, '2026-02-15T12:00:00Z');
+    await advanceTo(org, '2026-03-15T12:00:00Z');
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_cycle', 500, 'paid'],
+      ['subscription_cycle', 1000, 'paid'],
+    ]);
+  });
+
+  it('repeating 3 months: the next three renewals', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const discount = await discountFactory(server, org.organization.id, {
+      duration: 'repeating',
+      duration_in_months: 3,
+      basis_points: 2500,
+    });
+    await advance(org, 10 * 24 * HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { discount_id: discount.id });
+    for (const month of ['02', '03', '04', '05']) await advanceTo(org, `2026-${month}-15T12:00:00Z`);
+    const list = await orders(org, subscription.customer_id);
+    expect(list.map((order) => order.total_amount)).toEqual([1000, 750, 750, 750, 1000]);
+  });
+});
+
+describe('a product change re-evaluates benefits', () => {
+  it('revokes what only the old product gave and grants what the new one gives', async () => {
+    const org = await seller();
+    const kept = await benefitFactory(server, org.organization.id, { type: 'custom', description: 'Kept' });
+    const old = await benefitFactory(server, org.organization.id, { type: 'custom', description: 'Old only' });
+    const added = await benefitFactory(server, org.organization.id, { type: 'custom', description: 'New only' });
+    const pro = await monthly(org, 1000);
+    const team = await monthly(org, 3000);
+    await call(org, 'POST', `/v1/products/${pro}/benefits`, { benefits: [kept.id, old.id] });
+    await call(org, 'POST', `/v1/products/${team}/benefits`, { benefits: [kept.id, added.id] });
+    const subscription = await subscriptionFactory(server, org.organization.id, { productId: pro });
+    await waitForGrant(server, subscription.customer_id, old.id, (grant) => grant.granted_at !== null);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { product_id: team });
+    await waitForGrant(server, subscription.customer_id, added.id, (grant) => grant.granted_at !== null);
+    await waitForGrant(server, subscription.customer_id, old.id, (grant) => grant.revoked_at !== null);
+    const still = await waitForGrant(server, subscription.customer_id, kept.id, () => true);
+    expect(still.revoked_at).toBeNull();
+  });
+});
+
+describe('an upgrade checkout', () => {
+  it('upgrades the free subscription in place', async () => {
+    const org = await seller();
+    const free = (
+      await productFactory(server, org.organization.id, {
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'free' }],
+      })
+    ).product.id;
+    const paid = await monthly(org, 2500);
+    const subscription = await subscriptionFactory(server, org.organization.id, { productId: free });
+    const checkout = await checkoutFactory(server, org.organization.id, [paid], { subscription_id: subscription.id });
+    const confirmed = await server.inject({
+      method: 'POST',
+      url: `/v1/checkouts/client/${checkout.client_secret}/confirm`,
+      payload: {
+        customer_name: 'Sam Buyer',
+        customer_billing_address: ADDRESS,
+        confirmation_token_id: await confirmationToken(server, CARDS.visa),
+      },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const page = await call(org, 'GET', `/v1/subscriptions/?customer_id=${subscription.customer_id}`);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ id: subscription.id, product_id: paid, amount: 2500, status: 'active' });
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list).at(-1)).toEqual(['subscription_update', 2500, 'paid']);
+  });
+});
