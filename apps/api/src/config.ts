@@ -43,6 +43,12 @@ export interface Config {
   discordBotToken: string | undefined;
   /** GitHub token for github_repository benefits (`GITHUB_TOKEN`); unset: their grants wait. Never logged. */
   githubToken: string | undefined;
+  /**
+   * Rate limits (platform/http/rate-limit.ts): requests per minute per organization, user, customer or
+   * anonymous IP on the whole API (`RATE_LIMIT_API_PER_MINUTE`, 500 as the reference), and a factor
+   * applied to the built-in limits of sign-in, checkouts and license keys (`RATE_LIMIT_SCALE`, 1).
+   */
+  rateLimits: { apiPerMinute: number; scale: number };
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -117,6 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookDisableAfterFailures: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 0),
     discordBotToken: env.DISCORD_BOT_TOKEN || undefined,
     githubToken: env.GITHUB_TOKEN || undefined,
+    rateLimits: {
+      apiPerMinute: Math.max(1, intFromEnv(env, 'RATE_LIMIT_API_PER_MINUTE', 500)),
+      scale: Math.max(1, intFromEnv(env, 'RATE_LIMIT_SCALE', 1)),
+    },
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

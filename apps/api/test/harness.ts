@@ -88,6 +88,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       baseUrl: 'http://127.0.0.1',
       logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
       databaseUrl: database?.url,
+      // Limits stay finite but out of the way; rate-limit tests set low ones.
+      rateLimits: { apiPerMinute: 1_000_000, scale: 1000 },
       ...options.config,
     },
   );

@@ -11,6 +11,8 @@ import type { WebhooksTables } from './tables/webhooks.js';
 import type { BenefitGrantTables } from './tables/benefit-grants.js';
 import type { SubscriptionsTables } from './tables/subscriptions.js';
 import type { TestClockTables } from './tables/test-clocks.js';
+import type { RateLimitTables } from './tables/rate-limits.js';
+import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
 
 /**
@@ -32,4 +34,6 @@ export interface DB
     BenefitGrantTables,
     SubscriptionsTables,
     TestClockTables,
-    BillingTables {}
+    BillingTables,
+    RateLimitTables,
+    IdempotencyKeyTables {}

@@ -28,6 +28,8 @@ import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
+import { cleanRateLimitsJob, cleanRateLimitsSchedule } from '../platform/http/rate-limit.js';
+import { cleanIdempotencyKeysJob, cleanIdempotencyKeysSchedule } from '../platform/http/idempotency.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -59,6 +61,8 @@ export const jobs: JobDefinition<never>[] = [
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
   ...(benefitGrantJobs as JobDefinition<never>[]),
+  cleanRateLimitsJob as JobDefinition<never>,
+  cleanIdempotencyKeysJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */
@@ -66,4 +70,6 @@ export const periodicTasks: PeriodicTask[] = [
   expireCheckoutsSchedule,
   sweepDeliveriesSchedule,
   subscriptionBillingSchedule,
+  cleanRateLimitsSchedule,
+  cleanIdempotencyKeysSchedule,
 ];

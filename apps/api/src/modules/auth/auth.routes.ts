@@ -30,6 +30,8 @@ export const authRoutes = [
     tags,
     auth: PUBLIC,
     body: SignUp,
+    // The password is hashed before the short transaction that writes the user (auth.service.ts).
+    transaction: false,
     status: 201,
     response: User,
     handler: async (ctx, { body }, reply) => {
@@ -46,7 +48,9 @@ export const authRoutes = [
     tags,
     auth: PUBLIC,
     body: SignIn,
-    errors: ['Unauthorized'],
+    errors: ['Unauthorized', 'TooManyRequests'],
+    // The password is verified outside any transaction (auth.service.ts).
+    transaction: false,
     status: 200,
     response: User,
     handler: async (ctx, { body }, reply) => {

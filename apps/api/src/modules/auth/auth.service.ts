@@ -23,10 +23,18 @@ import {
 export const SESSION_COOKIE = 'tessera_session';
 export const SESSION_TTL_MS = 30 * 86400 * 1000;
 
-/** Creates a user; a second account for the same email (any case) is a 422. */
+/** Creates a user; a second account for the same email (any case) is a 422. Hashes outside any transaction. */
 export async function createUser(
   db: Executor,
   input: { email: string; password: string; now: Date },
+): Promise<UserRow> {
+  const passwordHash = await hashPassword(input.password);
+  return insertNewUser(db, { email: input.email, passwordHash, now: input.now });
+}
+
+async function insertNewUser(
+  db: Executor,
+  input: { email: string; passwordHash: string; now: Date },
 ): Promise<UserRow> {
   if (await findUserByEmail(db, input.email)) {
     throw validationError(['body', 'email'], 'A user with this email already exists.');
@@ -37,7 +45,7 @@ export async function createUser(
       created_at: input.now,
       modified_at: null,
       email: input.email,
-      password_hash: await hashPassword(input.password),
+      password_hash: input.passwordHash,
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw validationError(['body', 'email'], 'A user with this email already exists.');
@@ -66,9 +74,21 @@ async function startSession(ctx: Context, user: UserRow): Promise<StartedSession
   return { user, token, expiresAt };
 }
 
+/**
+ * Sign-up and sign-in run without a request transaction (`transaction: false`): the password is hashed
+ * or verified first (slow on purpose, so never while a transaction holds a connection), then the writes
+ * go in one short transaction.
+ */
+function inShortTransaction<T>(ctx: Context, work: (ctx: Context) => Promise<T>): Promise<T> {
+  return ctx.transactions ? ctx.transactions.transaction(work) : work(ctx);
+}
+
 export async function signUp(ctx: Context, input: { email: string; password: string }): Promise<StartedSession> {
-  const user = await createUser(ctx.db, { ...input, now: ctx.clock.now() });
-  return startSession(ctx, user);
+  const passwordHash = await hashPassword(input.password);
+  return inShortTransaction(ctx, async (tx) => {
+    const user = await insertNewUser(tx.db, { email: input.email, passwordHash, now: tx.clock.now() });
+    return startSession(tx, user);
+  });
 }
 
 export async function signIn(ctx: Context, input: { email: string; password: string }): Promise<StartedSession> {
@@ -76,7 +96,7 @@ export async function signIn(ctx: Context, input: { email: string; password: str
   // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
   const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !valid) throw new Unauthorized('Invalid email or password.');
-  return startSession(ctx, user);
+  return inShortTransaction(ctx, (tx) => startSession(tx, user));
 }
 
 export async function signOut(ctx: Context): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { queryDocs } from './query.js';
+import { acceptsIdempotencyKey, IDEMPOTENCY_KEY_PARAMETER } from './idempotency.js';
 import type { AnyRoute, ErrorName } from './route.js';
 
 /**
@@ -183,6 +184,8 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         });
       }
     }
+
+    if (acceptsIdempotencyKey(route)) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
 
     const responses: Record<string, unknown> = {};
     if (route.status === 204) {

@@ -13,6 +13,8 @@ import { RequestValidationError, type ValidationIssue } from './errors.js';
 import { collectMetadataQuery } from './query.js';
 import { CommitThenFail, type AnyRoute, type RouteReply } from './route.js';
 import { safeParseInput, toValidationIssues } from './validation.js';
+import { RateLimiter } from './rate-limit.js';
+import { acceptsIdempotencyKey, Idempotency } from './idempotency.js';
 import { SESSION_COOKIE } from '../../modules/auth/auth.service.js';
 
 export interface RouteDeps {
@@ -82,9 +84,14 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
   };
   const ownOrigin = new URL(deps.config.baseUrl).origin;
   const subjects = new WeakMap<FastifyRequest, Subject>();
+  // Counters and keys on the pool, outside every request transaction (platform/http/rate-limit.ts, idempotency.ts).
+  const limiter = new RateLimiter({ db: deps.db, clock: deps.clock, config: deps.config });
+  const idempotency = new Idempotency({ db: deps.db, clock: deps.clock, log: app.log });
 
   for (const route of routes) {
     if (route.developmentOnly && !deps.config.devMode) continue;
+    const limits = limiter.rulesFor(route);
+    const idempotent = acceptsIdempotencyKey(route);
     app.route({
       method: route.method,
       url: fastifyPath(route.path),
@@ -104,6 +111,20 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
         }
         subjects.set(request, subject);
       },
+      // After auth and body parsing, before the handler: count the request, then claim its Idempotency-Key.
+      preHandler: async (request, reply) => {
+        const subject = subjects.get(request)!;
+        await limiter.check(limits, request, reply, subject);
+        if (idempotent && (await idempotency.begin(request, reply, subject))) return reply;
+      },
+      ...(idempotent
+        ? {
+            onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+              await idempotency.finish(request, reply, payload);
+              return payload;
+            },
+          }
+        : {}),
       handler: async (request, reply) => {
         const subject = subjects.get(request)!;
         const input = parseInputs(route, request);

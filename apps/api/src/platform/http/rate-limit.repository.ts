@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+
+export interface CounterHit {
+  key: string;
+  windowStart: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Adds one to every counter in one statement (atomic upsert on (key, window)) and returns the new counts
+ * by key. Runs on the pool, never in a request's transaction: a refused or failed request still counts.
+ */
+export async function incrementCounters(db: Executor, hits: CounterHit[]): Promise<Map<string, number>> {
+  if (hits.length === 0) return new Map();
+  const rows = await db
+    .insertInto('rate_limits')
+    .values(hits.map((hit) => ({ key: hit.key, window_start: hit.windowStart, count: 1, expires_at: hit.expiresAt })))
+    .onConflict((conflict) =>
+      conflict.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limits.count + 1` }),
+    )
+    .returning(['key', 'count'])
+    .execute();
+  return new Map(rows.map((row) => [row.key, Number(row.count)]));
+}
+
+/** Deletes counters whose window has ended; returns how many. */
+export async function deleteExpiredCounters(db: Executor, now: Date): Promise<number> {
+  const result = await db.deleteFrom('rate_limits').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
