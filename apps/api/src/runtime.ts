@@ -11,6 +11,7 @@ import type { Context } from './platform/context.js';
 import { openDatabase, type Database, type Executor } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { JobQueue, type JobDefinition } from './platform/jobs/queue.js';
+import { loggerOptions, redactingDestination } from './platform/logging.js';
 import type { AnyRoute } from './platform/http/route.js';
 import { bindPaymentProcessor, createPaymentProcessor } from './platform/payments/index.js';
 
@@ -53,18 +54,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const log =
     options.logger ??
     (pino(
-      {
-        level: config.logLevel,
-        base: { role },
-        redact: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'res.headers["set-cookie"]',
-          '*.password',
-          '*.token',
-        ],
-      },
-      destination(options.logTo === 'stderr' ? 2 : 1),
+      loggerOptions(config.logLevel, { role }),
+      // Every line is redacted on its way out (platform/logging.ts).
+      redactingDestination(destination(options.logTo === 'stderr' ? 2 : 1)),
     ) as unknown as FastifyBaseLogger);
 
   const database = await openDatabase({
