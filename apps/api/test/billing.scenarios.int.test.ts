@@ -243,6 +243,7 @@ describe('an upgrade checkout', () => {
     ).product.id;
     const paid = await monthly(org, 2500);
     const subscription = await subscriptionFactory(server, org.organization.id, { productId: free });
+    await advance(org, 24 * HOUR);
     const checkout = await checkoutFactory(server, org.organization.id, [paid], { subscription_id: subscription.id });
     const confirmed = await server.inject({
       method: 'POST',
@@ -258,6 +259,13 @@ describe('an upgrade checkout', () => {
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({ id: subscription.id, product_id: paid, amount: 2500, status: 'active' });
     const list = await orders(org, subscription.customer_id);
-    expect(summary(list).at(-1)).toEqual(['subscription_update', 2500, 'paid']);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 0, 'paid'],
+      ['subscription_update', 2500, 'paid'],
+    ]);
+    // The new period starts at the upgrade: the next renewal is a month later, at the new price.
+    expect(new Date(page.items[0].current_period_start).getTime()).toBeGreaterThan(
+      new Date(subscription.current_period_start).getTime(),
+    );
   });
 });

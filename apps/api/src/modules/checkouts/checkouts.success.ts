@@ -8,13 +8,29 @@ import { enqueueGrantsForPurchase } from '../benefit-grants/benefit-grants.servi
 import { createOrder } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { linkPaymentToOrder } from '../payments/payments.service.js';
-import { insertSubscription, type SubscriptionRow } from '../subscriptions/subscriptions.repository.js';
+import {
+  insertSubscription,
+  replaceSubscriptionPrices,
+  updateSubscriptionRow,
+  type SubscriptionRow,
+} from '../subscriptions/subscriptions.repository.js';
+import { recordSubscriptionEvents } from '../subscriptions/subscriptions.service.js';
 import { anchorDayOf, nextPeriodEnd } from '../subscriptions/subscriptions.periods.js';
 import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
 import { discountAmount, priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
 import { computeCheckout } from './checkouts.state.js';
+
+/** The selected price at the checkout amount, and the product's metered prices at 0. */
+function snapshotPrices(draft: Draft): { product_price_id: string; amount: number }[] {
+  return [
+    { product_price_id: draft.price.id, amount: priceAmount(draft.price, draft.row.amount) },
+    ...draft.product.prices
+      .filter((price) => price.amount_type === 'metered_unit' && price.id !== draft.price.id)
+      .map((price) => ({ product_price_id: price.id, amount: 0 })),
+  ];
+}
 
 /**
  * A recurring checkout starts an active subscription: the prices are snapshotted (the selected one at
@@ -29,12 +45,7 @@ async function startSubscription(
 ): Promise<SubscriptionRow> {
   const now = ctx.clock.now();
   const interval = draft.product.product.recurring_interval!;
-  const prices = [
-    { product_price_id: draft.price.id, amount: priceAmount(draft.price, draft.row.amount) },
-    ...draft.product.prices
-      .filter((price) => price.amount_type === 'metered_unit' && price.id !== draft.price.id)
-      .map((price) => ({ product_price_id: price.id, amount: 0 })),
-  ];
+  const prices = snapshotPrices(draft);
   const total = prices.reduce((sum, price) => sum + price.amount, 0);
   const id = randomUUID();
   const row = await insertSubscription(
@@ -59,6 +70,7 @@ async function startSubscription(
       ends_at: null,
       ended_at: null,
       discount_id: draft.discount?.id ?? null,
+      discount_applied_at: draft.discount ? now : null,
       checkout_id: draft.row.id,
       customer_cancellation_reason: null,
       customer_cancellation_comment: null,
@@ -82,6 +94,50 @@ async function startSubscription(
 }
 
 /**
+ * An upgrade checkout (`subscription_id`, a free subscription) changes that subscription in place, as
+ * the reference's `create_or_update_from_checkout`: the new product and its prices, a new period from
+ * now, the checkout's discount, metadata and custom field data, and the saved payment method. The
+ * original start stays. Events: subscription.updated and customer.state_changed.
+ */
+async function upgradeSubscription(
+  ctx: Context,
+  draft: Draft,
+  customer: CustomerRow,
+  paymentMethodId: string | null,
+): Promise<SubscriptionRow> {
+  const now = ctx.clock.now();
+  const interval = draft.product.product.recurring_interval!;
+  const prices = snapshotPrices(draft);
+  const total = prices.reduce((sum, price) => sum + price.amount, 0);
+  const id = draft.row.subscription_id!;
+  await replaceSubscriptionPrices(ctx.db, id, prices);
+  const row = await updateSubscriptionRow(ctx.db, id, {
+    product_id: draft.product.product.id,
+    customer_id: customer.id,
+    amount: total - discountAmount(draft.discount, total),
+    currency: draft.row.currency,
+    recurring_interval: interval,
+    status: 'active',
+    current_period_start: now,
+    current_period_end: nextPeriodEnd(now, interval),
+    anchor_day: anchorDayOf(now),
+    cancel_at_period_end: false,
+    canceled_at: null,
+    ends_at: null,
+    discount_id: draft.discount?.id ?? null,
+    discount_applied_at: draft.discount ? now : null,
+    checkout_id: draft.row.id,
+    metadata: JSON.stringify(draft.row.metadata ?? {}),
+    custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
+    ...(paymentMethodId ? { payment_method_id: paymentMethodId } : {}),
+    modified_at: now,
+  });
+  if (draft.discount) await linkRedemptionToSubscription(ctx.db, draft.row.id, id);
+  await recordSubscriptionEvents(ctx, row);
+  return row;
+}
+
+/**
  * What a successful checkout leaves behind: for a recurring product an active subscription, then a
  * paid order (`purchase` or `subscription_create`) with one item for the selected price, linked to the
  * payment when money was taken. Events: subscription.created/active, order.created, order.paid.
@@ -93,10 +149,13 @@ export async function fulfilCheckout(
   payment: { paymentId: string | null; paymentMethodId: string | null },
 ): Promise<void> {
   const { amounts } = computeCheckout(draft);
+  const upgrade = draft.row.subscription_id !== null && draft.product.product.recurring_interval !== null;
   const subscription =
-    draft.product.product.recurring_interval !== null
-      ? await startSubscription(ctx, draft, customer, payment.paymentMethodId)
-      : null;
+    draft.product.product.recurring_interval === null
+      ? null
+      : upgrade
+        ? await upgradeSubscription(ctx, draft, customer, payment.paymentMethodId)
+        : await startSubscription(ctx, draft, customer, payment.paymentMethodId);
   const order = await createOrder(ctx, {
     organization_id: draft.row.organization_id,
     customer_id: customer.id,
@@ -105,7 +164,7 @@ export async function fulfilCheckout(
     discount_id: draft.discount?.id ?? null,
     checkout_id: draft.row.id,
     subscription_id: subscription?.id ?? null,
-    billing_reason: subscription ? 'subscription_create' : 'purchase',
+    billing_reason: upgrade ? 'subscription_update' : subscription ? 'subscription_create' : 'purchase',
     billing_name: draft.row.customer_billing_name ?? customer.name,
     billing_address: (customer.billing_address ?? null) as AddressValue | null,
     currency: draft.row.currency,
