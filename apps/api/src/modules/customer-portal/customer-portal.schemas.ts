@@ -29,6 +29,8 @@ export const CustomerPortalCustomer = z
     tax_id: z.tuple([z.string(), TaxIdFormatSchema]).nullable(),
     /** Connected accounts by platform (`discord`, `github`), used by the benefits that need one. */
     oauth_accounts: z.record(z.string(), CustomerPortalOAuthAccount),
+    credit_balance: z.int().meta({ description: 'Credit in cents that pays the next subscription orders first.' }),
+    credit_balances: z.record(z.string(), z.int()).meta({ description: 'The credit balance by currency, in cents.' }),
   })
   .meta({ id: 'CustomerPortalCustomer' });
 

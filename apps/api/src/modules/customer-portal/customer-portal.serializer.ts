@@ -2,6 +2,7 @@ import type { z } from 'zod/v4';
 import { serializeAddress } from '../../platform/http/countries.js';
 import { iso } from '../../platform/http/schemas.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
+import { creditBalanceOf } from '../customers/customers.serializer.js';
 import type { OrganizationRow } from '../organizations/organizations.repository.js';
 import { serializeOrganization } from '../organizations/organizations.serializer.js';
 import { serializeCheckoutLinkProduct, type ProductBundle } from '../products/products.serializer.js';
@@ -24,6 +25,7 @@ export function serializePortalCustomer(row: CustomerRow): CustomerPortalCustome
     tax_id: (row.tax_id ?? null) as CustomerPortalCustomerWire['tax_id'],
     // Connecting Discord or GitHub accounts is not offered yet, so no customer has one.
     oauth_accounts: {},
+    ...creditBalanceOf(row),
   };
 }
 
