@@ -17,7 +17,8 @@ import {
 import { recordSubscriptionEvents } from '../subscriptions/subscriptions.service.js';
 import { anchorDayOf, nextPeriodEnd } from '../subscriptions/subscriptions.periods.js';
 import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
-import { discountAmount, priceAmount } from './checkouts.amounts.js';
+import { netOfDiscount } from '../billing/billing.money.js';
+import { priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
 import { computeCheckout } from './checkouts.state.js';
@@ -57,7 +58,7 @@ async function startSubscription(
       organization_id: draft.row.organization_id,
       customer_id: customer.id,
       product_id: draft.product.product.id,
-      amount: total - discountAmount(draft.discount, total),
+      amount: netOfDiscount(draft.discount, total),
       currency: draft.row.currency,
       recurring_interval: interval,
       status: 'active',
@@ -114,7 +115,7 @@ async function upgradeSubscription(
   const row = await updateSubscriptionRow(ctx.db, id, {
     product_id: draft.product.product.id,
     customer_id: customer.id,
-    amount: total - discountAmount(draft.discount, total),
+    amount: netOfDiscount(draft.discount, total),
     currency: draft.row.currency,
     recurring_interval: interval,
     status: 'active',

@@ -1,3 +1,4 @@
+import { addMonths } from '../billing/billing.money.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -25,15 +26,7 @@ export function expiresAt(now: Date, expires: { ttl: number; timeframe: Timefram
   if (!expires) return null;
   const { ttl, timeframe } = expires;
   if (timeframe === 'day') return new Date(now.getTime() + ttl * 86_400_000);
-  const months = timeframe === 'year' ? ttl * 12 : ttl;
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth() + months;
-  const targetYear = y + Math.floor(m / 12);
-  const targetMonth = ((m % 12) + 12) % 12;
-  const lastDay = new Date(Date.UTC(targetYear, targetMonth + 1, 0)).getUTCDate();
-  const result = new Date(now.getTime());
-  result.setUTCFullYear(targetYear, targetMonth, Math.min(now.getUTCDate(), lastDay));
-  return result;
+  return addMonths(now, timeframe === 'year' ? ttl * 12 : ttl);
 }
 
 /** Exact equality of two condition maps (keys in any order), as the reference compares dicts. */
