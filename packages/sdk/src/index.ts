@@ -22,7 +22,15 @@ export {
   type FetchLike,
   type RequestOptions,
 } from './lib/client.js';
-export { call, encodeQuery, type Operation, type ParameterSpec, type SecurityKind } from './lib/http.js';
+export {
+  call,
+  encodeQuery,
+  IDEMPOTENCY_KEY_HEADER,
+  newIdempotencyKey,
+  type Operation,
+  type ParameterSpec,
+  type SecurityKind,
+} from './lib/http.js';
 export { DEFAULT_LIMIT, hasNextPage, paginate, type PageIterator } from './lib/paging.js';
 export {
   DEFAULT_BACKOFF,

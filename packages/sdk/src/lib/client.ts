@@ -31,6 +31,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   retries?: RetryConfig;
   retryCodes?: number[];
+  /**
+   * Idempotency-Key of a write (POST, PATCH, DELETE): a retry with the same key and body gets the first
+   * answer again instead of writing twice. When retries are configured, writes get a fresh key per call
+   * automatically; give one to make retries across calls (or processes) safe too.
+   */
+  idempotencyKey?: string;
   /** Customer session token (`polar_cst_…`) for customer-portal operations; sent as the bearer. */
   customerSession?: string;
   headers?: Record<string, string>;

@@ -81,8 +81,13 @@ export async function call<Req, Res>(
   const headers = new Headers(client.options.headers);
   headers.set('accept', 'application/json');
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  for (const parameter of operation.parameters) {
+    const value = input[parameter.name];
+    if (parameter.in === 'header' && value !== undefined && value !== null) headers.set(parameter.name, scalar(value));
+  }
   const authorization = await resolveAuthorization(client, operation, options);
   if (authorization) headers.set('authorization', authorization);
+  setIdempotencyKey(headers, operation.method, options, client);
 
   let body: string | undefined;
   if (operation.body && input.body !== undefined) {
@@ -95,6 +100,39 @@ export async function call<Req, Res>(
 
   const { response, text } = await send(client, url.toString(), { method: operation.method, headers, body }, options);
   return match(operation, response, text) as Res;
+}
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Idempotency-Key on writes: the one given (`options.idempotencyKey`, a header, or the operation's
+ * `Idempotency-Key` parameter), else a fresh one whenever the call may be retried, so that every attempt
+ * of one call carries the same key and the server performs the write at most once.
+ */
+function setIdempotencyKey(headers: Headers, method: string, options: RequestOptions, client: TesseraCore): void {
+  if (!WRITES.has(method.toUpperCase())) return;
+  if (options.idempotencyKey) {
+    headers.set(IDEMPOTENCY_KEY_HEADER, options.idempotencyKey);
+    return;
+  }
+  if (headers.has(IDEMPOTENCY_KEY_HEADER)) return;
+  const retries = options.retries ?? client.options.retryConfig;
+  if (retries?.strategy === 'backoff') headers.set(IDEMPOTENCY_KEY_HEADER, newIdempotencyKey());
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** A random UUID v4 (Web Crypto, present in Node 20 and browsers). */
+export function newIdempotencyKey(): string {
+  const webCrypto = (globalThis as { crypto?: Crypto }).crypto;
+  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (webCrypto?.getRandomValues) webCrypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function encodePath(operation: Operation<unknown, unknown>, input: Record<string, unknown>): string {
