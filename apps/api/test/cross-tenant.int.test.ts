@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+import { changedTables, databaseFingerprint } from './fuzz/fingerprint.js';
+import { credentialHeaders, loadDocument, operationsOf, WRITE_METHODS, type Operation } from './fuzz/openapi.js';
+import { buildWorld, fillPath, pathPlaceholders, worldValue, type World } from './fuzz/world.js';
+
+/**
+ * Tenant isolation over the whole contract: every operation of openapi.json that takes an id in its
+ * path, called with organization B's credentials on organization A's resources, is a 404 and changes
+ * nothing. Operations come from the document, so a new route is covered (or fails here, asking for a
+ * way to produce its id in test/fuzz/world.ts) without anyone remembering to add it.
+ */
+
+/** Path values that are not tenant-scoped ids, and why. Nothing else may be skipped. */
+const NOT_TENANT_SCOPED: Record<string, string> = {
+  '/v1/checkouts/client/{client_secret}':
+    "the client secret is the buyer's credential: whoever holds it may act on that checkout, and nothing else",
+  '/v1/customer-portal/organizations/{slug}': "an organization's public portal page, read without credentials",
+};
+
+/** A body that passes validation (so the lookup decides the answer) for writes where `{}` does not. */
+const VALID_BODIES: Record<string, unknown> = {
+  'POST /v1/products/{id}/benefits': { benefits: [] },
+  'PATCH /v1/benefits/{id}': { type: 'license_keys' },
+  'PATCH /v1/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
+  'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
+  'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
+};
+
+const operations = operationsOf(loadDocument()).filter((op) => pathPlaceholders(op.path).length > 0);
+const key = (op: Operation) => `${op.method} ${op.path}`;
+const tenantScoped = (op: Operation) => pathPlaceholders(op.path).every(({ source }) => !(source in NOT_TENANT_SCOPED));
+const scoped = operations.filter(tenantScoped);
+
+let server: TestServer;
+let a: World;
+let b: World;
+
+beforeAll(async () => {
+  // No workers: nothing changes the database but the requests themselves.
+  server = await startTestServer({ work: false });
+  a = await buildWorld(server, 'Alpha');
+  b = await buildWorld(server, 'Bravo');
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function call(op: Operation, caller: World, owner: World) {
+  const body = op.body ? (VALID_BODIES[key(op)] ?? {}) : undefined;
+  return server.inject({
+    method: op.method,
+    url: fillPath(op.path, (_name, source) => worldValue(owner, source)),
+    headers: credentialHeaders(op, caller),
+    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+  });
+}
+
+describe('cross-tenant access over every operation with a path id', () => {
+  it('knows how to produce every path value of the document', () => {
+    const missing = operations.flatMap((op) =>
+      pathPlaceholders(op.path)
+        .filter(({ source }) => !(source in NOT_TENANT_SCOPED))
+        .flatMap(({ source }) => {
+          try {
+            worldValue(a, source);
+            return [];
+          } catch (error) {
+            return [`${key(op)}: ${(error as Error).message}`];
+          }
+        }),
+    );
+    expect(missing).toEqual([]);
+    expect(scoped.length).toBeGreaterThan(40);
+  });
+
+  it("answers 404 to B's credentials on A's resources, and writes change nothing", async () => {
+    const wrong: string[] = [];
+    // Reads first, then writes, deletes last: a leak in a delete must not hide one elsewhere.
+    const order = (op: Operation) => (op.method === 'GET' ? 0 : op.method === 'DELETE' ? 2 : 1);
+    for (const op of [...scoped].sort((x, y) => order(x) - order(y))) {
+      const before = WRITE_METHODS.has(op.method) ? await databaseFingerprint(server.runtime.database.pool) : null;
+      const response = await call(op, b, a);
+      if (response.statusCode !== 404) wrong.push(`${key(op)}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      else expect(JSON.parse(response.body)).toMatchObject({ error: 'ResourceNotFound', detail: expect.any(String) });
+      if (before) {
+        const changed = changedTables(before, await databaseFingerprint(server.runtime.database.pool));
+        if (changed.length > 0) wrong.push(`${key(op)} changed ${changed.join(', ')}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("reaches the same resources with A's own credentials (the ids are real)", async () => {
+    const wrong: string[] = [];
+    const order = (op: Operation) => (op.method === 'GET' ? 0 : op.method === 'DELETE' ? 2 : 1);
+    for (const op of [...scoped].sort((x, y) => order(x) - order(y))) {
+      const response = await call(op, a, a);
+      // A 404 of the operation's own (no invoice yet) still shows the resource was found.
+      const notFound = response.statusCode === 404 && JSON.parse(response.body).error === 'ResourceNotFound';
+      if (notFound || response.statusCode >= 500)
+        wrong.push(`${key(op)}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { GRANTABLE_SCOPES } from '../../src/platform/auth/scopes.js';
+import { createKeyForGrant } from '../../src/modules/license-keys/license-keys.service.js';
+import { bearer, json, type TestServer } from '../harness.js';
+import { inTransaction, typedBenefitFactory } from '../factories/benefit-grants.js';
+import { grantFactory } from '../factories/benefits.js';
+import { checkoutFactory } from '../factories/checkouts.js';
+import { checkoutLinkFactory } from '../factories/checkout-links.js';
+import { customFieldFactory } from '../factories/custom-fields.js';
+import { discountFactory } from '../factories/discounts.js';
+import { tokenFactory, uniqueSlug } from '../factories/organizations.js';
+import { subscriptionFactory } from '../factories/subscriptions.js';
+import { userFactory, type UserFixture } from '../factories/users.js';
+import { emitWebhookEvent, webhookEndpointFactory } from '../factories/webhooks.js';
+
+/**
+ * One organization with a resource of every kind the API addresses by a path value, and the
+ * credentials to reach them: its member's dashboard session, an access token with every scope, and
+ * a customer session of the customer who owns the order, subscription, grant and license key.
+ */
+export interface World {
+  organizationId: string;
+  slug: string;
+  user: UserFixture;
+  token: string;
+  customerSession: string;
+  ids: WorldIds;
+}
+
+export interface WorldIds {
+  organization: string;
+  organizationSlug: string;
+  /** A token of the organization that may be revoked (never `World.token`). */
+  organizationAccessToken: string;
+  benefit: string;
+  benefitGrant: string;
+  checkoutLink: string;
+  checkout: string;
+  checkoutClientSecret: string;
+  customField: string;
+  customer: string;
+  customerExternalId: string;
+  discount: string;
+  licenseKey: string;
+  licenseKeyActivation: string;
+  order: string;
+  payment: string;
+  product: string;
+  subscription: string;
+  webhookEndpoint: string;
+  webhookEvent: string;
+}
+
+function ok(response: LightMyRequestResponse, what: string): any {
+  if (response.statusCode >= 300) throw new Error(`${what}: ${response.statusCode} ${response.body}`);
+  return json(response);
+}
+
+export async function buildWorld(server: TestServer, name = 'World'): Promise<World> {
+  const user = await userFactory(server);
+  const slug = uniqueSlug(name.toLowerCase());
+  const organization = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/organizations/',
+      headers: user.headers,
+      payload: { name: `${name} Organization`, slug },
+    }),
+    'create organization',
+  );
+  const organizationId: string = organization.id;
+  const token = await tokenFactory(server, organizationId, GRANTABLE_SCOPES);
+  const auth = bearer(token);
+  const spareToken = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/organization-access-tokens/',
+      headers: user.headers,
+      payload: { organization_id: organizationId, comment: 'spare', scopes: ['products:read'] },
+    }),
+    'create access token',
+  );
+
+  const subscription = await subscriptionFactory(server, organizationId, {
+    email: `buyer-${randomBytes(4).toString('hex')}@example.com`,
+  });
+  const customerId = subscription.customer_id;
+  // A second customer carries the external ID, so deleting one by id leaves the other to delete by it.
+  const externalId = `ext-${name.toLowerCase()}-${randomBytes(4).toString('hex')}`;
+  ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/customers/',
+      headers: auth,
+      payload: { email: `external-${randomBytes(4).toString('hex')}@example.com`, external_id: externalId },
+    }),
+    'create customer with external id',
+  );
+  const orders = ok(
+    await server.inject({ method: 'GET', url: `/v1/orders/?customer_id=${customerId}`, headers: auth }),
+    'list orders',
+  );
+  const payments = ok(await server.inject({ method: 'GET', url: '/v1/payments/', headers: auth }), 'list payments');
+
+  const licenseKeys = await typedBenefitFactory(server, organizationId, 'license_keys', {
+    prefix: 'FUZZ',
+    expires: null,
+    activations: { limit: 5, enable_customer_admin: true },
+    limit_usage: 1000,
+  });
+  const grant = await grantFactory(server, organizationId, licenseKeys.id, { customerId });
+  const key = await inTransaction(server, (ctx) => createKeyForGrant(ctx, licenseKeys, customerId));
+  const activation = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/customer-portal/license-keys/activate',
+      payload: { key: key.key, organization_id: organizationId, label: 'laptop' },
+    }),
+    'activate license key',
+  );
+
+  const customField = await customFieldFactory(server, organizationId);
+  const discount = await discountFactory(server, organizationId);
+  const checkoutLink = await checkoutLinkFactory(server, organizationId, [subscription.product_id]);
+  const checkout = await checkoutFactory(server, organizationId, [subscription.product_id]);
+  const endpoint = await webhookEndpointFactory(server, organizationId);
+  const event = await emitWebhookEvent(server, organizationId, 'customer.updated', { id: customerId });
+  // Redelivery addresses an event as one endpoint received it.
+  const endpointEvent = await server.runtime.database.db
+    .selectFrom('webhook_endpoint_events')
+    .select('id')
+    .where('event_id', '=', event)
+    .where('endpoint_id', '=', endpoint.id)
+    .executeTakeFirstOrThrow();
+  const session = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/customer-sessions/',
+      headers: auth,
+      payload: { customer_id: customerId },
+    }),
+    'create customer session',
+  );
+
+  return {
+    organizationId,
+    slug,
+    user,
+    token,
+    customerSession: session.token,
+    ids: {
+      organization: organizationId,
+      organizationSlug: slug,
+      organizationAccessToken: spareToken.organization_access_token.id,
+      benefit: licenseKeys.id,
+      benefitGrant: grant.id,
+      checkoutLink: checkoutLink.id,
+      checkout: checkout.id,
+      checkoutClientSecret: checkout.client_secret,
+      customField: customField.id,
+      customer: customerId,
+      customerExternalId: externalId,
+      discount: discount.id,
+      licenseKey: key.id,
+      licenseKeyActivation: activation.id,
+      order: orders.items[0].id,
+      payment: payments.items[0].id,
+      product: subscription.product_id,
+      subscription: subscription.id,
+      webhookEndpoint: endpoint.id,
+      webhookEvent: endpointEvent.id,
+    },
+  };
+}
+
+/**
+ * Which world id each path value of the API takes, by the path up to and including its placeholder.
+ * An operation whose path value is missing here fails the suites that need it: add the resource to
+ * the world and its path here.
+ */
+export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
+  '/v1/benefits/{id}': 'benefit',
+  '/v1/checkout-links/{id}': 'checkoutLink',
+  '/v1/checkouts/{id}': 'checkout',
+  '/v1/checkouts/client/{client_secret}': 'checkoutClientSecret',
+  '/v1/custom-fields/{id}': 'customField',
+  '/v1/customer-portal/benefit-grants/{id}': 'benefitGrant',
+  '/v1/customer-portal/license-keys/{id}': 'licenseKey',
+  '/v1/customer-portal/orders/{id}': 'order',
+  '/v1/customer-portal/organizations/{slug}': 'organizationSlug',
+  '/v1/customer-portal/subscriptions/{id}': 'subscription',
+  '/v1/customers/{id}': 'customer',
+  '/v1/customers/external/{external_id}': 'customerExternalId',
+  '/v1/discounts/{id}': 'discount',
+  '/v1/license-keys/{id}': 'licenseKey',
+  '/v1/license-keys/{id}/activations/{activation_id}': 'licenseKeyActivation',
+  '/v1/orders/{id}': 'order',
+  '/v1/organization-access-tokens/{id}': 'organizationAccessToken',
+  '/v1/organizations/{id}': 'organization',
+  '/v1/payments/{id}': 'payment',
+  '/v1/products/{id}': 'product',
+  '/v1/subscriptions/{id}': 'subscription',
+  '/v1/webhooks/endpoints/{id}': 'webhookEndpoint',
+  '/v1/webhooks/events/{id}': 'webhookEvent',
+};
+
+/** The placeholders of a path template, each with the key of PATH_VALUE_SOURCES it is looked up by. */
+export function pathPlaceholders(template: string): { name: string; source: string }[] {
+  const out: { name: string; source: string }[] = [];
+  for (const match of template.matchAll(/\{(\w+)\}/g)) {
+    out.push({ name: match[1]!, source: template.slice(0, match.index + match[0].length) });
+  }
+  return out;
+}
+
+/** The path with each placeholder replaced by `value(name, source)`, percent-encoded. */
+export function fillPath(template: string, value: (name: string, source: string) => string): string {
+  let path = template;
+  for (const { name, source } of pathPlaceholders(template)) {
+    path = path.replace(`{${name}}`, encodeURIComponent(value(name, source)));
+  }
+  return path;
+}
+
+/** The world's value for one placeholder, or an error naming what to add. */
+export function worldValue(world: World, source: string): string {
+  const key = PATH_VALUE_SOURCES[source];
+  if (!key) throw new Error(`No id source for ${source}: add the resource to test/fuzz/world.ts`);
+  return world.ids[key];
+}
