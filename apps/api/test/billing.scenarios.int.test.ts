@@ -149,6 +149,44 @@ describe('downgrade credits (proration credit larger than the next order)', () =
   });
 });
 
+describe('the credit balance and dunning', () => {
+  it('gives back the balance an order used when its charge fails for good', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 2000);
+    await advance(org, HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: basic,
+      proration_behavior: 'invoice',
+    });
+    await server.runtime.database.db
+      .updateTable('simulated_payment_methods')
+      .set({ outcome: 'charge_declined_after_attach' })
+      .where('customer_id', '=', subscription.customer_id)
+      .execute();
+    // February is paid by the balance (2996 → 996); March needs the card for 1004, which declines.
+    await advanceTo(org, '2026-02-15T12:00:00Z');
+    await advanceTo(org, '2026-03-15T12:00:00Z');
+    const customer = () => call(org, 'GET', `/v1/customers/${subscription.customer_id}`);
+    expect((await customer()).credit_balance).toBe(0);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('past_due');
+    // Retries 2, 7, 14 and 21 days later all fail: the subscription ends and the 996 comes back.
+    for (const day of ['03-17', '03-22', '03-29', '04-05']) await advanceTo(org, `2026-${day}T12:00:01Z`);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('canceled');
+    expect((await customer()).credit_balance).toBe(996);
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 5000, 'paid'],
+      ['subscription_update', 0, 'paid'],
+      ['subscription_cycle', 2000, 'paid'],
+      ['subscription_cycle', 2000, 'pending'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([5000]);
+  });
+});
+
 describe('upgrade, then cancel at period end', () => {
   it('bills the pending upgrade in a final order when the subscription ends', async () => {
     const org = await seller();
