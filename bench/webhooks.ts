@@ -85,6 +85,9 @@ async function main(): Promise<void> {
       PORT: String(port),
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
+      // Load, not abuse: the rate limits stay finite but out of the way.
+      RATE_LIMIT_API_PER_MINUTE: '100000000',
+      RATE_LIMIT_SCALE: '100000',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const base = `http://127.0.0.1:${port}`;
