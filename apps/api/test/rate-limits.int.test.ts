@@ -48,27 +48,35 @@ function expectRefused(response: LightMyRequestResponse) {
 }
 
 describe('sign-in', () => {
-  it('locks an account after 10 attempts in 15 minutes, from any address, and only until the window ends', async () => {
+  it('stops one address after 10 attempts on an account, the account after 50, and only until the window ends', async () => {
     const user = await userFactory(server);
+    const attacker = newIp();
+    const login = (password: string, ip: string) => post('/v1/auth/login', { email: user.email, password }, ip);
     // Start at a window boundary so the lockout's length is known.
     clock().set(new Date(Math.ceil(clock().now().getTime() / 900_000) * 900_000));
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const wrong = await post('/v1/auth/login', { email: user.email, password: 'wrong password' }, newIp());
-      expect(wrong.statusCode).toBe(401);
-    }
-    // The right password is refused too while the account is locked, and the refusal says for how long.
-    const locked = await post('/v1/auth/login', { email: user.email.toUpperCase(), password: user.password }, newIp());
-    expect(expectRefused(locked)).toBe(900);
-    // Another account on the same addresses is not affected.
+    for (let attempt = 0; attempt < 10; attempt++)
+      expect((await login('wrong password', attacker)).statusCode).toBe(401);
+    // That address is refused even the right password (any case of the email), and told for how long…
+    const refused = await post(
+      '/v1/auth/login',
+      { email: user.email.toUpperCase(), password: user.password },
+      attacker,
+    );
+    expect(expectRefused(refused)).toBe(900);
+    // …while the owner, elsewhere, still signs in.
+    expect((await login(user.password, newIp())).statusCode).toBe(200);
+    // Many addresses together reach the account's own limit (refused and successful attempts count too).
+    for (let attempt = 12; attempt < 50; attempt++)
+      expect((await login('wrong password', newIp())).statusCode).toBe(401);
+    expectRefused(await login(user.password, newIp()));
+    // Another account is not affected.
     const other = await userFactory(server);
-    expect((await post('/v1/auth/login', { email: other.email, password: other.password }, newIp())).statusCode).toBe(
+    expect((await post('/v1/auth/login', { email: other.email, password: other.password }, attacker)).statusCode).toBe(
       200,
     );
     // The lockout ends with its window: at most 15 minutes.
     clock().advance(900_000);
-    expect((await post('/v1/auth/login', { email: user.email, password: user.password }, newIp())).statusCode).toBe(
-      200,
-    );
+    expect((await login(user.password, attacker)).statusCode).toBe(200);
   });
 
   it('limits one address to 20 attempts a minute over any accounts', async () => {

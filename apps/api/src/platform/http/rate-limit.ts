@@ -19,7 +19,8 @@ import { deleteExpiredCounters, incrementCounters, type CounterHit } from './rat
  * Fixed windows: a key may spend its limit at the end of one window and again at the start of the next
  * (at most twice the limit over one window's length), and a key over its limit is refused until its window
  * ends. That end bounds every lockout: an attacker who spends an account's sign-in attempts locks that
- * account out for at most the rest of that window (15 minutes).
+ * account out for at most the rest of that window (15 minutes), and from one address only locks that
+ * address out of the account.
  *
  * Answers carry the IETF draft's `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds
  * until the window ends) of the limit closest to being reached; a refusal is a 429
@@ -92,10 +93,22 @@ const CUSTOMER_EMAIL_CODE = /^\/v1\/customer-portal\/customer-session\/(request|
 /** The built-in rules (limits before `RATE_LIMIT_SCALE`). */
 export const RULES: RateLimitRule[] = [
   {
+    // One address guessing one account's password is stopped first, without locking the account for
+    // its owner elsewhere; many addresses together hit the account's own limit.
+    name: 'login:account-ip',
+    applies: post('/v1/auth/login'),
+    identity: (input) => {
+      const account = email(input);
+      return account && `${account}:${input.request.ip}`;
+    },
+    limits: [{ limit: 10, windowSeconds: 15 * MINUTE }],
+    scaled: true,
+  },
+  {
     name: 'login:account',
     applies: post('/v1/auth/login'),
     identity: email,
-    limits: [{ limit: 10, windowSeconds: 15 * MINUTE }],
+    limits: [{ limit: 50, windowSeconds: 15 * MINUTE }],
     scaled: true,
   },
   {
