@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatAddressLines,
   formatBasisPoints,
+  formatCreditBalances,
   formatMoneyPerInterval,
   parseBasisPoints,
   parseMoney,
@@ -68,5 +69,14 @@ describe('formatAddressLines', () => {
         country: 'FR',
       }),
     ).toEqual(['1 rue de Rivoli', '75001 Paris', expect.stringMatching(/France|FR/)]);
+  });
+});
+
+describe('formatCreditBalances', () => {
+  it('shows each currency with a positive balance, or nothing', () => {
+    expect(formatCreditBalances({})).toBeNull();
+    expect(formatCreditBalances({ usd: 0 })).toBeNull();
+    expect(formatCreditBalances({ usd: 996 })).toMatch(/9[.,]96/);
+    expect(formatCreditBalances({ usd: 996, eur: 100 })).toMatch(/9[.,]96.* · .*1[.,]00/);
   });
 });

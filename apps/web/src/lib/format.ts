@@ -97,3 +97,11 @@ export function formatAddressLines(address: PostalAddress): string[] {
     countryName(address.country),
   ].filter((line): line is string => Boolean(line));
 }
+
+/** A credit balance by currency ({"usd": 996}) as "$9.96" (several joined by " · "); null when there is none. */
+export function formatCreditBalances(balances: Record<string, number>): string | null {
+  const parts = Object.entries(balances)
+    .filter(([, amount]) => amount > 0)
+    .map(([currency, amount]) => formatMoney(amount, currency));
+  return parts.length > 0 ? parts.join(' · ') : null;
+}

@@ -300,6 +300,10 @@ export type BenefitsListResponse = O["benefits:list"]['responses'][200]['content
 
 /** Request of `benefits:create` (POST /v1/benefits/). */
 export interface BenefitsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["benefits:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["benefits:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `benefits:create`. */
@@ -315,6 +319,10 @@ export type BenefitsGetResponse = O["benefits:get"]['responses'][200]['content']
 /** Request of `benefits:update` (PATCH /v1/benefits/{id}). */
 export interface BenefitsUpdateRequest {
   id: O["benefits:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["benefits:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["benefits:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `benefits:update`. */
@@ -323,6 +331,10 @@ export type BenefitsUpdateResponse = O["benefits:update"]['responses'][200]['con
 /** Request of `benefits:delete` (DELETE /v1/benefits/{id}). */
 export interface BenefitsDeleteRequest {
   id: O["benefits:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["benefits:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `benefits:delete`. */
 export type BenefitsDeleteResponse = void;
@@ -354,6 +366,10 @@ export type CheckoutLinksListResponse = O["checkout-links:list"]['responses'][20
 
 /** Request of `checkout-links:create` (POST /v1/checkout-links/). */
 export interface CheckoutLinksCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkout-links:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkout-links:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkout-links:create`. */
@@ -369,6 +385,10 @@ export type CheckoutLinksGetResponse = O["checkout-links:get"]['responses'][200]
 /** Request of `checkout-links:update` (PATCH /v1/checkout-links/{id}). */
 export interface CheckoutLinksUpdateRequest {
   id: O["checkout-links:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkout-links:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkout-links:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkout-links:update`. */
@@ -377,6 +397,10 @@ export type CheckoutLinksUpdateResponse = O["checkout-links:update"]['responses'
 /** Request of `checkout-links:delete` (DELETE /v1/checkout-links/{id}). */
 export interface CheckoutLinksDeleteRequest {
   id: O["checkout-links:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkout-links:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `checkout-links:delete`. */
 export type CheckoutLinksDeleteResponse = void;
@@ -400,6 +424,10 @@ export type CheckoutsListResponse = O["checkouts:list"]['responses'][200]['conte
 
 /** Request of `checkouts:create` (POST /v1/checkouts/). */
 export interface CheckoutsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkouts:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkouts:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkouts:create`. */
@@ -415,6 +443,10 @@ export type CheckoutsGetResponse = O["checkouts:get"]['responses'][200]['content
 /** Request of `checkouts:update` (PATCH /v1/checkouts/{id}). */
 export interface CheckoutsUpdateRequest {
   id: O["checkouts:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkouts:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkouts:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkouts:update`. */
@@ -430,6 +462,10 @@ export type CheckoutsClientGetResponse = O["checkouts:client_get"]['responses'][
 /** Request of `checkouts:client_update` (PATCH /v1/checkouts/client/{client_secret}). */
 export interface CheckoutsClientUpdateRequest {
   client_secret: O["checkouts:client_update"]['parameters']['path']["client_secret"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkouts:client_update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkouts:client_update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkouts:client_update`. */
@@ -438,6 +474,10 @@ export type CheckoutsClientUpdateResponse = O["checkouts:client_update"]['respon
 /** Request of `checkouts:client_confirm` (POST /v1/checkouts/client/{client_secret}/confirm). */
 export interface CheckoutsClientConfirmRequest {
   client_secret: O["checkouts:client_confirm"]['parameters']['path']["client_secret"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["checkouts:client_confirm"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["checkouts:client_confirm"]['requestBody']>['content']["application/json"];
 }
 /** Response of `checkouts:client_confirm`. */
@@ -460,6 +500,10 @@ export type CustomFieldsListResponse = O["custom-fields:list"]['responses'][200]
 
 /** Request of `custom-fields:create` (POST /v1/custom-fields/). */
 export interface CustomFieldsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["custom-fields:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["custom-fields:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `custom-fields:create`. */
@@ -475,6 +519,10 @@ export type CustomFieldsGetResponse = O["custom-fields:get"]['responses'][200]['
 /** Request of `custom-fields:update` (PATCH /v1/custom-fields/{id}). */
 export interface CustomFieldsUpdateRequest {
   id: O["custom-fields:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["custom-fields:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["custom-fields:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `custom-fields:update`. */
@@ -483,6 +531,10 @@ export type CustomFieldsUpdateResponse = O["custom-fields:update"]['responses'][
 /** Request of `custom-fields:delete` (DELETE /v1/custom-fields/{id}). */
 export interface CustomFieldsDeleteRequest {
   id: O["custom-fields:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["custom-fields:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `custom-fields:delete`. */
 export type CustomFieldsDeleteResponse = void;
@@ -519,6 +571,10 @@ export type CustomerPortalCustomersGetResponse = O["customer_portal:customers:ge
 
 /** Request of `customer_portal:customers:update` (PATCH /v1/customer-portal/customers/me). */
 export interface CustomerPortalCustomersUpdateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:customers:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer_portal:customers:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer_portal:customers:update`. */
@@ -543,6 +599,10 @@ export type CustomerPortalLicenseKeysGetResponse = O["customer_portal:license_ke
 
 /** Request of `customer_portal:license_keys:activate` (POST /v1/customer-portal/license-keys/activate). */
 export interface CustomerPortalLicenseKeysActivateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:license_keys:activate"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer_portal:license_keys:activate"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer_portal:license_keys:activate`. */
@@ -550,6 +610,10 @@ export type CustomerPortalLicenseKeysActivateResponse = O["customer_portal:licen
 
 /** Request of `customer_portal:license_keys:deactivate` (POST /v1/customer-portal/license-keys/deactivate). */
 export interface CustomerPortalLicenseKeysDeactivateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:license_keys:deactivate"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer_portal:license_keys:deactivate"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer_portal:license_keys:deactivate`. */
@@ -557,6 +621,10 @@ export type CustomerPortalLicenseKeysDeactivateResponse = void;
 
 /** Request of `customer_portal:license_keys:validate` (POST /v1/customer-portal/license-keys/validate). */
 export interface CustomerPortalLicenseKeysValidateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:license_keys:validate"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer_portal:license_keys:validate"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer_portal:license_keys:validate`. */
@@ -619,6 +687,10 @@ export type CustomerPortalSubscriptionsGetResponse = O["customer_portal:subscrip
 /** Request of `customer_portal:subscriptions:update` (PATCH /v1/customer-portal/subscriptions/{id}). */
 export interface CustomerPortalSubscriptionsUpdateRequest {
   id: O["customer_portal:subscriptions:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:subscriptions:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer_portal:subscriptions:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer_portal:subscriptions:update`. */
@@ -627,12 +699,20 @@ export type CustomerPortalSubscriptionsUpdateResponse = O["customer_portal:subsc
 /** Request of `customer_portal:subscriptions:cancel` (DELETE /v1/customer-portal/subscriptions/{id}). */
 export interface CustomerPortalSubscriptionsCancelRequest {
   id: O["customer_portal:subscriptions:cancel"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:subscriptions:cancel"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `customer_portal:subscriptions:cancel`. */
 export type CustomerPortalSubscriptionsCancelResponse = O["customer_portal:subscriptions:cancel"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer-sessions:create` (POST /v1/customer-sessions/). */
 export interface CustomerSessionsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer-sessions:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customer-sessions:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customer-sessions:create`. */
@@ -659,6 +739,10 @@ export type CustomersListResponse = O["customers:list"]['responses'][200]['conte
 
 /** Request of `customers:create` (POST /v1/customers/). */
 export interface CustomersCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customers:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customers:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customers:create`. */
@@ -674,6 +758,10 @@ export type CustomersGetResponse = O["customers:get"]['responses'][200]['content
 /** Request of `customers:update` (PATCH /v1/customers/{id}). */
 export interface CustomersUpdateRequest {
   id: O["customers:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customers:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customers:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customers:update`. */
@@ -682,6 +770,10 @@ export type CustomersUpdateResponse = O["customers:update"]['responses'][200]['c
 /** Request of `customers:delete` (DELETE /v1/customers/{id}). */
 export interface CustomersDeleteRequest {
   id: O["customers:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customers:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `customers:delete`. */
 export type CustomersDeleteResponse = void;
@@ -703,6 +795,10 @@ export type CustomersGetExternalResponse = O["customers:get_external"]['response
 /** Request of `customers:update_external` (PATCH /v1/customers/external/{external_id}). */
 export interface CustomersUpdateExternalRequest {
   external_id: O["customers:update_external"]['parameters']['path']["external_id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customers:update_external"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["customers:update_external"]['requestBody']>['content']["application/json"];
 }
 /** Response of `customers:update_external`. */
@@ -711,6 +807,10 @@ export type CustomersUpdateExternalResponse = O["customers:update_external"]['re
 /** Request of `customers:delete_external` (DELETE /v1/customers/external/{external_id}). */
 export interface CustomersDeleteExternalRequest {
   external_id: O["customers:delete_external"]['parameters']['path']["external_id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customers:delete_external"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `customers:delete_external`. */
 export type CustomersDeleteExternalResponse = void;
@@ -738,6 +838,10 @@ export type DiscountsListResponse = O["discounts:list"]['responses'][200]['conte
 
 /** Request of `discounts:create` (POST /v1/discounts/). */
 export interface DiscountsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["discounts:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["discounts:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `discounts:create`. */
@@ -753,6 +857,10 @@ export type DiscountsGetResponse = O["discounts:get"]['responses'][200]['content
 /** Request of `discounts:update` (PATCH /v1/discounts/{id}). */
 export interface DiscountsUpdateRequest {
   id: O["discounts:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["discounts:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["discounts:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `discounts:update`. */
@@ -761,6 +869,10 @@ export type DiscountsUpdateResponse = O["discounts:update"]['responses'][200]['c
 /** Request of `discounts:delete` (DELETE /v1/discounts/{id}). */
 export interface DiscountsDeleteRequest {
   id: O["discounts:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["discounts:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
@@ -785,6 +897,10 @@ export type LicenseKeysGetResponse = O["license_keys:get"]['responses'][200]['co
 /** Request of `license_keys:update` (PATCH /v1/license-keys/{id}). */
 export interface LicenseKeysUpdateRequest {
   id: O["license_keys:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["license_keys:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["license_keys:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `license_keys:update`. */
@@ -830,6 +946,10 @@ export type OrdersGetResponse = O["orders:get"]['responses'][200]['content']['ap
 /** Request of `orders:update` (PATCH /v1/orders/{id}). */
 export interface OrdersUpdateRequest {
   id: O["orders:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["orders:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["orders:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `orders:update`. */
@@ -845,6 +965,10 @@ export type OrdersInvoiceResponse = O["orders:invoice"]['responses'][200]['conte
 /** Request of `orders:generate_invoice` (POST /v1/orders/{id}/invoice). */
 export interface OrdersGenerateInvoiceRequest {
   id: O["orders:generate_invoice"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["orders:generate_invoice"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `orders:generate_invoice`. */
 export type OrdersGenerateInvoiceResponse = O["orders:generate_invoice"]['responses'][202]['content']['application/json'];
@@ -864,6 +988,10 @@ export type OrganizationAccessTokensListResponse = O["organization_access_tokens
 
 /** Request of `organization_access_tokens:create` (POST /v1/organization-access-tokens/). */
 export interface OrganizationAccessTokensCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organization_access_tokens:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["organization_access_tokens:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `organization_access_tokens:create`. */
@@ -872,6 +1000,10 @@ export type OrganizationAccessTokensCreateResponse = O["organization_access_toke
 /** Request of `organization_access_tokens:update` (PATCH /v1/organization-access-tokens/{id}). */
 export interface OrganizationAccessTokensUpdateRequest {
   id: O["organization_access_tokens:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organization_access_tokens:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["organization_access_tokens:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `organization_access_tokens:update`. */
@@ -880,6 +1012,10 @@ export type OrganizationAccessTokensUpdateResponse = O["organization_access_toke
 /** Request of `organization_access_tokens:delete` (DELETE /v1/organization-access-tokens/{id}). */
 export interface OrganizationAccessTokensDeleteRequest {
   id: O["organization_access_tokens:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organization_access_tokens:delete"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `organization_access_tokens:delete`. */
 export type OrganizationAccessTokensDeleteResponse = void;
@@ -899,6 +1035,10 @@ export type OrganizationsListResponse = O["organizations:list"]['responses'][200
 
 /** Request of `organizations:create` (POST /v1/organizations/). */
 export interface OrganizationsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["organizations:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `organizations:create`. */
@@ -914,6 +1054,10 @@ export type OrganizationsGetResponse = O["organizations:get"]['responses'][200][
 /** Request of `organizations:update` (PATCH /v1/organizations/{id}). */
 export interface OrganizationsUpdateRequest {
   id: O["organizations:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["organizations:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `organizations:update`. */
@@ -964,6 +1108,10 @@ export type ProductsListResponse = O["products:list"]['responses'][200]['content
 
 /** Request of `products:create` (POST /v1/products/). */
 export interface ProductsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["products:create"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["products:create"]['requestBody']>['content']["application/json"];
 }
 /** Response of `products:create`. */
@@ -979,6 +1127,10 @@ export type ProductsGetResponse = O["products:get"]['responses'][200]['content']
 /** Request of `products:update` (PATCH /v1/products/{id}). */
 export interface ProductsUpdateRequest {
   id: O["products:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["products:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["products:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `products:update`. */
@@ -987,6 +1139,10 @@ export type ProductsUpdateResponse = O["products:update"]['responses'][200]['con
 /** Request of `products:update_benefits` (POST /v1/products/{id}/benefits). */
 export interface ProductsUpdateBenefitsRequest {
   id: O["products:update_benefits"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["products:update_benefits"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["products:update_benefits"]['requestBody']>['content']["application/json"];
 }
 /** Response of `products:update_benefits`. */
@@ -1023,6 +1179,10 @@ export type SubscriptionsGetResponse = O["subscriptions:get"]['responses'][200][
 /** Request of `subscriptions:update` (PATCH /v1/subscriptions/{id}). */
 export interface SubscriptionsUpdateRequest {
   id: O["subscriptions:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["subscriptions:update"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["subscriptions:update"]['requestBody']>['content']["application/json"];
 }
 /** Response of `subscriptions:update`. */
@@ -1031,6 +1191,10 @@ export type SubscriptionsUpdateResponse = O["subscriptions:update"]['responses']
 /** Request of `subscriptions:revoke` (DELETE /v1/subscriptions/{id}). */
 export interface SubscriptionsRevokeRequest {
   id: O["subscriptions:revoke"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["subscriptions:revoke"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `subscriptions:revoke`. */
 export type SubscriptionsRevokeResponse = O["subscriptions:revoke"]['responses'][200]['content']['application/json'];
@@ -1054,6 +1218,10 @@ export type TestClockGetResponse = O["test_clock:get"]['responses'][200]['conten
 
 /** Request of `test_clock:advance` (POST /v1/test-clock/advance). */
 export interface TestClockAdvanceRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["test_clock:advance"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["test_clock:advance"]['requestBody']>['content']["application/json"];
 }
 /** Response of `test_clock:advance`. */
@@ -1079,6 +1247,10 @@ export type WebhooksListWebhookEndpointsResponse = O["webhooks:list_webhook_endp
 
 /** Request of `webhooks:create_webhook_endpoint` (POST /v1/webhooks/endpoints). */
 export interface WebhooksCreateWebhookEndpointRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:create_webhook_endpoint"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["webhooks:create_webhook_endpoint"]['requestBody']>['content']["application/json"];
 }
 /** Response of `webhooks:create_webhook_endpoint`. */
@@ -1094,6 +1266,10 @@ export type WebhooksGetWebhookEndpointResponse = O["webhooks:get_webhook_endpoin
 /** Request of `webhooks:update_webhook_endpoint` (PATCH /v1/webhooks/endpoints/{id}). */
 export interface WebhooksUpdateWebhookEndpointRequest {
   id: O["webhooks:update_webhook_endpoint"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:update_webhook_endpoint"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["webhooks:update_webhook_endpoint"]['requestBody']>['content']["application/json"];
 }
 /** Response of `webhooks:update_webhook_endpoint`. */
@@ -1102,6 +1278,10 @@ export type WebhooksUpdateWebhookEndpointResponse = O["webhooks:update_webhook_e
 /** Request of `webhooks:delete_webhook_endpoint` (DELETE /v1/webhooks/endpoints/{id}). */
 export interface WebhooksDeleteWebhookEndpointRequest {
   id: O["webhooks:delete_webhook_endpoint"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:delete_webhook_endpoint"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `webhooks:delete_webhook_endpoint`. */
 export type WebhooksDeleteWebhookEndpointResponse = void;
@@ -1109,6 +1289,10 @@ export type WebhooksDeleteWebhookEndpointResponse = void;
 /** Request of `webhooks:redeliver_webhook_event` (POST /v1/webhooks/events/{id}/redeliver). */
 export interface WebhooksRedeliverWebhookEventRequest {
   id: O["webhooks:redeliver_webhook_event"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:redeliver_webhook_event"]['parameters']['header']>["Idempotency-Key"];
 }
 /** Response of `webhooks:redeliver_webhook_event`. */
 export type WebhooksRedeliverWebhookEventResponse = O["webhooks:redeliver_webhook_event"]['responses'][202]['content']['application/json'];

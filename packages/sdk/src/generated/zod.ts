@@ -353,11 +353,11 @@ export const BenefitLicenseKeysCreateSchema: z.ZodType<M.BenefitLicenseKeysCreat
 export const BenefitLicenseKeysCreatePropertiesSchema: z.ZodType<M.BenefitLicenseKeysCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
   prefix: z.string().nullable().optional(),
   expires: z.strictObject({
-    ttl: z.int().gt(0),
+    ttl: z.int().max(10000).gt(0),
     timeframe: z.enum(["year", "month", "day"]),
   }).nullable().optional(),
   activations: BenefitLicenseKeyActivationCreatePropertiesSchema.nullable().optional(),
-  limit_usage: z.int().gt(0).nullable().optional(),
+  limit_usage: z.int().max(2147483647).gt(0).nullable().optional(),
 }));
 
 export const BenefitLicenseKeysPropertiesSchema: z.ZodType<M.BenefitLicenseKeysProperties> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -410,7 +410,7 @@ export const BenefitMeterCreditCreateSchema: z.ZodType<M.BenefitMeterCreditCreat
 }));
 
 export const BenefitMeterCreditCreatePropertiesSchema: z.ZodType<M.BenefitMeterCreditCreateProperties> = /* @__PURE__ */ z.lazy(() => z.strictObject({
-  units: z.int().gt(0),
+  units: z.int().max(2147483647).gt(0),
   rollover: z.boolean(),
   meter_id: z.uuid(),
 }));
@@ -777,7 +777,7 @@ export const CheckoutPublicConfirmedSchema: z.ZodType<M.CheckoutPublicConfirmed>
   discount: z.union([CheckoutDiscountFixedRepeatDurationSchema, CheckoutDiscountFixedOnceForeverDurationSchema, CheckoutDiscountPercentageRepeatDurationSchema, CheckoutDiscountPercentageOnceForeverDurationSchema]).nullable(),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
   organization: OrganizationSchema,
-  customer_session_token: z.string(),
+  customer_session_token: z.string().nullable(),
 }));
 
 export const CheckoutStatusSchema: z.ZodType<M.CheckoutStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["open", "expired", "confirmed", "succeeded", "failed"]));
@@ -831,6 +831,8 @@ export const CustomerSchema: z.ZodType<M.Customer> = /* @__PURE__ */ z.lazy(() =
   organization_id: z.uuid(),
   deleted_at: z.iso.datetime({ offset: true }).nullable(),
   avatar_url: z.string(),
+  credit_balance: z.int(),
+  credit_balances: z.record(z.string(), z.int()),
 }));
 
 export const CustomerBenefitGrantSchema: z.ZodType<M.CustomerBenefitGrant> = /* @__PURE__ */ z.lazy(() => z.union([CustomerBenefitGrantDiscordSchema, CustomerBenefitGrantGitHubRepositorySchema, CustomerBenefitGrantDownloadablesSchema, CustomerBenefitGrantLicenseKeysSchema, CustomerBenefitGrantCustomSchema, CustomerBenefitGrantMeterCreditSchema]));
@@ -963,6 +965,8 @@ export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z
   total_amount: z.int(),
   refunded_amount: z.int(),
   refunded_tax_amount: z.int(),
+  applied_balance_amount: z.int(),
+  due_amount: z.int(),
   currency: z.string(),
   billing_reason: OrderBillingReasonSchema,
   billing_name: z.string().nullable(),
@@ -1033,6 +1037,8 @@ export const CustomerPortalCustomerSchema: z.ZodType<M.CustomerPortalCustomer> =
   billing_address: AddressSchema.nullable(),
   tax_id: z.tuple([z.string(), TaxIDFormatSchema]).nullable(),
   oauth_accounts: z.record(z.string(), CustomerPortalOAuthAccountSchema),
+  credit_balance: z.int(),
+  credit_balances: z.record(z.string(), z.int()),
 }));
 
 export const CustomerPortalCustomerUpdateSchema: z.ZodType<M.CustomerPortalCustomerUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1099,6 +1105,8 @@ export const CustomerStateSchema: z.ZodType<M.CustomerState> = /* @__PURE__ */ z
   organization_id: z.uuid(),
   deleted_at: z.iso.datetime({ offset: true }).nullable(),
   avatar_url: z.string(),
+  credit_balance: z.int(),
+  credit_balances: z.record(z.string(), z.int()),
   active_subscriptions: z.array(CustomerStateSubscriptionSchema),
   granted_benefits: z.array(CustomerStateBenefitGrantSchema),
   active_meters: z.array(CustomerStateMeterSchema),
@@ -1414,7 +1422,7 @@ export const DiscountCreateSchema: z.ZodType<M.DiscountCreate> = /* @__PURE__ */
   code: z.string().min(3).max(256).regex(new RegExp("^[A-Za-z0-9]+$")).nullable().optional(),
   starts_at: z.iso.datetime({ offset: true }).nullable().optional(),
   ends_at: z.iso.datetime({ offset: true }).nullable().optional(),
-  max_redemptions: z.int().min(1).nullable().optional(),
+  max_redemptions: z.int().min(1).max(2147483647).nullable().optional(),
   products: z.array(z.uuid()).max(100).nullable().optional(),
   type: z.enum(["fixed", "percentage"]),
   duration: z.enum(["once", "forever", "repeating"]),
@@ -1592,7 +1600,7 @@ export const DiscountUpdateSchema: z.ZodType<M.DiscountUpdate> = /* @__PURE__ */
   code: z.string().min(3).max(256).regex(new RegExp("^[A-Za-z0-9]+$")).nullable().optional(),
   starts_at: z.iso.datetime({ offset: true }).nullable().optional(),
   ends_at: z.iso.datetime({ offset: true }).nullable().optional(),
-  max_redemptions: z.int().min(1).nullable().optional(),
+  max_redemptions: z.int().min(1).max(2147483647).nullable().optional(),
   duration: z.enum(["once", "forever", "repeating"]).nullable().optional(),
   duration_in_months: z.int().min(1).max(999).nullable().optional(),
   type: z.enum(["fixed", "percentage"]).nullable().optional(),
@@ -1688,9 +1696,9 @@ export const LicenseKeyStatusSchema: z.ZodType<M.LicenseKeyStatus> = /* @__PURE_
 
 export const LicenseKeyUpdateSchema: z.ZodType<M.LicenseKeyUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   status: LicenseKeyStatusSchema.nullable().optional(),
-  usage: z.int().optional(),
+  usage: z.int().min(0).max(2147483647).optional(),
   limit_activations: z.int().min(1).max(1000).nullable().optional(),
-  limit_usage: z.int().gt(0).nullable().optional(),
+  limit_usage: z.int().min(1).max(2147483647).nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 }));
 
@@ -1700,7 +1708,7 @@ export const LicenseKeyValidateSchema: z.ZodType<M.LicenseKeyValidate> = /* @__P
   activation_id: z.uuid().nullable().optional(),
   benefit_id: z.uuid().nullable().optional(),
   customer_id: z.uuid().nullable().optional(),
-  increment_usage: z.int().nullable().optional(),
+  increment_usage: z.int().min(0).max(2147483647).nullable().optional(),
   conditions: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
 }));
 
@@ -1838,6 +1846,8 @@ export const OrderSchema: z.ZodType<M.Order> = /* @__PURE__ */ z.lazy(() => z.ob
   total_amount: z.int(),
   refunded_amount: z.int(),
   refunded_tax_amount: z.int(),
+  applied_balance_amount: z.int(),
+  due_amount: z.int(),
   currency: z.string(),
   billing_reason: OrderBillingReasonSchema,
   billing_name: z.string().nullable(),
@@ -2401,13 +2411,14 @@ export const BenefitsListRequestSchema: z.ZodType<M.BenefitsListRequest> = /* @_
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   type: z.union([BenefitTypeSchema, z.array(BenefitTypeSchema)]).optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "description", "-description"])).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 }));
 
 export const BenefitsCreateRequestSchema: z.ZodType<M.BenefitsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: BenefitCreateSchema,
 }));
 
@@ -2417,30 +2428,33 @@ export const BenefitsGetRequestSchema: z.ZodType<M.BenefitsGetRequest> = /* @__P
 
 export const BenefitsUpdateRequestSchema: z.ZodType<M.BenefitsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: BenefitUpdateSchema,
 }));
 
 export const BenefitsDeleteRequestSchema: z.ZodType<M.BenefitsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const BenefitsGrantsRequestSchema: z.ZodType<M.BenefitsGrantsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   is_granted: z.boolean().optional(),
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
 }));
 
 export const CheckoutLinksListRequestSchema: z.ZodType<M.CheckoutLinksListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "label", "-label", "success_url", "-success_url", "allow_discount_codes", "-allow_discount_codes"])).optional(),
 }));
 
 export const CheckoutLinksCreateRequestSchema: z.ZodType<M.CheckoutLinksCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutLinkCreateSchema,
 }));
 
@@ -2450,11 +2464,13 @@ export const CheckoutLinksGetRequestSchema: z.ZodType<M.CheckoutLinksGetRequest>
 
 export const CheckoutLinksUpdateRequestSchema: z.ZodType<M.CheckoutLinksUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutLinkUpdateSchema,
 }));
 
 export const CheckoutLinksDeleteRequestSchema: z.ZodType<M.CheckoutLinksDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CheckoutsListRequestSchema: z.ZodType<M.CheckoutsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2463,12 +2479,13 @@ export const CheckoutsListRequestSchema: z.ZodType<M.CheckoutsListRequest> = /* 
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   status: z.union([CheckoutStatusSchema, z.array(CheckoutStatusSchema)]).optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "expires_at", "-expires_at", "status", "-status"])).optional(),
 }));
 
 export const CheckoutsCreateRequestSchema: z.ZodType<M.CheckoutsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutCreateSchema,
 }));
 
@@ -2478,6 +2495,7 @@ export const CheckoutsGetRequestSchema: z.ZodType<M.CheckoutsGetRequest> = /* @_
 
 export const CheckoutsUpdateRequestSchema: z.ZodType<M.CheckoutsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutUpdateSchema,
 }));
 
@@ -2487,11 +2505,13 @@ export const CheckoutsClientGetRequestSchema: z.ZodType<M.CheckoutsClientGetRequ
 
 export const CheckoutsClientUpdateRequestSchema: z.ZodType<M.CheckoutsClientUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   client_secret: z.string().min(1).max(128),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutUpdatePublicSchema,
 }));
 
 export const CheckoutsClientConfirmRequestSchema: z.ZodType<M.CheckoutsClientConfirmRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   client_secret: z.string().min(1).max(128),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CheckoutConfirmStripeSchema,
 }));
 
@@ -2499,12 +2519,13 @@ export const CustomFieldsListRequestSchema: z.ZodType<M.CustomFieldsListRequest>
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   query: z.string().optional(),
   type: z.union([z.enum(["text", "number", "date", "checkbox", "select"]), z.array(z.enum(["text", "number", "date", "checkbox", "select"]))]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "slug", "-slug", "name", "-name", "type", "-type"])).optional(),
 }));
 
 export const CustomFieldsCreateRequestSchema: z.ZodType<M.CustomFieldsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomFieldCreateSchema,
 }));
 
@@ -2514,11 +2535,13 @@ export const CustomFieldsGetRequestSchema: z.ZodType<M.CustomFieldsGetRequest> =
 
 export const CustomFieldsUpdateRequestSchema: z.ZodType<M.CustomFieldsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomFieldUpdateSchema,
 }));
 
 export const CustomFieldsDeleteRequestSchema: z.ZodType<M.CustomFieldsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CustomerPortalBenefitGrantsListRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2528,7 +2551,7 @@ export const CustomerPortalBenefitGrantsListRequestSchema: z.ZodType<M.CustomerP
   checkout_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   order_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   subscription_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["granted_at", "-granted_at", "type", "-type", "organization", "-organization"])).optional(),
 }));
@@ -2540,13 +2563,14 @@ export const CustomerPortalBenefitGrantsGetRequestSchema: z.ZodType<M.CustomerPo
 export const CustomerPortalCustomersGetRequestSchema: z.ZodType<M.CustomerPortalCustomersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const CustomerPortalCustomersUpdateRequestSchema: z.ZodType<M.CustomerPortalCustomersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomerPortalCustomerUpdateSchema,
 }));
 
 export const CustomerPortalLicenseKeysListRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.uuid().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
 }));
 
@@ -2555,14 +2579,17 @@ export const CustomerPortalLicenseKeysGetRequestSchema: z.ZodType<M.CustomerPort
 }));
 
 export const CustomerPortalLicenseKeysActivateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysActivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: LicenseKeyActivateSchema,
 }));
 
 export const CustomerPortalLicenseKeysDeactivateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysDeactivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: LicenseKeyDeactivateSchema,
 }));
 
 export const CustomerPortalLicenseKeysValidateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysValidateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: LicenseKeyValidateSchema,
 }));
 
@@ -2572,7 +2599,7 @@ export const CustomerPortalOrdersListRequestSchema: z.ZodType<M.CustomerPortalOr
   product_billing_type: z.union([ProductBillingTypeSchema, z.array(ProductBillingTypeSchema)]).optional(),
   subscription_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "amount", "-amount", "net_amount", "-net_amount", "product", "-product", "subscription", "-subscription"])).optional(),
 }));
@@ -2590,7 +2617,7 @@ export const CustomerPortalSubscriptionsListRequestSchema: z.ZodType<M.CustomerP
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   active: z.boolean().optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["started_at", "-started_at", "amount", "-amount", "status", "-status", "organization", "-organization", "product", "-product"])).optional(),
 }));
@@ -2601,14 +2628,17 @@ export const CustomerPortalSubscriptionsGetRequestSchema: z.ZodType<M.CustomerPo
 
 export const CustomerPortalSubscriptionsUpdateRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomerSubscriptionUpdateSchema,
 }));
 
 export const CustomerPortalSubscriptionsCancelRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsCancelRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CustomerSessionsCreateRequestSchema: z.ZodType<M.CustomerSessionsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: z.union([CustomerSessionCustomerIDCreateSchema, CustomerSessionCustomerExternalIDCreateSchema, CustomerSessionExternalCustomerIDCreateSchema]),
 }));
 
@@ -2616,13 +2646,14 @@ export const CustomersListRequestSchema: z.ZodType<M.CustomersListRequest> = /* 
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   email: z.string().optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "email", "-email", "name", "-name"])).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 }));
 
 export const CustomersCreateRequestSchema: z.ZodType<M.CustomersCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomerCreateSchema,
 }));
 
@@ -2632,11 +2663,13 @@ export const CustomersGetRequestSchema: z.ZodType<M.CustomersGetRequest> = /* @_
 
 export const CustomersUpdateRequestSchema: z.ZodType<M.CustomersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomerUpdateSchema,
 }));
 
 export const CustomersDeleteRequestSchema: z.ZodType<M.CustomersDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CustomersGetStateRequestSchema: z.ZodType<M.CustomersGetStateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2649,11 +2682,13 @@ export const CustomersGetExternalRequestSchema: z.ZodType<M.CustomersGetExternal
 
 export const CustomersUpdateExternalRequestSchema: z.ZodType<M.CustomersUpdateExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: CustomerUpdateExternalIDSchema,
 }));
 
 export const CustomersDeleteExternalRequestSchema: z.ZodType<M.CustomersDeleteExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CustomersGetStateExternalRequestSchema: z.ZodType<M.CustomersGetStateExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2663,12 +2698,13 @@ export const CustomersGetStateExternalRequestSchema: z.ZodType<M.CustomersGetSta
 export const DiscountsListRequestSchema: z.ZodType<M.DiscountsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   query: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "name", "-name", "code", "-code", "redemptions_count", "-redemptions_count"])).optional(),
 }));
 
 export const DiscountsCreateRequestSchema: z.ZodType<M.DiscountsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: DiscountCreateSchema,
 }));
 
@@ -2678,17 +2714,19 @@ export const DiscountsGetRequestSchema: z.ZodType<M.DiscountsGetRequest> = /* @_
 
 export const DiscountsUpdateRequestSchema: z.ZodType<M.DiscountsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: DiscountUpdateSchema,
 }));
 
 export const DiscountsDeleteRequestSchema: z.ZodType<M.DiscountsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const LicenseKeysListRequestSchema: z.ZodType<M.LicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
 }));
 
@@ -2698,6 +2736,7 @@ export const LicenseKeysGetRequestSchema: z.ZodType<M.LicenseKeysGetRequest> = /
 
 export const LicenseKeysUpdateRequestSchema: z.ZodType<M.LicenseKeysUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: LicenseKeyUpdateSchema,
 }));
 
@@ -2713,7 +2752,7 @@ export const OrdersListRequestSchema: z.ZodType<M.OrdersListRequest> = /* @__PUR
   discount_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   checkout_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "amount", "-amount", "net_amount", "-net_amount", "customer", "-customer", "product", "-product", "discount", "-discount", "subscription", "-subscription"])).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
@@ -2725,6 +2764,7 @@ export const OrdersGetRequestSchema: z.ZodType<M.OrdersGetRequest> = /* @__PURE_
 
 export const OrdersUpdateRequestSchema: z.ZodType<M.OrdersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrderUpdateSchema,
 }));
 
@@ -2734,36 +2774,41 @@ export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* 
 
 export const OrdersGenerateInvoiceRequestSchema: z.ZodType<M.OrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const OrganizationAccessTokensListRequestSchema: z.ZodType<M.OrganizationAccessTokensListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "comment", "-comment", "last_used_at", "-last_used_at", "organization_id", "-organization_id"])).optional(),
 }));
 
 export const OrganizationAccessTokensCreateRequestSchema: z.ZodType<M.OrganizationAccessTokensCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrganizationAccessTokenCreateSchema,
 }));
 
 export const OrganizationAccessTokensUpdateRequestSchema: z.ZodType<M.OrganizationAccessTokensUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrganizationAccessTokenUpdateSchema,
 }));
 
 export const OrganizationAccessTokensDeleteRequestSchema: z.ZodType<M.OrganizationAccessTokensDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const OrganizationsListRequestSchema: z.ZodType<M.OrganizationsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   slug: z.string().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "slug", "-slug", "name", "-name"])).optional(),
 }));
 
 export const OrganizationsCreateRequestSchema: z.ZodType<M.OrganizationsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrganizationCreateSchema,
 }));
 
@@ -2773,6 +2818,7 @@ export const OrganizationsGetRequestSchema: z.ZodType<M.OrganizationsGetRequest>
 
 export const OrganizationsUpdateRequestSchema: z.ZodType<M.OrganizationsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrganizationUpdateSchema,
 }));
 
@@ -2783,7 +2829,7 @@ export const PaymentsListRequestSchema: z.ZodType<M.PaymentsListRequest> = /* @_
   status: z.union([PaymentStatusSchema, z.array(PaymentStatusSchema)]).optional(),
   method: z.union([z.string(), z.array(z.string())]).optional(),
   customer_email: z.union([z.string(), z.array(z.string())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "status", "-status", "amount", "-amount", "method", "-method"])).optional(),
 }));
@@ -2799,12 +2845,13 @@ export const ProductsListRequestSchema: z.ZodType<M.ProductsListRequest> = /* @_
   is_archived: z.boolean().optional(),
   is_recurring: z.boolean().optional(),
   benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["created_at", "-created_at", "name", "-name", "price_amount_type", "-price_amount_type", "price_amount", "-price_amount"])).optional(),
 }));
 
 export const ProductsCreateRequestSchema: z.ZodType<M.ProductsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: ProductCreateSchema,
 }));
 
@@ -2814,11 +2861,13 @@ export const ProductsGetRequestSchema: z.ZodType<M.ProductsGetRequest> = /* @__P
 
 export const ProductsUpdateRequestSchema: z.ZodType<M.ProductsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: ProductUpdateSchema,
 }));
 
 export const ProductsUpdateBenefitsRequestSchema: z.ZodType<M.ProductsUpdateBenefitsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: ProductBenefitsUpdateSchema,
 }));
 
@@ -2828,7 +2877,7 @@ export const SubscriptionsListRequestSchema: z.ZodType<M.SubscriptionsListReques
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   discount_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   active: z.boolean().optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["customer", "-customer", "status", "-status", "started_at", "-started_at", "current_period_end", "-current_period_end", "amount", "-amount", "product", "-product", "discount", "-discount"])).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
@@ -2840,11 +2889,13 @@ export const SubscriptionsGetRequestSchema: z.ZodType<M.SubscriptionsGetRequest>
 
 export const SubscriptionsUpdateRequestSchema: z.ZodType<M.SubscriptionsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: SubscriptionUpdateSchema,
 }));
 
 export const SubscriptionsRevokeRequestSchema: z.ZodType<M.SubscriptionsRevokeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const SubscriptionsExportRequestSchema: z.ZodType<M.SubscriptionsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2858,22 +2909,24 @@ export const TestClockGetRequestSchema: z.ZodType<M.TestClockGetRequest> = /* @_
 }));
 
 export const TestClockAdvanceRequestSchema: z.ZodType<M.TestClockAdvanceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: TestClockAdvanceSchema,
 }));
 
 export const WebhooksListWebhookDeliveriesRequestSchema: z.ZodType<M.WebhooksListWebhookDeliveriesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   endpoint_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
 }));
 
 export const WebhooksListWebhookEndpointsRequestSchema: z.ZodType<M.WebhooksListWebhookEndpointsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  page: z.int().min(1).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
 }));
 
 export const WebhooksCreateWebhookEndpointRequestSchema: z.ZodType<M.WebhooksCreateWebhookEndpointRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: WebhookEndpointCreateSchema,
 }));
 
@@ -2883,13 +2936,16 @@ export const WebhooksGetWebhookEndpointRequestSchema: z.ZodType<M.WebhooksGetWeb
 
 export const WebhooksUpdateWebhookEndpointRequestSchema: z.ZodType<M.WebhooksUpdateWebhookEndpointRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: WebhookEndpointUpdateSchema,
 }));
 
 export const WebhooksDeleteWebhookEndpointRequestSchema: z.ZodType<M.WebhooksDeleteWebhookEndpointRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const WebhooksRedeliverWebhookEventRequestSchema: z.ZodType<M.WebhooksRedeliverWebhookEventRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));

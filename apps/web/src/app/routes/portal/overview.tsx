@@ -4,6 +4,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
+import { formatCreditBalances } from '../../../lib/format';
 import { useCustomer } from '../../../features/customer-portal/api/get-customer';
 import { useOrders } from '../../../features/customer-portal/api/get-orders';
 import { useSubscriptions } from '../../../features/customer-portal/api/get-subscriptions';
@@ -46,6 +47,7 @@ export function Component() {
   const orders = useOrders({ limit: RECENT_ORDERS, sorting: ['-created_at'] });
   const seller = storefront.organization.name;
   const name = customer.data?.name;
+  const credit = customer.data ? formatCreditBalances(customer.data.credit_balances) : null;
 
   return (
     <div className="space-y-8">
@@ -53,6 +55,12 @@ export function Component() {
         title={name ? `Welcome, ${name}` : 'Welcome'}
         description={`Your subscriptions, orders and benefits from ${seller}.`}
       />
+      {credit && (
+        <p className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
+          You have <strong>{credit}</strong> of credit from a plan change. It pays your next renewals before your card
+          is charged.
+        </p>
+      )}
       <OverviewSection
         id="overview-subscriptions"
         title="Active subscriptions"

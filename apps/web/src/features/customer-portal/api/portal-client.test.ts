@@ -13,6 +13,8 @@ const CUSTOMER = {
   billing_address: null,
   tax_id: null,
   oauth_accounts: {},
+  credit_balance: 0,
+  credit_balances: {},
 };
 
 function answer(status: number, body: unknown) {

@@ -19,6 +19,8 @@ const customer: CustomerPortalCustomer = {
   },
   tax_id: ['FR40303265045', 'eu_vat'],
   oauth_accounts: {},
+  credit_balance: 0,
+  credit_balances: {},
 };
 
 describe('profileUpdateOf', () => {

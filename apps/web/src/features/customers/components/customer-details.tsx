@@ -2,7 +2,7 @@ import type { Customer } from '@tessera/sdk';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardTitle } from '../../../components/ui/card';
-import { formatAddressLines, formatDateTime } from '../../../lib/format';
+import { formatAddressLines, formatCreditBalances, formatDateTime } from '../../../lib/format';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -32,6 +32,7 @@ export function CustomerDetails({ customer }: { customer: Customer }) {
           </Row>
           <Row label="Created">{formatDateTime(customer.created_at)}</Row>
           <Row label="Tax ID">{customer.tax_id ? customer.tax_id.join(' · ') : '—'}</Row>
+          <Row label="Credit balance">{formatCreditBalances(customer.credit_balances) ?? '—'}</Row>
         </dl>
       </Card>
       <Card>
