@@ -66,8 +66,8 @@ describe('sign-in', () => {
     // …while the owner, elsewhere, still signs in.
     expect((await login(user.password, newIp())).statusCode).toBe(200);
     // Many addresses together reach the account's own limit (refused and successful attempts count too).
-    for (let attempt = 12; attempt < 50; attempt++)
-      expect((await login('wrong password', newIp())).statusCode).toBe(401);
+    const spread = await Promise.all(Array.from({ length: 38 }, () => login('wrong password', newIp())));
+    expect(spread.map((response) => response.statusCode)).toEqual(Array(38).fill(401));
     expectRefused(await login(user.password, newIp()));
     // Another account is not affected.
     const other = await userFactory(server);
@@ -77,7 +77,7 @@ describe('sign-in', () => {
     // The lockout ends with its window: at most 15 minutes.
     clock().advance(900_000);
     expect((await login(user.password, attacker)).statusCode).toBe(200);
-  });
+  }, 90_000);
 
   it('limits one address to 20 attempts a minute over any accounts', async () => {
     const ip = newIp();
