@@ -5,6 +5,7 @@ import {
   discountCovers,
   divideRoundHalfAwayFromZero,
   divideRoundHalfEven,
+  meteredLineAmount,
   priceSubscriptionOrder,
   prorate,
   prorationEntries,
@@ -211,4 +212,26 @@ describe('settleWithBalance', () => {
   ])('total %i with a balance of %i', (total, balance, expected) =>
     expect(settleWithBalance(total, balance)).toEqual(expected),
   );
+});
+
+describe('meteredLineAmount', () => {
+  it.each([
+    ['whole cents', { units: 10, credited: 0, unitAmount: '50', capAmount: null }, 500, false],
+    ['half a cent a unit, rounded half up', { units: 5, credited: 0, unitAmount: '0.5', capAmount: null }, 3, false],
+    ['credits first', { units: 10, credited: 4, unitAmount: '100', capAmount: null }, 600, false],
+    ['credits beyond the usage: nothing', { units: 3, credited: 10, unitAmount: '100', capAmount: null }, 0, false],
+    ['twelve decimals', { units: 1_000_000, credited: 0, unitAmount: '0.000000000001', capAmount: null }, 0, false],
+    ['tiny prices add up exactly', { units: 3, credited: 0, unitAmount: '0.166666666667', capAmount: null }, 1, false],
+    ['fractional units', { units: 2.5, credited: 0, unitAmount: '3', capAmount: null }, 8, false],
+    ['capped', { units: 1000, credited: 0, unitAmount: '10', capAmount: 5000 }, 5000, true],
+    ['under the cap', { units: 10, credited: 0, unitAmount: '10', capAmount: 5000 }, 100, false],
+    [
+      'large volumes stay exact',
+      { units: 123_456_789, credited: 0, unitAmount: '0.001', capAmount: null },
+      123_457,
+      false,
+    ],
+  ])('%s', (_, input, amount, capped) => {
+    expect(meteredLineAmount(input)).toMatchObject({ amount, capped });
+  });
 });

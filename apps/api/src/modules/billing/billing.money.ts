@@ -190,3 +190,39 @@ export function prorationEntries(input: ProrationInput): { credits: number[]; de
     debits: input.newAmounts.map((amount) => prorate(amount, periodStart, periodEnd, now)),
   };
 }
+
+const DECIMALS = 12;
+const SCALE = 10n ** BigInt(DECIMALS);
+
+/** A non-negative decimal (number or string, up to 12 decimals) as an integer scaled by 10¹². */
+function toScaled(value: number | string): bigint {
+  const text = typeof value === 'number' ? value.toFixed(DECIMALS) : value.trim();
+  const match = /^(\d+)(?:\.(\d{0,12}))?$/.exec(text);
+  if (!match) throw new Error(`not a non-negative decimal with up to ${DECIMALS} decimals: ${value}`);
+  return BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(DECIMALS, '0'));
+}
+
+export interface MeteredLineInput {
+  /** Units the meter aggregated over the period (may be fractional: sum, avg). */
+  units: number;
+  /** Units credited over the period (meter_credit benefits, rollover). */
+  credited: number;
+  /** Price per unit in cents, a decimal with up to 12 decimals ("0.5" = half a cent). */
+  unitAmount: string;
+  /** The most the line may cost, in cents (null: no cap). */
+  capAmount: number | null;
+}
+
+/**
+ * The amount of a metered price's line (research §5.6): units beyond the credits (never below 0) at the
+ * unit price, rounded half up to the cent, capped at `cap_amount`. Exact: decimals are scaled integers.
+ */
+export function meteredLineAmount(input: MeteredLineInput): { amount: number; billableUnits: number; capped: boolean } {
+  const billableUnits = Math.max(input.units - input.credited, 0);
+  const product = toScaled(input.unitAmount) * toScaled(billableUnits);
+  const denominator = SCALE * SCALE;
+  const amount = Number((2n * product + denominator) / (2n * denominator));
+  if (input.capAmount !== null && input.capAmount < amount)
+    return { amount: input.capAmount, billableUnits, capped: true };
+  return { amount, billableUnits, capped: false };
+}
