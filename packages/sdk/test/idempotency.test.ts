@@ -104,8 +104,13 @@ describe('Idempotency-Key', () => {
       { body: { email: 'given@example.com' } },
       { idempotencyKey: 'order-4711' },
     );
-    expect(seen).toEqual([null, 'order-4711', 'order-4711']);
+    const fromRequest = await customersCreate(client, {
+      'Idempotency-Key': 'order-4711',
+      body: { email: 'given@example.com' },
+    });
+    expect(seen).toEqual([null, 'order-4711', 'order-4711', 'order-4711']);
     expect(again).toEqual(first);
+    expect(fromRequest).toEqual(first);
     expect(await customersNamed('given@example.com')).toBe(1);
   });
 });
