@@ -3,7 +3,9 @@ import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/
 import { customFieldFactory } from './factories/custom-fields.js';
 import { discountFactory } from './factories/discounts.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
-import { customPrice, freePrice, productFactory } from './factories/products.js';
+import { customPrice, fixedPrice, freePrice, meteredPrice, productFactory } from './factories/products.js';
+import { meterFactory } from './factories/benefits.js';
+import { customerFactory } from './factories/customers.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { expireCheckoutsJob } from '../src/modules/checkouts/checkouts.expire.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
@@ -359,6 +361,108 @@ describe('customers at confirm', () => {
       .where((eb) => eb(eb.fn('lower', ['email']), '=', 'twin@example.com'))
       .execute();
     expect(customers).toHaveLength(1);
+  });
+});
+
+describe('prices a buyer may choose', () => {
+  it('refuses a metered price (422, nothing changed); the subscription carries every price of the product', async () => {
+    const meter = await meterFactory(server, acme.organization.id);
+    const { product, prices } = await productFactory(server, acme.organization.id, {
+      recurring_interval: 'month',
+      prices: [fixedPrice(2500), meteredPrice(meter.id)],
+    });
+    const [fixed, metered] = prices;
+    expect([fixed!.amount_type, metered!.amount_type]).toEqual(['fixed', 'metered_unit']);
+    const checkout = await checkoutFactory(server, acme.organization.id, [product.id]);
+
+    const update = await clientPatch(checkout.client_secret, { product_price_id: metered!.id });
+    expect(update.statusCode).toBe(422);
+    expect(json(update).detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'product_price_id'], msg: 'Price is not available in this checkout.' }),
+    ]);
+    expect(json(await clientGet(checkout.client_secret))).toMatchObject({
+      product_price_id: fixed!.id,
+      total_amount: 2500,
+    });
+    const refused = await confirm(checkout.client_secret, {
+      product_price_id: metered!.id,
+      customer_email: 'metered@example.com',
+      customer_name: 'Mia Metered',
+      customer_billing_address: ADDRESS,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(refused.statusCode).toBe(422);
+
+    const paid = await confirm(checkout.client_secret, {
+      customer_email: 'metered@example.com',
+      customer_name: 'Mia Metered',
+      customer_billing_address: ADDRESS,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(paid.statusCode).toBe(200);
+    const created = (await events('subscription.created')).find(
+      (event) => (event as { checkout_id: string }).checkout_id === checkout.id,
+    ) as { prices: { id: string }[] };
+    expect(created.prices.map((price) => price.id).sort()).toEqual([fixed!.id, metered!.id].sort());
+  });
+});
+
+describe('portal takeover by email', () => {
+  const buyer = {
+    customer_email: 'owner@example.com',
+    customer_name: 'Mallory Mimic',
+    customer_billing_address: {
+      country: 'US',
+      line1: '1 Elsewhere Rd',
+      city: 'Nowhere',
+      postal_code: '10001',
+      state: 'US-NY',
+    },
+  };
+
+  it("a buyer matched by email gets no portal session and changes none of the customer's details", async () => {
+    const owner = await customerFactory(server, acme.organization.id, {
+      email: 'owner@example.com',
+      name: 'Olive Owner',
+      billing_address: ADDRESS,
+    } as never);
+    const updatesBefore = (await events('customer.updated')).length;
+    const { product } = await productFactory(server, acme.organization.id);
+    const checkout = await checkoutFactory(server, acme.organization.id, [product.id]);
+    const paid = await confirm(checkout.client_secret, {
+      ...buyer,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(json(paid).customer_session_token).toBeNull();
+    expect(json(paid).customer_id).toBe(owner.id);
+    const after = await server.runtime.database.db
+      .selectFrom('customers')
+      .selectAll()
+      .where('id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(after.name).toBe('Olive Owner');
+    expect(after.billing_address).toMatchObject({ line1: ADDRESS.line1, city: 'Paris' });
+    expect((await events('customer.updated')).length).toBe(updatesBefore);
+    // The order keeps what the buyer entered for this purchase.
+    const order = await server.runtime.database.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('checkout_id', '=', checkout.id)
+      .executeTakeFirstOrThrow();
+    expect(order.billing_address).toMatchObject({ line1: '1 Elsewhere Rd' });
+  });
+
+  it('a new customer, or one the seller linked, gets the session', async () => {
+    const { product } = await productFactory(server, acme.organization.id, { prices: [freePrice()] });
+    const fresh = await checkoutFactory(server, acme.organization.id, [product.id]);
+    const created = await confirm(fresh.client_secret, { customer_email: 'brand-new@example.com' });
+    expect(json(created).customer_session_token).toMatch(/^polar_cst_/);
+    const known = await customerFactory(server, acme.organization.id);
+    const linked = await checkoutFactory(server, acme.organization.id, [product.id], { customer_id: known.id });
+    const answer = await confirm(linked.client_secret, {});
+    expect(answer.statusCode).toBe(200);
+    expect(json(answer).customer_session_token).toMatch(/^polar_cst_/);
   });
 });
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Executor } from '../src/platform/db/database.js';
 import type { PaymentProcessor } from '../src/platform/payments/processor.js';
 import { SimulatedIdempotencyConflict } from '../src/platform/payments/simulated.js';
 import { json, startTestServer, type TestServer } from './harness.js';
@@ -26,18 +25,15 @@ async function token(number: string): Promise<string> {
 }
 
 /**
- * Runs processor calls in one transaction, as a request handler does (the Context's bound processor).
- * Nothing else may touch the database meanwhile (the embedded database would wait for it forever).
+ * Calls the processor as services do: with no transaction open (it keeps its state in short
+ * transactions of its own, as a remote service would).
  */
-function inTransaction<T>(work: (payments: PaymentProcessor, db: Executor) => Promise<T>): Promise<T> {
-  return server.runtime.database.db.transaction().execute((db) => {
-    const ctx = server.runtime.context(db);
-    return work(ctx.payments!, db);
-  });
+function withProcessor<T>(work: (payments: PaymentProcessor) => Promise<T>): Promise<T> {
+  return work(server.runtime.context().payments!);
 }
 
 const charge = (confirmationTokenId: string, idempotencyKey = key(), savePaymentMethod = false, amount = 1000) =>
-  inTransaction((payments) =>
+  withProcessor((payments) =>
     payments.chargeWithConfirmationToken({
       amount,
       currency: 'usd',
@@ -145,29 +141,83 @@ describe('charges with Stripe test cards', () => {
       .execute();
     expect(charges).toHaveLength(1);
     await expect(
-      inTransaction((payments) =>
+      withProcessor((payments) =>
         payments.refund({ processorPaymentId: 'x', amount: 1, idempotencyKey: 'order-123-attempt-1', reason: 'other' }),
       ),
     ).rejects.toBeInstanceOf(SimulatedIdempotencyConflict);
   });
 
-  it('a rolled-back transaction leaves no trace: the token can be used again', async () => {
+  it("keeps its own state: a caller's rolled-back transaction does not undo a charge", async () => {
     const id = await token('4242424242424242');
+    const result = await charge(id, 'own-state');
     await expect(
-      inTransaction(async (payments) => {
-        await payments.chargeWithConfirmationToken({
-          amount: 100,
-          currency: 'usd',
-          confirmationTokenId: id,
-          customer,
-          savePaymentMethod: false,
-          idempotencyKey: 'rolled-back',
-          metadata: {},
-        });
+      server.runtime.database.db.transaction().execute(async () => {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect((await charge(id, 'rolled-back')).status).toBe('succeeded');
+    expect(await charge(id, 'own-state')).toEqual(result);
+    expect(await charge(id)).toMatchObject({ status: 'failed', declineReason: 'invalid_confirmation_token' });
+  });
+});
+
+describe('authentication (3-D Secure)', () => {
+  const authenticate = (clientSecret: string, approve: boolean) =>
+    server.inject({
+      method: 'POST',
+      url: '/simulated-processor/payment-intents/authenticate',
+      payload: { client_secret: clientSecret, approve },
+    });
+
+  it('4000 0025 0000 3155 waits for the buyer; approved, it succeeds and its method is saved', async () => {
+    const first = await charge(await token('4000002500003155'), key(), true);
+    expect(first).toMatchObject({ status: 'requires_action', clientSecret: expect.stringMatching(/_secret_/) });
+    const { clientSecret, processorPaymentId } = first as { clientSecret: string; processorPaymentId: string };
+    const retrieve = () =>
+      withProcessor((payments) =>
+        payments.retrieveCharge({ idempotencyKey: 'unused', processorPaymentId, customer, savePaymentMethod: true }),
+      );
+    expect((await retrieve()).status).toBe('requires_action');
+    const approved = await authenticate(clientSecret, true);
+    expect(approved.statusCode).toBe(200);
+    expect(json(approved)).toEqual({ status: 'succeeded' });
+    const done = await retrieve();
+    expect(done).toMatchObject({ status: 'succeeded', processorPaymentId, card: { last4: '3155' } });
+    // Off-session charges of the saved method need no authentication.
+    const renewal = await withProcessor((payments) =>
+      payments.chargeSavedPaymentMethod({
+        amount: 500,
+        currency: 'usd',
+        paymentMethodId: (done as { paymentMethodId: string }).paymentMethodId,
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    expect(renewal.status).toBe('succeeded');
+    // Answered once: a second answer finds nothing waiting.
+    expect((await authenticate(clientSecret, false)).statusCode).toBe(404);
+  });
+
+  it('refused, the charge fails with the authentication failure', async () => {
+    const idempotencyKey = key();
+    const first = (await charge(await token('4000002500003155'), idempotencyKey)) as { clientSecret: string };
+    expect(json(await authenticate(first.clientSecret, false))).toEqual({ status: 'failed' });
+    const found = await withProcessor((payments) =>
+      payments.retrieveCharge({ idempotencyKey, processorPaymentId: null, customer, savePaymentMethod: false }),
+    );
+    expect(found).toMatchObject({ status: 'failed', declineReason: 'payment_intent_authentication_failure' });
+    expect(
+      await withProcessor((payments) =>
+        payments.retrieveCharge({
+          idempotencyKey: key(),
+          processorPaymentId: null,
+          customer,
+          savePaymentMethod: false,
+        }),
+      ),
+    ).toEqual({ status: 'not_found' });
+    expect((await authenticate('pi_sim_unknown_secret_x', true)).statusCode).toBe(404);
+    expect((await authenticate(first.clientSecret, 'yes' as never)).statusCode).toBe(422);
   });
 });
 
@@ -177,7 +227,7 @@ describe('saved payment methods and off-session charges', () => {
     expect(first.status).toBe('succeeded');
     const paymentMethodId = (first as { paymentMethodId: string }).paymentMethodId;
     expect(paymentMethodId).toMatch(/^pm_sim_/);
-    const renewal = await inTransaction((payments) =>
+    const renewal = await withProcessor((payments) =>
       payments.chargeSavedPaymentMethod({
         amount: 1500,
         currency: 'usd',
@@ -188,7 +238,7 @@ describe('saved payment methods and off-session charges', () => {
       }),
     );
     expect(renewal).toMatchObject({ status: 'succeeded', paymentMethodId, card: { last4: '4242' } });
-    const stranger = await inTransaction((payments) =>
+    const stranger = await withProcessor((payments) =>
       payments.chargeSavedPaymentMethod({
         amount: 1500,
         currency: 'usd',
@@ -202,7 +252,7 @@ describe('saved payment methods and off-session charges', () => {
   });
 
   it('4000 0000 0000 0341 can be saved, but every later off-session charge fails', async () => {
-    const setup = await inTransaction((payments) =>
+    const setup = await withProcessor((payments) =>
       payments.setupWithConfirmationToken({
         confirmationTokenId: '',
         customer,
@@ -212,7 +262,7 @@ describe('saved payment methods and off-session charges', () => {
     );
     expect(setup.status).toBe('failed');
     const tokenId = await token('4000000000000341');
-    const saved = await inTransaction(async (payments) =>
+    const saved = await withProcessor(async (payments) =>
       payments.setupWithConfirmationToken({
         confirmationTokenId: tokenId,
         customer,
@@ -222,7 +272,7 @@ describe('saved payment methods and off-session charges', () => {
     );
     expect(saved).toMatchObject({ status: 'succeeded', card: { brand: 'visa', last4: '0341' } });
     for (let attempt = 0; attempt < 2; attempt++) {
-      const renewal = await inTransaction((payments) =>
+      const renewal = await withProcessor((payments) =>
         payments.chargeSavedPaymentMethod({
           amount: 900,
           currency: 'usd',
@@ -238,7 +288,7 @@ describe('saved payment methods and off-session charges', () => {
 
   it('a declined card cannot be saved', async () => {
     const tokenId = await token('4000000000000002');
-    const setup = await inTransaction(async (payments) =>
+    const setup = await withProcessor(async (payments) =>
       payments.setupWithConfirmationToken({
         confirmationTokenId: tokenId,
         customer,
@@ -259,7 +309,7 @@ describe('refunds', () => {
     const paid = await charge(await token('4242424242424242'), key(), false, 1000);
     const processorPaymentId = (paid as { processorPaymentId: string }).processorPaymentId;
     const refund = (amount: number, idempotencyKey = key()) =>
-      inTransaction((payments) => payments.refund({ processorPaymentId, amount, idempotencyKey, reason: 'other' }));
+      withProcessor((payments) => payments.refund({ processorPaymentId, amount, idempotencyKey, reason: 'other' }));
     expect(await refund(600, 'refund-1')).toEqual({
       status: 'succeeded',
       processorRefundId: expect.stringMatching(/^re_sim_/),
@@ -271,7 +321,7 @@ describe('refunds', () => {
     expect((await refund(1)).status).toBe('failed');
 
     const declined = await charge(await token('4000000000000002'));
-    const failed = await inTransaction((payments) =>
+    const failed = await withProcessor((payments) =>
       payments.refund({
         processorPaymentId: (declined as { processorPaymentId: string }).processorPaymentId,
         amount: 1,

@@ -14,6 +14,7 @@ import type { TestClockTables } from './tables/test-clocks.js';
 import type { RateLimitTables } from './tables/rate-limits.js';
 import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
+import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -34,6 +35,7 @@ export interface DB
     BenefitGrantTables,
     SubscriptionsTables,
     TestClockTables,
+    PaymentAttemptsTables,
     BillingTables,
     RateLimitTables,
     IdempotencyKeyTables {}

@@ -20,6 +20,7 @@ import {
 } from './webhooks/webhooks.delivery.js';
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
+import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from './checkouts/checkouts.reconcile.js';
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
@@ -58,6 +59,7 @@ export const jobs: JobDefinition<never>[] = [
   ...(webhookJobs as JobDefinition<never>[]),
   sweepDeliveriesJob as JobDefinition<never>,
   expireCheckoutsJob as JobDefinition<never>,
+  reconcileCheckoutPaymentsJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
   ...(benefitGrantJobs as JobDefinition<never>[]),
@@ -68,6 +70,7 @@ export const jobs: JobDefinition<never>[] = [
 /** Jobs the worker enqueues periodically (by the app clock). */
 export const periodicTasks: PeriodicTask[] = [
   expireCheckoutsSchedule,
+  reconcileCheckoutPaymentsSchedule,
   sweepDeliveriesSchedule,
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,

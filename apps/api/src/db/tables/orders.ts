@@ -109,12 +109,21 @@ export interface SimulatedPaymentMethodsTable {
 export interface SimulatedChargesTable {
   id: string;
   created_at: Timestamp;
-  status: 'succeeded' | 'failed';
+  status: 'requires_action' | 'succeeded' | 'failed';
   amount: number;
   currency: string;
   amount_refunded: Defaulted<number>;
   payment_method_id: string | null;
   decline_reason: string | null;
+  /** Migration 0015: what finishing an authentication needs. */
+  client_secret: string | null;
+  customer_id: string | null;
+  save_payment_method: Defaulted<boolean>;
+  brand: string | null;
+  last4: string | null;
+  exp_month: number | null;
+  exp_year: number | null;
+  outcome: string | null;
 }
 
 export interface SimulatedRefundsTable {

@@ -12,7 +12,9 @@ import {
   checkSubscriptionUniqueness,
   checkTaxId,
   computeTax,
+  defaultPrice,
   isApplicable,
+  isSelectablePrice,
   validatedDiscount,
 } from './checkouts.rules.js';
 import type { CheckoutState } from './checkouts.state.js';
@@ -42,10 +44,12 @@ async function applySelection(ctx: Context, draft: Draft, input: CheckoutChangeI
     else if (candidate.product.is_archived) issues.add(['body', 'product_id'], 'Product is archived.');
     else product = candidate;
   }
-  let price = product === draft.product ? draft.price : product.prices[0];
+  let price = product === draft.product ? draft.price : defaultPrice(product);
   if (input.product_price_id != null && input.product_price_id !== draft.price.id) {
     const candidate = product.prices.find((p) => p.id === input.product_price_id);
-    if (!candidate) issues.add(['body', 'product_price_id'], 'Price is not available in this checkout.');
+    // A buyer (or seller) chooses among static prices only: metered prices come with the subscription.
+    if (!candidate || !isSelectablePrice(product, candidate))
+      issues.add(['body', 'product_price_id'], 'Price is not available in this checkout.');
     else price = candidate;
   }
   if (!price) {

@@ -1,15 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector } from '../../platform/http/errors.js';
-import { CommitThenFail } from '../../platform/http/route.js';
+import { runIn } from '../../platform/jobs/queue.js';
 import { validateCustomFieldData } from '../custom-fields/custom-fields.data.js';
 import { insertRedemption } from '../discounts/discounts.repository.js';
-import { recordPayment } from '../payments/payments.service.js';
 import { hasStreetAddress } from './checkouts.amounts.js';
 import { addressOf, applyChanges, customFieldsOf, finalizeDraft, type Draft } from './checkouts.changes.js';
 import { openCustomerSession, resolveCustomer } from './checkouts.customer.js';
-import { PaymentError } from './checkouts.errors.js';
-import { deleteCheckoutRedemptions, lockDiscountForRedemption, updateCheckoutRow } from './checkouts.repository.js';
+import { NotOpenCheckout, PaymentError, PaymentNotConfirmed } from './checkouts.errors.js';
+import {
+  attemptCall,
+  askProcessor,
+  idempotencyKeyOf,
+  settleAttempt,
+  type AttemptCall,
+  type Settlement,
+} from './checkouts.payment.js';
+import {
+  insertPaymentAttempt,
+  lockDiscountForRedemption,
+  lockUnsettledAttempt,
+  nextAttemptNumber,
+  updateCheckoutRow,
+  updatePaymentAttempt,
+} from './checkouts.repository.js';
 import { isRedeemable } from './checkouts.rules.js';
 import type { CheckoutConfirmInput, CheckoutPublicConfirmed } from './checkouts.schemas.js';
 import { serializeCheckoutPublic } from './checkouts.serializer.js';
@@ -17,7 +31,7 @@ import { assertOpen, draftOf, findPublicCheckout, saveDraft } from './checkouts.
 import { computeCheckout, loadCheckoutState } from './checkouts.state.js';
 import { fulfilCheckout } from './checkouts.success.js';
 import type { z } from 'zod/v4';
-import type { CustomerRow } from '../customers/customers.repository.js';
+import type { CheckoutState } from './checkouts.state.js';
 
 export type CheckoutPublicConfirmedWire = z.input<typeof CheckoutPublicConfirmed>;
 
@@ -69,85 +83,28 @@ async function redeemDiscount(ctx: Context, draft: Draft, issues: IssueCollector
   });
 }
 
-interface Collected {
-  paymentId: string | null;
-  paymentMethodId: string | null;
-}
+/** Step 1's result: the checkout was fulfilled at once (nothing to collect), or an attempt awaits the processor. */
+type Begun =
+  { kind: 'done'; answer: CheckoutPublicConfirmedWire } | { kind: 'attempt'; call: AttemptCall; resume: boolean };
 
 /**
- * Takes the money (or saves the payment method when nothing is due now but renewals will be). A
- * decline records the failed payment, releases the redemption, leaves the checkout open, and answers
- * 400 PaymentError once those writes are committed.
+ * Step 1, in one short transaction under the checkout's row lock. A checkout already confirmed has an
+ * attempt: one in flight (or waiting on the bank) refuses this confirm (403 NotOpenCheckout, nothing is
+ * charged twice); one whose answer was lost or that waited for the buyer's authentication is taken over
+ * and asked again. An open checkout: the body is applied and checked (one 422), the discount redeemed
+ * under its lock, the customer resolved; then either it is fulfilled at once (no payment form), or a
+ * `pending` attempt is committed with the checkout `confirmed`, before any processor call.
  */
-async function collectPayment(
-  ctx: Context,
-  draft: Draft,
-  customer: CustomerRow,
-  confirmationTokenId: string | null | undefined,
-): Promise<Collected> {
-  const { amounts, flags } = computeCheckout(draft);
-  if (!flags.is_payment_form_required) return { paymentId: null, paymentMethodId: null };
-  const processor = ctx.payments;
-  if (!processor) throw new Error('no payment processor is configured');
-  const processorCustomer = { customerId: customer.id, email: customer.email, name: customer.name };
-  const metadata = { checkout_id: draft.row.id, organization_id: draft.row.organization_id };
-  const idempotencyKey = `checkout:${draft.row.id}:${confirmationTokenId}`;
-  const decline = async (reason: string | null) => {
-    await deleteCheckoutRedemptions(ctx.db, draft.row.id);
-    await saveDraft(ctx, draft);
-    throw new CommitThenFail(new PaymentError(reason));
-  };
-
-  if (!flags.is_payment_required) {
-    const setup = await processor.setupWithConfirmationToken({
-      confirmationTokenId: confirmationTokenId!,
-      customer: processorCustomer,
-      idempotencyKey,
-      metadata,
-    });
-    if (setup.status === 'failed') return decline(setup.declineMessage);
-    return { paymentId: null, paymentMethodId: setup.paymentMethodId };
-  }
-
-  const charge = await processor.chargeWithConfirmationToken({
-    amount: amounts.total_amount,
-    currency: draft.row.currency,
-    confirmationTokenId: confirmationTokenId!,
-    customer: processorCustomer,
-    savePaymentMethod: draft.product.product.recurring_interval !== null,
-    idempotencyKey,
-    metadata,
-  });
-  const payment = await recordPayment(ctx, {
-    organization_id: draft.row.organization_id,
-    checkout_id: draft.row.id,
-    order_id: null,
-    processor: processor.name,
-    processor_payment_id: charge.processorPaymentId,
-    status: charge.status,
-    amount: amounts.total_amount,
-    currency: draft.row.currency,
-    card: charge.card,
-    decline_reason: charge.status === 'failed' ? charge.declineReason : null,
-    decline_message: charge.status === 'failed' ? charge.declineMessage : null,
-    customer_email: customer.email,
-  });
-  if (charge.status === 'failed') return decline(charge.declineMessage);
-  return { paymentId: payment.id, paymentMethodId: charge.paymentMethodId };
-}
-
-/**
- * `POST /v1/checkouts/client/{client_secret}/confirm`. Applies the body as a public update, checks
- * everything (one 422), redeems the discount under its lock, finds or creates the customer, charges,
- * and fulfils at once: subscription, paid order, payment linked, checkout succeeded. The answer's
- * `status` is the wire's literal `confirmed`; the checkout itself is `succeeded` from then on.
- */
-export async function confirmCheckout(
-  base: Context,
-  clientSecret: string,
-  input: CheckoutConfirmInput,
-): Promise<CheckoutPublicConfirmedWire> {
+async function begin(base: Context, clientSecret: string, input: CheckoutConfirmInput): Promise<Begun> {
   const { row, ctx } = await findPublicCheckout(base, clientSecret, true);
+  if (row.status === 'confirmed') {
+    const attempt = await lockUnsettledAttempt(ctx.db, row.id);
+    if (!attempt || attempt.status === 'pending' || attempt.status === 'processing') {
+      throw new NotOpenCheckout(row.id, 'confirmed (a payment is in progress)');
+    }
+    const taken = await updatePaymentAttempt(ctx.db, attempt.id, { status: 'pending', modified_at: ctx.clock.now() });
+    return { kind: 'attempt', call: await attemptCall(ctx, taken), resume: true };
+  }
   assertOpen(ctx, row);
   const draft = draftOf(await loadCheckoutState(ctx.db, row));
   const issues = new IssueCollector();
@@ -160,20 +117,105 @@ export async function confirmCheckout(
     issues.add(['body', 'discount_id'], 'Discount is no longer redeemable.');
   issues.throwIfAny();
 
-  const customer = await resolveCustomer(ctx, draft);
+  const { customer, issueCustomerSession } = await resolveCustomer(ctx, draft);
   draft.row.customer_id = customer.id;
-  const collected = await collectPayment(ctx, draft, customer, input.confirmation_token_id);
+  const { amounts, flags } = computeCheckout(draft);
 
   // confirmed, then succeeded: sellers see the reference's sequence of checkout.updated events.
+  draft.row.status = 'confirmed';
   await updateCheckoutRow(ctx.db, draft.row.id, { status: 'confirmed' });
   const confirmed = await saveDraft(ctx, draft);
-  await fulfilCheckout(ctx, { ...confirmed, row: { ...confirmed.row } }, customer, collected);
-  await updateCheckoutRow(ctx.db, draft.row.id, { status: 'succeeded' });
-  const succeeded = await saveDraft(ctx, { ...confirmed, row: { ...confirmed.row, status: 'succeeded' } });
-  const token = await openCustomerSession(ctx, customer.id);
-  return {
-    ...serializeCheckoutPublic(ctx.config, succeeded),
-    status: 'confirmed',
-    customer_session_token: token,
-  };
+  if (!flags.is_payment_form_required) {
+    await fulfilCheckout(ctx, { ...confirmed, row: { ...confirmed.row } }, customer, {
+      paymentId: null,
+      paymentMethodId: null,
+    });
+    await updateCheckoutRow(ctx.db, draft.row.id, { status: 'succeeded' });
+    const succeeded = await saveDraft(ctx, { ...confirmed, row: { ...confirmed.row, status: 'succeeded' } });
+    const token = issueCustomerSession ? await openCustomerSession(ctx, customer.id) : null;
+    return { kind: 'done', answer: answerOf(ctx, succeeded, token) };
+  }
+  if (!ctx.payments) throw new Error('no payment processor is configured');
+  const now = ctx.clock.now();
+  const number = await nextAttemptNumber(ctx.db, draft.row.id);
+  const attempt = await insertPaymentAttempt(ctx.db, {
+    id: randomUUID(),
+    created_at: now,
+    modified_at: now,
+    organization_id: draft.row.organization_id,
+    checkout_id: draft.row.id,
+    attempt: number,
+    kind: flags.is_payment_required ? 'charge' : 'setup',
+    status: 'pending',
+    idempotency_key: idempotencyKeyOf(draft.row.id, number),
+    processor: ctx.payments.name,
+    confirmation_token_id: input.confirmation_token_id!,
+    customer_id: customer.id,
+    issue_customer_session: issueCustomerSession,
+    amount: flags.is_payment_required ? amounts.total_amount : 0,
+    currency: draft.row.currency,
+    save_payment_method: draft.product.product.recurring_interval !== null,
+    processor_payment_id: null,
+    payment_id: null,
+  });
+  return { kind: 'attempt', call: { attempt, customer }, resume: false };
+}
+
+function answerOf(ctx: Context, state: CheckoutState, token: string | null): CheckoutPublicConfirmedWire {
+  return { ...serializeCheckoutPublic(ctx.config, state), status: 'confirmed', customer_session_token: token };
+}
+
+/** The confirm answer for a settled or waiting attempt; declines and lost answers are errors. */
+function answerSettlement(ctx: Context, settlement: Settlement): CheckoutPublicConfirmedWire {
+  switch (settlement.status) {
+    case 'succeeded':
+      return answerOf(ctx, settlement.state, settlement.customerSessionToken);
+    case 'failed':
+      throw new PaymentError(settlement.declineMessage);
+    case 'interrupted':
+      throw new PaymentNotConfirmed();
+    case 'requires_action': {
+      // The page completes the authentication with the processor's script, then confirms again.
+      const answer = answerOf(ctx, settlement.state, null);
+      return {
+        ...answer,
+        payment_processor_metadata: {
+          ...answer.payment_processor_metadata,
+          intent_status: 'requires_action',
+          intent_client_secret: settlement.clientSecret,
+        },
+      };
+    }
+    default: {
+      const answer = answerOf(ctx, settlement.state, null);
+      return {
+        ...answer,
+        payment_processor_metadata: { ...answer.payment_processor_metadata, intent_status: 'processing' },
+      };
+    }
+  }
+}
+
+/**
+ * `POST /v1/checkouts/client/{client_secret}/confirm` (a route without a request-wide transaction). Step
+ * 1 commits the attempt (or fulfils a checkout with nothing to collect), step 2 asks the processor with
+ * no transaction open, step 3 records the outcome and fulfils: subscription, paid order, payment linked,
+ * checkout succeeded. The answer's `status` is the wire's literal `confirmed`; `customer_session_token`
+ * is given only to a buyer whose customer was created here or linked by the seller. Authentication
+ * required: the answer carries `intent_status` and `intent_client_secret` in `payment_processor_metadata`;
+ * `processing`: the checkout stays confirmed until the processor settles it.
+ */
+export async function confirmCheckout(
+  base: Context,
+  clientSecret: string,
+  input: CheckoutConfirmInput,
+): Promise<CheckoutPublicConfirmedWire> {
+  const run = base.transactions ?? runIn(base);
+  const begun = await run.transaction((tx) =>
+    begin({ ...tx, log: base.log, request: base.request }, clientSecret, input),
+  );
+  if (begun.kind === 'done') return begun.answer;
+  const outcome = await askProcessor(base.payments!, begun.call, begun.resume);
+  const settlement = await settleAttempt(base, run, begun.call.attempt.id, outcome, { answer: true });
+  return answerSettlement(base, settlement);
 }

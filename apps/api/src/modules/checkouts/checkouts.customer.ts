@@ -16,16 +16,28 @@ import { CUSTOMER_SESSION_TTL_MS } from '../customer-sessions/customer-sessions.
 import type { Draft } from './checkouts.changes.js';
 import { findOrganizationCustomer } from './checkouts.repository.js';
 
+export interface ResolvedCustomer {
+  customer: CustomerRow;
+  /**
+   * Whether the buyer may get a portal session: the customer was created by this checkout or linked to
+   * it by the seller. A customer found by email is someone else's until the buyer proves the address
+   * (the portal's email-code sign-in).
+   */
+  issueCustomerSession: boolean;
+}
+
 /**
- * The reference's `_create_or_update_customer`: the linked customer, else a live customer of the
- * organization with the email (case-insensitive), else a new one. The checkout's name, billing
- * address and tax id are then copied onto it and its customer metadata merged in
- * (`customer.created` or `customer.updated`).
+ * The reference's `_create_or_update_customer`, with its later security rules: the customer linked by
+ * the seller, else a live customer of the organization with the email (case-insensitive), else a new
+ * one with the checkout's name, billing address and tax id (`customer.created`). An existing customer's
+ * details are never overwritten by the buyer's entries (anyone may type any email); the seller's
+ * customer metadata is merged in (`customer.updated`), and a linked customer's empty fields are filled.
  */
-export async function resolveCustomer(ctx: Context, draft: Draft): Promise<CustomerRow> {
+export async function resolveCustomer(ctx: Context, draft: Draft): Promise<ResolvedCustomer> {
   const row = draft.row;
   const organizationId = row.organization_id;
-  let customer = row.customer_id ? await findOrganizationCustomer(ctx.db, organizationId, row.customer_id) : undefined;
+  const linked = row.customer_id ? await findOrganizationCustomer(ctx.db, organizationId, row.customer_id) : undefined;
+  let customer = linked;
   if (!customer) {
     await lockCustomerEmail(ctx.db, organizationId, row.customer_email!);
     customer = await findCustomerByEmail(ctx.db, organizationId, row.customer_email!);
@@ -45,17 +57,20 @@ export async function resolveCustomer(ctx: Context, draft: Draft): Promise<Custo
       metadata,
     });
     await recordWebhookEvent(ctx, organizationId, 'customer.created', serializeCustomer(created));
-    return created;
+    return { customer: created, issueCustomerSession: true };
   }
-  const updated = await updateCustomer(ctx.db, customer.id, {
-    modified_at: now,
-    ...(row.customer_name ? { name: row.customer_name } : {}),
-    ...(row.customer_billing_address ? { billing_address: row.customer_billing_address } : {}),
-    ...(row.customer_tax_id ? { tax_id: row.customer_tax_id } : {}),
+  const changes = {
+    ...(linked && !customer.name && row.customer_name ? { name: row.customer_name } : {}),
+    ...(linked && !customer.billing_address && row.customer_billing_address
+      ? { billing_address: row.customer_billing_address }
+      : {}),
+    ...(linked && !customer.tax_id && row.customer_tax_id ? { tax_id: row.customer_tax_id } : {}),
     ...(Object.keys(metadata).length > 0 ? { metadata: { ...(customer.metadata as Metadata), ...metadata } } : {}),
-  });
+  };
+  if (Object.keys(changes).length === 0) return { customer, issueCustomerSession: Boolean(linked) };
+  const updated = await updateCustomer(ctx.db, customer.id, { modified_at: now, ...changes });
   await recordWebhookEvent(ctx, organizationId, 'customer.updated', serializeCustomer(updated));
-  return updated;
+  return { customer: updated, issueCustomerSession: Boolean(linked) };
 }
 
 /** A customer portal session for the buyer; the raw token goes back once in the confirmed answer. */

@@ -32,3 +32,19 @@ export class PaymentError extends ApiError {
     );
   }
 }
+
+/**
+ * The processor's answer was lost (timeout, network) after the attempt was made: the buyer confirms
+ * again and the same attempt is asked again, so nothing is charged twice.
+ */
+export class PaymentNotConfirmed extends PaymentError {
+  constructor() {
+    super(null);
+    this.message =
+      'The payment could not be confirmed with the payment processor. Please try again: you will not be charged twice.';
+  }
+
+  override body(): Record<string, unknown> {
+    return { error: 'PaymentError', detail: this.message };
+  }
+}

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CheckoutsTable } from '../../db/tables/checkouts.js';
+import type { CheckoutPaymentAttemptsTable } from '../../db/tables/payment-attempts.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -169,4 +170,92 @@ export async function findOrganizationCustomer(db: Executor, organizationId: str
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Payment attempts (committed before the processor is called; settled once)
+// ---------------------------------------------------------------------------------------------------
+
+export type PaymentAttemptRow = Selectable<CheckoutPaymentAttemptsTable>;
+
+const UNSETTLED = ['pending', 'interrupted', 'requires_action', 'processing'] as const;
+
+/** The number of the checkout's next attempt (1 for the first). */
+export async function nextAttemptNumber(db: Executor, checkoutId: string): Promise<number> {
+  const row = await db
+    .selectFrom('checkout_payment_attempts')
+    .select((eb) => eb.fn.max<number | null>('attempt').as('last'))
+    .where('checkout_id', '=', checkoutId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
+export async function insertPaymentAttempt(
+  db: Executor,
+  row: Insertable<CheckoutPaymentAttemptsTable>,
+): Promise<PaymentAttemptRow> {
+  return db.insertInto('checkout_payment_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The checkout's unsettled attempt, locked. */
+export async function lockUnsettledAttempt(db: Executor, checkoutId: string) {
+  return db
+    .selectFrom('checkout_payment_attempts')
+    .selectAll()
+    .where('checkout_id', '=', checkoutId)
+    .where('status', 'in', [...UNSETTLED])
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function lockPaymentAttempt(db: Executor, id: string) {
+  return db.selectFrom('checkout_payment_attempts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function findAttemptByProcessorPaymentId(db: Executor, processorPaymentId: string) {
+  return db
+    .selectFrom('checkout_payment_attempts')
+    .selectAll()
+    .where('processor_payment_id', '=', processorPaymentId)
+    .executeTakeFirst();
+}
+
+export async function findAttemptByIdempotencyKey(db: Executor, key: string) {
+  return db.selectFrom('checkout_payment_attempts').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+export async function updatePaymentAttempt(
+  db: Executor,
+  id: string,
+  changes: Updateable<CheckoutPaymentAttemptsTable>,
+): Promise<PaymentAttemptRow> {
+  return db
+    .updateTable('checkout_payment_attempts')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Attempts nobody is settling: in flight or interrupted since before `staleBefore` (a crash between the
+ * steps), waiting on the bank (`processing`), or on the buyer's authentication since before `abandonedBefore`.
+ */
+export async function findStaleAttempts(db: Executor, staleBefore: Date, abandonedBefore: Date, limit: number) {
+  return db
+    .selectFrom('checkout_payment_attempts')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['pending', 'interrupted', 'processing']), eb('modified_at', '<', staleBefore)]),
+        eb.and([eb('status', '=', 'requires_action'), eb('modified_at', '<', abandonedBefore)]),
+      ]),
+    )
+    .orderBy('modified_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function findCustomerById(db: Executor, id: string) {
+  return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 }

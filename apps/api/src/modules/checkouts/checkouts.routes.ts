@@ -127,6 +127,8 @@ export const checkoutRoutes = [
     ],
     status: 200,
     response: CheckoutPublicConfirmed,
+    // Short transactions of its own: none may be open while the payment processor is called.
+    transaction: false,
     handler: (ctx, { params, body }) => confirmCheckout(ctx, params.client_secret, body),
   }),
   defineRoute({

@@ -23,6 +23,15 @@ export function defaultPrice(bundle: ProductBundle): PriceWithMeter | undefined 
   return bundle.prices.find((price) => isStaticAmountType(price.amount_type)) ?? bundle.prices[0];
 }
 
+/**
+ * Whether a checkout may select `price` of `bundle`: a static one (fixed, custom, free); a metered price
+ * only when the product has nothing else. The subscription carries the product's metered prices anyway,
+ * so selecting one would only drop the fixed fee.
+ */
+export function isSelectablePrice(bundle: ProductBundle, price: PriceWithMeter): boolean {
+  return isStaticAmountType(price.amount_type) || !bundle.prices.some((p) => isStaticAmountType(p.amount_type));
+}
+
 /** A pay-what-you-want amount must be within the price's bounds (0 only when the minimum is 0). */
 export function checkCustomAmount(issues: IssueCollector, price: PriceWithMeter, amount: number, loc: Loc): void {
   if (price.amount_type !== 'custom') return;

@@ -114,7 +114,8 @@ export const CheckoutPublicConfirmed = z
     ...checkoutBase,
     organization: Organization,
     status: z.literal('confirmed'),
-    customer_session_token: z.string(),
+    // null when the customer was found by email: the buyer signs in to the portal by email code.
+    customer_session_token: z.string().nullable(),
   })
   .meta({ id: 'CheckoutPublicConfirmed' });
 

@@ -28,15 +28,16 @@ function snapshotPrices(draft: Draft): { product_price_id: string; amount: numbe
   return [
     { product_price_id: draft.price.id, amount: priceAmount(draft.price, draft.row.amount) },
     ...draft.product.prices
-      .filter((price) => price.amount_type === 'metered_unit' && price.id !== draft.price.id)
+      .filter((price) => price.id !== draft.price.id && !price.is_archived && price.amount_type === 'metered_unit')
       .map((price) => ({ product_price_id: price.id, amount: 0 })),
   ];
 }
 
 /**
- * A recurring checkout starts an active subscription: the prices are snapshotted (the selected one at
- * the checkout amount, metered ones at 0), the period keeps the start's day of month, the discount,
- * metadata and custom field data come from the checkout, and the redemption is linked to it.
+ * A recurring checkout starts an active subscription carrying every price of the product: the selected
+ * static one at the checkout amount, the metered ones at 0 (billed from usage). The period keeps the
+ * start's day of month, the discount, metadata and custom field data come from the checkout, and the
+ * redemption is linked to it.
  */
 async function startSubscription(
   ctx: Context,
@@ -166,8 +167,9 @@ export async function fulfilCheckout(
     checkout_id: draft.row.id,
     subscription_id: subscription?.id ?? null,
     billing_reason: upgrade ? 'subscription_update' : subscription ? 'subscription_create' : 'purchase',
-    billing_name: draft.row.customer_billing_name ?? customer.name,
-    billing_address: (customer.billing_address ?? null) as AddressValue | null,
+    // What the buyer entered for this purchase (an existing customer's own details are not overwritten).
+    billing_name: draft.row.customer_billing_name ?? draft.row.customer_name ?? customer.name,
+    billing_address: (draft.row.customer_billing_address ?? customer.billing_address ?? null) as AddressValue | null,
     currency: draft.row.currency,
     subtotal_amount: amounts.amount,
     discount_amount: amounts.discount_amount,

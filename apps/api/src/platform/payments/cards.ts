@@ -92,14 +92,19 @@ export function isExpired(expMonth: number, expYear: number, now: Date): boolean
  * - `card_declined`: every charge and setup is declined (4000 0000 0000 0002);
  * - `insufficient_funds`: declined for insufficient funds (4000 0000 0000 9995);
  * - `charge_declined_after_attach`: it can be saved (setup succeeds) but every charge fails
- *   (4000 0000 0000 0341).
+ *   (4000 0000 0000 0341);
+ * - `authentication_required`: a charge on the checkout page waits for the buyer to authenticate (3-D
+ *   Secure), then succeeds or fails by the buyer's answer; once saved, off-session charges need no
+ *   authentication (4000 0025 0000 3155).
  */
-export type SimulatedOutcome = 'succeed' | 'card_declined' | 'insufficient_funds' | 'charge_declined_after_attach';
+export type SimulatedOutcome =
+  'succeed' | 'card_declined' | 'insufficient_funds' | 'charge_declined_after_attach' | 'authentication_required';
 
 const TEST_CARD_OUTCOMES: Record<string, SimulatedOutcome> = {
   '4000000000000002': 'card_declined',
   '4000000000009995': 'insufficient_funds',
   '4000000000000341': 'charge_declined_after_attach',
+  '4000002500003155': 'authentication_required',
 };
 
 export function simulatedOutcome(digits: string): SimulatedOutcome {
@@ -111,4 +116,10 @@ export const DECLINES = {
   card_declined: { reason: 'card_declined', message: 'Your card was declined.' },
   insufficient_funds: { reason: 'insufficient_funds', message: 'Your card has insufficient funds.' },
   expired_card: { reason: 'expired_card', message: 'Your card has expired.' },
+  authentication_required: { reason: 'authentication_required', message: 'Your card requires authentication.' },
+  authentication_failed: {
+    reason: 'payment_intent_authentication_failure',
+    message:
+      'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+  },
 } as const;

@@ -28,6 +28,8 @@ export class UnavailablePaymentProcessor implements PaymentProcessor {
   chargeWithConfirmationToken = async (): Promise<never> => this.refuse();
   setupWithConfirmationToken = async (): Promise<never> => this.refuse();
   chargeSavedPaymentMethod = async (): Promise<never> => this.refuse();
+  retrieveCharge = async (): Promise<never> => this.refuse();
+  retrieveSetup = async (): Promise<never> => this.refuse();
   refund = async (): Promise<never> => this.refuse();
 }
 
@@ -49,9 +51,12 @@ export function createPaymentProcessor(config: Config, deps: PaymentProcessorDep
   return new UnavailablePaymentProcessor();
 }
 
-/** The processor bound to an executor (a request's transaction), for the Context. */
-export function bindPaymentProcessor(processor: PaymentProcessor, db: Executor): PaymentProcessor {
-  return processor.withExecutor ? processor.withExecutor(db) : processor;
+/**
+ * The processor for a Context. Processors keep their own state (the simulated one in short transactions
+ * of its own on the pool), so the same instance serves every context; `db` is no longer used.
+ */
+export function bindPaymentProcessor(processor: PaymentProcessor, _db?: Executor): PaymentProcessor {
+  return processor;
 }
 
 /** Whether the simulated processor's public routes should be served. */

@@ -1,5 +1,3 @@
-import type { Executor } from '../db/database.js';
-
 /**
  * The payment processor behind checkouts, renewals and refunds. Tessera ships a simulated card processor
  * (the default outside production) and a Stripe adapter (when STRIPE_SECRET_KEY is set). Card numbers
@@ -7,6 +5,8 @@ import type { Executor } from '../db/database.js';
  * and only brand, last four digits and expiry come back.
  *
  * Every call that moves money takes an idempotency key, so a retry after a crash never charges twice.
+ * Callers never hold a database transaction open while they call it: it is a remote service (the
+ * simulated one included, which writes its state in short transactions of its own).
  */
 export interface CardDetails {
   brand: string;
@@ -42,9 +42,29 @@ export type ChargeResult =
       card: CardDetails | null;
     };
 
+/**
+ * A charge on the checkout page may also wait for the buyer (3-D Secure: the page completes the
+ * processor's next action with the client secret) or for the processor (`processing`: settled later by
+ * a webhook or by asking again).
+ */
+export type CheckoutChargeResult =
+  | ChargeResult
+  | {
+      status: 'requires_action';
+      processorPaymentId: string;
+      /** The secret the page hands to the processor's script to complete the authentication. Never logged. */
+      clientSecret: string;
+      card: CardDetails | null;
+    }
+  | { status: 'processing'; processorPaymentId: string; card: CardDetails | null };
+
+export type RetrievedCharge = CheckoutChargeResult | { status: 'not_found' };
+
 export type SetupResult =
   | { status: 'succeeded'; paymentMethodId: string; card: CardDetails }
   | { status: 'failed'; declineReason: string; declineMessage: string };
+
+export type RetrievedSetup = SetupResult | { status: 'not_found' };
 
 export type RefundResult =
   | { status: 'succeeded'; processorRefundId: string }
@@ -55,13 +75,9 @@ export interface PaymentProcessor {
   readonly name: 'simulated' | 'stripe';
 
   /**
-   * The same processor writing its own state through `db` (the request's transaction). Processors with
-   * state in Tessera's database (the simulated one) implement it; the Context already holds the bound
-   * processor, so services never call it.
+   * Charges a confirmation token from the checkout form now; `savePaymentMethod` keeps it for renewals.
+   * `metadata` is searchable at the processor (the idempotency key is added to it by adapters).
    */
-  withExecutor?(db: Executor): PaymentProcessor;
-
-  /** Charges a confirmation token from the checkout form now; `savePaymentMethod` keeps it for renewals. */
   chargeWithConfirmationToken(input: {
     amount: number;
     currency: string;
@@ -70,7 +86,22 @@ export interface PaymentProcessor {
     savePaymentMethod: boolean;
     idempotencyKey: string;
     metadata: Record<string, string>;
-  }): Promise<ChargeResult>;
+  }): Promise<CheckoutChargeResult>;
+
+  /**
+   * The outcome, as it stands now, of a charge made with `chargeWithConfirmationToken`: by the
+   * processor's id when known, else by the idempotency key it was made with. `not_found`: the processor
+   * never received it (the call may then be made again with the same key).
+   */
+  retrieveCharge(input: {
+    idempotencyKey: string;
+    processorPaymentId: string | null;
+    customer: ProcessorCustomerInput;
+    savePaymentMethod: boolean;
+  }): Promise<RetrievedCharge>;
+
+  /** The outcome of a setup made with `setupWithConfirmationToken` and this idempotency key. */
+  retrieveSetup(input: { idempotencyKey: string; customer: ProcessorCustomerInput }): Promise<RetrievedSetup>;
 
   /** Saves the method without charging (a free recurring price, a trial). */
   setupWithConfirmationToken(input: {

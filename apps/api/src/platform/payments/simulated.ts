@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { SimulatedChargesTable } from '../../db/tables/orders.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v4';
 import type { Clock } from '../clock.js';
@@ -17,17 +18,27 @@ import {
   validLengthForBrand,
   type SimulatedOutcome,
 } from './cards.js';
-import type { CardDetails, ChargeResult, PaymentProcessor, RefundResult, SetupResult } from './processor.js';
+import type {
+  CardDetails,
+  ChargeResult,
+  CheckoutChargeResult,
+  PaymentProcessor,
+  RefundResult,
+  RetrievedCharge,
+  RetrievedSetup,
+  SetupResult,
+} from './processor.js';
 
 /**
  * The built-in simulated card processor: the default outside production. A card becomes a
  * single-use confirmation token (`POST /simulated-processor/confirmation-tokens`); charges, setups,
  * off-session charges and refunds then behave as Stripe's test cards do in test mode.
  *
- * Its state lives in the database and is written through the executor it is bound to, so inside a
- * request it takes part in the request's transaction (on the embedded database a second connection
- * would wait for that transaction forever). Only brand, last four digits and expiry of a card are
- * stored, never the number or the CVC.
+ * Its state lives in the database but it behaves as a remote service: every call runs in a short
+ * transaction of its own on the pool, never in the caller's. Callers therefore never call it with a
+ * transaction open (with the embedded database that call would wait for that transaction forever, and
+ * with any processor the money would move while the caller's records could still roll back). Only
+ * brand, last four digits and expiry of a card are stored, never the number or the CVC.
  */
 
 function simulatedId(prefix: string): string {
@@ -96,12 +107,33 @@ export async function createSimulatedConfirmationToken(db: Executor, clock: Cloc
   return id;
 }
 
-/** `POST /simulated-processor/confirmation-tokens`: a plain route, registered only when this processor is active. */
+export const PaymentAuthentication = z.object({
+  client_secret: z.string().min(1).max(200),
+  approve: z.boolean(),
+});
+
+/**
+ * Plain routes, registered only when this processor is active: `POST /simulated-processor/confirmation-tokens`
+ * (a card becomes a token) and `POST /simulated-processor/payment-intents/authenticate` (the buyer's answer
+ * to the simulated 3-D Secure challenge of a charge that requires authentication, by its client secret).
+ */
 export function registerSimulatedProcessorRoutes(app: FastifyInstance, deps: { db: Executor; clock: Clock }): void {
   app.post('/simulated-processor/confirmation-tokens', async (request, reply) => {
     const body = parseOrThrow(ConfirmationTokenCreate, request.body, ['body']);
     const id = await createSimulatedConfirmationToken(deps.db, deps.clock, body.card);
     return reply.code(201).type('application/json; charset=utf-8').send(JSON.stringify({ id }));
+  });
+  app.post('/simulated-processor/payment-intents/authenticate', async (request, reply) => {
+    const body = parseOrThrow(PaymentAuthentication, request.body, ['body']);
+    const processor = new SimulatedPaymentProcessor(deps.db, deps.clock);
+    const status = await processor.authenticate(body.client_secret, body.approve);
+    if (!status) {
+      return reply
+        .code(404)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ error: 'ResourceNotFound', detail: 'No payment awaits authentication.' }));
+    }
+    return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ status }));
   });
 }
 
@@ -139,6 +171,7 @@ function setupDecline(card: StoredCard, now: Date) {
   if (isExpired(card.exp_month, card.exp_year, now)) return DECLINES.expired_card;
   if (card.outcome === 'card_declined') return DECLINES.card_declined;
   if (card.outcome === 'insufficient_funds') return DECLINES.insufficient_funds;
+  if (card.outcome === 'authentication_required') return DECLINES.authentication_required;
   return null;
 }
 
@@ -154,44 +187,72 @@ export class SimulatedIdempotencyConflict extends Error {
   }
 }
 
+type ChargeRow = Selectable<SimulatedChargesTable>;
+
+/** A charge as it stands now (a charge that awaited authentication may have been completed since). */
+function resultOfCharge(row: ChargeRow): CheckoutChargeResult {
+  const card =
+    row.brand && row.last4 && row.exp_month !== null && row.exp_year !== null
+      ? { brand: row.brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year }
+      : null;
+  if (row.status === 'requires_action') {
+    return { status: 'requires_action', processorPaymentId: row.id, clientSecret: row.client_secret!, card };
+  }
+  if (row.status === 'failed') {
+    const decline = Object.values(DECLINES).find((candidate) => candidate.reason === row.decline_reason);
+    return {
+      status: 'failed',
+      processorPaymentId: row.id,
+      declineReason: row.decline_reason ?? 'card_declined',
+      declineMessage: decline?.message ?? 'Your card was declined.',
+      card,
+    };
+  }
+  return {
+    status: 'succeeded',
+    processorPaymentId: row.id,
+    card: card ?? { brand: 'unknown', last4: '', exp_month: 0, exp_year: 0 },
+    paymentMethodId: row.payment_method_id,
+  };
+}
+
 export class SimulatedPaymentProcessor implements PaymentProcessor {
   readonly name = 'simulated' as const;
 
+  /** `db` is the pool: each call opens its own short transaction, as a remote service keeps its own state. */
   constructor(
     private readonly db: Executor,
     private readonly clock: Clock,
   ) {}
 
-  withExecutor(db: Executor): PaymentProcessor {
-    return new SimulatedPaymentProcessor(db, this.clock);
-  }
-
   /**
-   * Runs `operation` once per idempotency key: a retry answers the stored result and moves no money.
-   * Concurrent calls with one key wait on a transaction-scoped advisory lock.
+   * Runs `operation` once per idempotency key, in a transaction of its own: a retry answers the stored
+   * result and moves no money. Concurrent calls with one key wait on a transaction-scoped advisory lock.
    */
-  private async once<T>(key: string, operation: string, run: () => Promise<T>): Promise<T> {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`simulated:${key}`}, 0))`.execute(this.db);
-    const existing = await this.db
-      .selectFrom('simulated_idempotency_keys')
-      .selectAll()
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.operation !== operation) throw new SimulatedIdempotencyConflict(key);
-      return existing.result as T;
-    }
-    const result = await run();
-    await this.db
-      .insertInto('simulated_idempotency_keys')
-      .values({ key, created_at: this.clock.now(), operation, result: JSON.stringify(result) })
-      .execute();
-    return result;
+  private once<T>(key: string, operation: string, run: (db: Executor) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (db) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`simulated:${key}`}, 0))`.execute(db);
+      const existing = await db
+        .selectFrom('simulated_idempotency_keys')
+        .selectAll()
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (existing) {
+        if (existing.operation !== operation) throw new SimulatedIdempotencyConflict(key);
+        return existing.result as T;
+      }
+      const result = await run(db);
+      await db
+        .insertInto('simulated_idempotency_keys')
+        .values({ key, created_at: this.clock.now(), operation, result: JSON.stringify(result) })
+        .execute();
+      return result;
+    });
   }
 
   /** Marks the token used and returns its card; undefined when unknown or already used. */
-  private async consumeToken(id: string): Promise<StoredCard | undefined> {
-    return this.db
+  private async consumeToken(db: Executor, id: string): Promise<StoredCard | undefined> {
+    return db
       .updateTable('simulated_confirmation_tokens')
       .set({ used_at: this.clock.now() })
       .where('id', '=', id)
@@ -200,9 +261,9 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
       .executeTakeFirst();
   }
 
-  private async savePaymentMethod(customerId: string, card: StoredCard): Promise<string> {
+  private async savePaymentMethod(db: Executor, customerId: string, card: StoredCard): Promise<string> {
     const id = simulatedId('pm');
-    await this.db
+    await db
       .insertInto('simulated_payment_methods')
       .values({ id, created_at: this.clock.now(), customer_id: customerId, ...card })
       .execute();
@@ -210,41 +271,41 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
   }
 
   private async charge(
-    amount: number,
-    currency: string,
+    db: Executor,
+    input: { amount: number; currency: string; customerId: string },
     card: StoredCard,
     paymentMethodId: string | null,
-  ): Promise<ChargeResult> {
+    authentication: { required: boolean; saveOnSuccess: boolean } = { required: false, saveOnSuccess: false },
+  ): Promise<CheckoutChargeResult> {
     const decline = chargeDecline(card, this.clock.now());
     const id = simulatedId('pi');
-    await this.db
+    const status = decline ? 'failed' : authentication.required ? 'requires_action' : 'succeeded';
+    const row = await db
       .insertInto('simulated_charges')
       .values({
         id,
         created_at: this.clock.now(),
-        status: decline ? 'failed' : 'succeeded',
-        amount,
-        currency,
+        status,
+        amount: input.amount,
+        currency: input.currency,
         payment_method_id: paymentMethodId,
         decline_reason: decline?.reason ?? null,
+        client_secret: status === 'requires_action' ? `${id}_secret_${randomBytes(12).toString('hex')}` : null,
+        customer_id: input.customerId,
+        save_payment_method: authentication.saveOnSuccess,
+        ...card,
       })
-      .execute();
-    if (decline) {
-      return {
-        status: 'failed',
-        processorPaymentId: id,
-        declineReason: decline.reason,
-        declineMessage: decline.message,
-        card: cardOf(card),
-      };
-    }
-    return { status: 'succeeded', processorPaymentId: id, card: cardOf(card), paymentMethodId };
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return resultOfCharge(row);
   }
 
-  chargeWithConfirmationToken(input: Parameters<PaymentProcessor['chargeWithConfirmationToken']>[0]) {
+  chargeWithConfirmationToken(
+    input: Parameters<PaymentProcessor['chargeWithConfirmationToken']>[0],
+  ): Promise<CheckoutChargeResult> {
     checkAmount(input.amount);
-    return this.once(input.idempotencyKey, 'charge_confirmation_token', async (): Promise<ChargeResult> => {
-      const card = await this.consumeToken(input.confirmationTokenId);
+    return this.once(input.idempotencyKey, 'charge_confirmation_token', async (db): Promise<CheckoutChargeResult> => {
+      const card = await this.consumeToken(db, input.confirmationTokenId);
       if (!card) {
         return {
           status: 'failed',
@@ -254,30 +315,102 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
           card: null,
         };
       }
+      const customerId = input.customer.customerId;
+      const charge = { amount: input.amount, currency: input.currency, customerId };
+      // 4000 0025 0000 3155: the buyer authenticates first; the method is saved once that succeeds.
+      if (card.outcome === 'authentication_required' && chargeDecline(card, this.clock.now()) === null) {
+        return this.charge(db, charge, card, null, { required: true, saveOnSuccess: input.savePaymentMethod });
+      }
       // As with Stripe, a method is attached to the customer only when the charge succeeds.
       const declined = chargeDecline(card, this.clock.now()) !== null;
       const paymentMethodId =
-        input.savePaymentMethod && !declined ? await this.savePaymentMethod(input.customer.customerId, card) : null;
-      return this.charge(input.amount, input.currency, card, paymentMethodId);
+        input.savePaymentMethod && !declined ? await this.savePaymentMethod(db, customerId, card) : null;
+      return this.charge(db, charge, card, paymentMethodId);
     });
   }
 
+  /**
+   * The buyer's answer to the authentication challenge of a charge (by its client secret): approved, the
+   * charge succeeds (and its method is saved when asked); refused, it fails. Undefined when no charge
+   * with this secret awaits authentication.
+   */
+  async authenticate(clientSecret: string, approve: boolean): Promise<'succeeded' | 'failed' | undefined> {
+    return this.db.transaction().execute(async (db) => {
+      const row = await db
+        .selectFrom('simulated_charges')
+        .selectAll()
+        .where('client_secret', '=', clientSecret)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row || row.status !== 'requires_action') return undefined;
+      if (!approve) {
+        await db
+          .updateTable('simulated_charges')
+          .set({ status: 'failed', decline_reason: DECLINES.authentication_failed.reason })
+          .where('id', '=', row.id)
+          .execute();
+        return 'failed';
+      }
+      const card = { brand: row.brand!, last4: row.last4!, exp_month: row.exp_month!, exp_year: row.exp_year! };
+      const paymentMethodId =
+        row.save_payment_method && row.customer_id
+          ? await this.savePaymentMethod(db, row.customer_id, { ...card, outcome: row.outcome ?? 'succeed' })
+          : null;
+      await db
+        .updateTable('simulated_charges')
+        .set({ status: 'succeeded', payment_method_id: paymentMethodId })
+        .where('id', '=', row.id)
+        .execute();
+      return 'succeeded';
+    });
+  }
+
+  /** The outcome of a charge made with this idempotency key (or this id), as it stands now. */
+  async retrieveCharge(input: Parameters<PaymentProcessor['retrieveCharge']>[0]): Promise<RetrievedCharge> {
+    return this.db.transaction().execute(async (db) => {
+      let id = input.processorPaymentId;
+      if (!id) {
+        const stored = await db
+          .selectFrom('simulated_idempotency_keys')
+          .selectAll()
+          .where('key', '=', input.idempotencyKey)
+          .executeTakeFirst();
+        if (!stored) return { status: 'not_found' as const };
+        const result = stored.result as CheckoutChargeResult;
+        if (!result.processorPaymentId) return result;
+        id = result.processorPaymentId;
+      }
+      const row = await db.selectFrom('simulated_charges').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? resultOfCharge(row) : { status: 'not_found' as const };
+    });
+  }
+
+  /** The outcome of a setup made with this idempotency key. */
+  async retrieveSetup(input: Parameters<PaymentProcessor['retrieveSetup']>[0]): Promise<RetrievedSetup> {
+    const stored = await this.db
+      .selectFrom('simulated_idempotency_keys')
+      .selectAll()
+      .where('key', '=', input.idempotencyKey)
+      .executeTakeFirst();
+    return stored ? (stored.result as SetupResult) : { status: 'not_found' };
+  }
+
   setupWithConfirmationToken(input: Parameters<PaymentProcessor['setupWithConfirmationToken']>[0]) {
-    return this.once(input.idempotencyKey, 'setup_confirmation_token', async (): Promise<SetupResult> => {
-      const card = await this.consumeToken(input.confirmationTokenId);
+    return this.once(input.idempotencyKey, 'setup_confirmation_token', async (db): Promise<SetupResult> => {
+      const card = await this.consumeToken(db, input.confirmationTokenId);
       if (!card)
         return { status: 'failed', declineReason: INVALID_TOKEN.reason, declineMessage: INVALID_TOKEN.message };
       const decline = setupDecline(card, this.clock.now());
       if (decline) return { status: 'failed', declineReason: decline.reason, declineMessage: decline.message };
-      const paymentMethodId = await this.savePaymentMethod(input.customer.customerId, card);
+      const paymentMethodId = await this.savePaymentMethod(db, input.customer.customerId, card);
       return { status: 'succeeded', paymentMethodId, card: cardOf(card) };
     });
   }
 
   chargeSavedPaymentMethod(input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0]) {
     checkAmount(input.amount);
-    return this.once(input.idempotencyKey, 'charge_saved_payment_method', async (): Promise<ChargeResult> => {
-      const method = await this.db
+    return this.once(input.idempotencyKey, 'charge_saved_payment_method', async (db): Promise<ChargeResult> => {
+      const method = await db
         .selectFrom('simulated_payment_methods')
         .select(['brand', 'last4', 'exp_month', 'exp_year', 'outcome'])
         .where('id', '=', input.paymentMethodId)
@@ -292,14 +425,21 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
           card: null,
         };
       }
-      return this.charge(input.amount, input.currency, method, input.paymentMethodId);
+      // Off-session charges of a saved method need no authentication (as Stripe's 3155 card once set up).
+      const result = await this.charge(
+        db,
+        { amount: input.amount, currency: input.currency, customerId: input.customer.customerId },
+        method,
+        input.paymentMethodId,
+      );
+      return result as ChargeResult;
     });
   }
 
   refund(input: Parameters<PaymentProcessor['refund']>[0]) {
     checkAmount(input.amount);
-    return this.once(input.idempotencyKey, 'refund', async (): Promise<RefundResult> => {
-      const charge = await this.db
+    return this.once(input.idempotencyKey, 'refund', async (db): Promise<RefundResult> => {
+      const charge = await db
         .selectFrom('simulated_charges')
         .selectAll()
         .where('id', '=', input.processorPaymentId)
@@ -312,12 +452,12 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
         return { status: 'failed', processorRefundId: null, failureReason: 'amount_too_large' };
       }
       const id = simulatedId('re');
-      await this.db
+      await db
         .updateTable('simulated_charges')
         .set({ amount_refunded: charge.amount_refunded + input.amount })
         .where('id', '=', charge.id)
         .execute();
-      await this.db
+      await db
         .insertInto('simulated_refunds')
         .values({ id, created_at: this.clock.now(), charge_id: charge.id, amount: input.amount })
         .execute();

@@ -152,6 +152,7 @@ describe('Stripe adapter', () => {
       'automatic_payment_methods[allow_redirects]': 'never',
       setup_future_usage: 'off_session',
       'metadata[checkout_id]': 'checkout-1',
+      'metadata[tessera_idempotency_key]': 'checkout-1-confirm',
       'expand[0]': 'payment_method',
     });
   });

@@ -2,7 +2,10 @@ import Stripe from 'stripe';
 import type {
   CardDetails,
   ChargeResult,
+  CheckoutChargeResult,
   PaymentProcessor,
+  RetrievedCharge,
+  RetrievedSetup,
   ProcessorCustomerInput,
   RefundResult,
   SetupResult,
@@ -18,6 +21,9 @@ import type {
 
 /** Metadata key of the Tessera customer id on Stripe customers. */
 export const CUSTOMER_METADATA_KEY = 'tessera_customer_id';
+
+/** Metadata key of the idempotency key on PaymentIntents and SetupIntents (found again by it). */
+export const IDEMPOTENCY_METADATA_KEY = 'tessera_idempotency_key';
 
 export interface StripeAdapterOptions {
   /** A custom HTTP client (tests inject `Stripe.createFetchHttpClient(fakeFetch)`). */
@@ -90,6 +96,20 @@ function chargeResult(intent: Stripe.PaymentIntent, saved: boolean): ChargeResul
   };
 }
 
+/**
+ * A PaymentIntent confirmed on the checkout page: besides succeeded and failed, it may wait for the
+ * buyer's authentication (`requires_action`: 3-D Secure, completed by Stripe.js with the client secret)
+ * or for the bank (`processing`).
+ */
+function checkoutChargeResult(intent: Stripe.PaymentIntent, saved: boolean): CheckoutChargeResult {
+  const card = cardOf(intent.payment_method);
+  if (intent.status === 'requires_action' && intent.client_secret) {
+    return { status: 'requires_action', processorPaymentId: intent.id, clientSecret: intent.client_secret, card };
+  }
+  if (intent.status === 'processing') return { status: 'processing', processorPaymentId: intent.id, card };
+  return chargeResult(intent, saved);
+}
+
 function failedChargeFromError(error: unknown): ChargeResult {
   const decline = declineOf(error);
   if (!decline) throw error;
@@ -145,7 +165,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
 
   async chargeWithConfirmationToken(
     input: Parameters<PaymentProcessor['chargeWithConfirmationToken']>[0],
-  ): Promise<ChargeResult> {
+  ): Promise<CheckoutChargeResult> {
     const customer = await this.stripeCustomerId(input.customer);
     try {
       const intent = await this.stripe.paymentIntents.create(
@@ -157,12 +177,12 @@ export class StripePaymentProcessor implements PaymentProcessor {
           confirmation_token: input.confirmationTokenId,
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           ...(input.savePaymentMethod ? { setup_future_usage: 'off_session' as const } : {}),
-          metadata: input.metadata,
+          metadata: { ...input.metadata, [IDEMPOTENCY_METADATA_KEY]: input.idempotencyKey },
           expand: ['payment_method'],
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      return chargeResult(intent, input.savePaymentMethod);
+      return checkoutChargeResult(intent, input.savePaymentMethod);
     } catch (error) {
       return failedChargeFromError(error);
     }
@@ -180,7 +200,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
           confirmation_token: input.confirmationTokenId,
           usage: 'off_session',
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          metadata: input.metadata,
+          metadata: { ...input.metadata, [IDEMPOTENCY_METADATA_KEY]: input.idempotencyKey },
           expand: ['payment_method'],
         },
         { idempotencyKey: input.idempotencyKey },
@@ -227,6 +247,47 @@ export class StripePaymentProcessor implements PaymentProcessor {
     } catch (error) {
       return failedChargeFromError(error);
     }
+  }
+
+  /**
+   * A checkout charge as it stands now: the PaymentIntent by id, else found by the idempotency key in its
+   * metadata (Stripe's search; an intent created moments ago may not be indexed yet, and making the call
+   * again with the same idempotency key is then safe).
+   */
+  async retrieveCharge(input: Parameters<PaymentProcessor['retrieveCharge']>[0]): Promise<RetrievedCharge> {
+    let intent: Stripe.PaymentIntent | undefined;
+    if (input.processorPaymentId) {
+      intent = await this.stripe.paymentIntents.retrieve(input.processorPaymentId, { expand: ['payment_method'] });
+    } else {
+      const found = await this.stripe.paymentIntents.search({
+        query: `metadata['${IDEMPOTENCY_METADATA_KEY}']:'${input.idempotencyKey}'`,
+        limit: 1,
+        expand: ['data.payment_method'],
+      });
+      intent = found.data[0];
+    }
+    if (!intent) return { status: 'not_found' };
+    if (intent.status === 'requires_payment_method' && intent.last_payment_error) return failedCharge(intent);
+    return checkoutChargeResult(intent, input.savePaymentMethod);
+  }
+
+  /** A setup by the idempotency key in its metadata, among the customer's SetupIntents. */
+  async retrieveSetup(input: Parameters<PaymentProcessor['retrieveSetup']>[0]): Promise<RetrievedSetup> {
+    const customer = await this.stripeCustomerId(input.customer);
+    const list = await this.stripe.setupIntents.list({ customer, limit: 100, expand: ['data.payment_method'] });
+    const intent = list.data.find(
+      (candidate) => candidate.metadata?.[IDEMPOTENCY_METADATA_KEY] === input.idempotencyKey,
+    );
+    if (!intent) return { status: 'not_found' };
+    const paymentMethodId = methodId(intent.payment_method);
+    if (intent.status === 'succeeded' && paymentMethodId) {
+      return { status: 'succeeded', paymentMethodId, card: cardOf(intent.payment_method) ?? UNKNOWN_CARD };
+    }
+    return {
+      status: 'failed',
+      declineReason: intent.last_setup_error?.code ?? `setup_intent_${intent.status}`,
+      declineMessage: intent.last_setup_error?.message ?? 'The card could not be saved.',
+    };
   }
 
   async refund(input: Parameters<PaymentProcessor['refund']>[0]): Promise<RefundResult> {

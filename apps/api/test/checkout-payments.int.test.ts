@@ -1,0 +1,155 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ManualClock } from '../src/platform/clock.js';
+import { reconcileCheckoutPayments } from '../src/modules/checkouts/checkouts.reconcile.js';
+import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
+import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { productFactory } from './factories/products.js';
+import { json, startTestServer, type TestServer } from './harness.js';
+import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
+
+/**
+ * Checkout confirm takes money in three steps: the attempt is committed before the processor is called,
+ * the processor is called outside any transaction with one idempotency key per attempt, and the outcome
+ * is recorded in a transaction of its own. Whatever fails in between, the buyer is charged once.
+ */
+let server: TestServer;
+let acme: OrganizationFixture;
+let guard: ProcessorGuard;
+
+beforeAll(async () => {
+  guard = installProcessorGuard();
+  server = await startTestServer();
+  acme = await organizationFactory(server, { name: 'Acme' });
+});
+afterAll(async () => {
+  await server?.stop();
+  guard?.uninstall();
+});
+afterEach(() => {
+  // No processor call, in any test of this file, was made with a transaction open.
+  expect(guard.violations.map((violation) => `${violation.method}\n${violation.stack}`)).toEqual([]);
+});
+
+const confirm = (secret: string, payload: object) =>
+  server.inject({ method: 'POST', url: `/v1/checkouts/client/${secret}/confirm`, payload });
+
+const BUYER = { customer_email: 'buyer@example.com', customer_name: 'Bea Buyer', customer_billing_address: ADDRESS };
+
+async function paidCheckout() {
+  const { product } = await productFactory(server, acme.organization.id);
+  return checkoutFactory(server, acme.organization.id, [product.id]);
+}
+
+async function ordersOf(checkoutId: string) {
+  return server.runtime.database.db.selectFrom('orders').selectAll().where('checkout_id', '=', checkoutId).execute();
+}
+
+async function paymentsOf(checkoutId: string) {
+  return server.runtime.database.db.selectFrom('payments').selectAll().where('checkout_id', '=', checkoutId).execute();
+}
+
+describe('a processor answer lost after the charge', () => {
+  it('the retry is answered by the same charge: charged once, one order', async () => {
+    const checkout = await paidCheckout();
+    const capturedBefore = guard.captured.size;
+    guard.failAfterProcessing('chargeWithConfirmationToken');
+    const lost = await confirm(checkout.client_secret, {
+      ...BUYER,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(lost.statusCode).toBe(400);
+    expect(json(lost).error).toBe('PaymentError');
+    expect(guard.captured.size).toBe(capturedBefore + 1);
+
+    // The page makes a new token and confirms again.
+    const retry = await confirm(checkout.client_secret, {
+      ...BUYER,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(retry.statusCode).toBe(200);
+    expect(json(retry).status).toBe('confirmed');
+    expect(guard.captured.size).toBe(capturedBefore + 1);
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+    const payments = await paymentsOf(checkout.id);
+    expect(payments.map((payment) => payment.status)).toEqual(['succeeded']);
+    expect(payments[0]!.order_id).toBe((await ordersOf(checkout.id))[0]!.id);
+  });
+});
+
+describe('reconciliation', () => {
+  it('finishes a payment left pending by a crash between the charge and its record, exactly once', async () => {
+    const checkout = await paidCheckout();
+    const capturedBefore = guard.captured.size;
+    const hang = guard.hangAfterProcessing('chargeWithConfirmationToken');
+    const stuck = confirm(checkout.client_secret, { ...BUYER, confirmation_token_id: await confirmationToken(server) });
+    await hang.reached;
+    const attempt = await server.runtime.database.db
+      .selectFrom('checkout_payment_attempts')
+      .selectAll()
+      .where('checkout_id', '=', checkout.id)
+      .executeTakeFirstOrThrow();
+    expect(attempt).toMatchObject({ status: 'pending', idempotency_key: `checkout:${checkout.id}:attempt:1` });
+
+    // Younger than a minute: left alone (its request may still be running).
+    const clock = server.clock as ManualClock;
+    expect(await reconcileCheckoutPayments(server.context())).toMatchObject({ settled: 0 });
+    clock.advance(2 * 60_000);
+    expect(await reconcileCheckoutPayments(server.context())).toMatchObject({ settled: 1 });
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+    expect(
+      json(await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` })).status,
+    ).toBe('succeeded');
+
+    // The request wakes up: it finds the payment settled and records nothing twice.
+    hang.release();
+    const answer = await stuck;
+    expect(answer.statusCode).toBe(200);
+    expect(await reconcileCheckoutPayments(server.context())).toMatchObject({ settled: 0 });
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+    expect((await paymentsOf(checkout.id)).map((payment) => payment.status)).toEqual(['succeeded']);
+    expect(guard.captured.size).toBe(capturedBefore + 1);
+  });
+});
+
+describe('concurrent confirms', () => {
+  it('two confirms of one checkout at once charge once', async () => {
+    const checkout = await paidCheckout();
+    const capturedBefore = guard.captured.size;
+    const [first, second] = await Promise.all([
+      confirm(checkout.client_secret, { ...BUYER, confirmation_token_id: await confirmationToken(server) }),
+      confirm(checkout.client_secret, { ...BUYER, confirmation_token_id: await confirmationToken(server) }),
+    ]);
+    const statuses = [first.statusCode, second.statusCode].sort();
+    expect(statuses).toEqual([200, 403]);
+    const refused = [first, second].find((response) => response.statusCode === 403)!;
+    expect(json(refused).error).toBe('NotOpenCheckout');
+    expect(guard.captured.size).toBe(capturedBefore + 1);
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('one key per attempt: it moves on only after a recorded decline', async () => {
+    const checkout = await paidCheckout();
+    const declined = await confirm(checkout.client_secret, {
+      ...BUYER,
+      confirmation_token_id: await confirmationToken(server, CARDS.declined),
+    });
+    expect(declined.statusCode).toBe(400);
+    const paid = await confirm(checkout.client_secret, {
+      ...BUYER,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(paid.statusCode).toBe(200);
+    const attempts = await server.runtime.database.db
+      .selectFrom('checkout_payment_attempts')
+      .select(['attempt', 'status', 'idempotency_key'])
+      .where('checkout_id', '=', checkout.id)
+      .orderBy('attempt')
+      .execute();
+    expect(attempts).toEqual([
+      { attempt: 1, status: 'failed', idempotency_key: `checkout:${checkout.id}:attempt:1` },
+      { attempt: 2, status: 'succeeded', idempotency_key: `checkout:${checkout.id}:attempt:2` },
+    ]);
+  });
+});
