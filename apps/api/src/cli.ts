@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, type Role } from './config.js';
+import { exposedDevelopmentWarning, loadConfig, type Role } from './config.js';
 import { routes } from './modules/index.js';
 import { createUser } from './modules/auth/auth.service.js';
 import { addMember, findOrganizationBySlug } from './modules/organizations/organizations.repository.js';
@@ -85,6 +85,11 @@ program
           `  create your account: ${config.baseUrl}/signup\n` +
           `  API reference:       ${config.baseUrl}/docs\n\n`,
       );
+      const exposed = exposedDevelopmentWarning(config);
+      if (exposed) {
+        runtime.log.warn({ host: config.host }, 'development mode on a non-loopback interface');
+        process.stderr.write(`${exposed}\n\n`);
+      }
     }
     const shutdown = (signal: string) => {
       runtime.log.info({ signal }, 'shutting down');
@@ -212,7 +217,8 @@ clock
       if (seconds <= 0) throw new UsageError('give --days or --hours');
       if (seconds > 3660 * 86_400) throw new UsageError('advance by at most ten years at once');
       const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
-      if (!config.devMode) throw new UsageError('test clocks do not exist in production (NODE_ENV=production)');
+      if (!config.devMode)
+        throw new UsageError('test clocks do not exist in production (NODE_ENV=production or a live Stripe key)');
       const runtime = await startRuntime(config, { role: 'worker', work: false, logTo: 'stderr' });
       try {
         const ctx = runtime.context();

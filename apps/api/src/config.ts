@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseNetworks, type Network } from './modules/webhooks/webhooks.url-guard.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -14,7 +15,10 @@ export interface Config {
   secret: string;
   baseUrl: string;
   production: boolean;
-  /** Development conveniences (test clock, simulated payments, loopback webhooks). Off in production. */
+  /**
+   * Development conveniences (test clock, simulated payments, http and loopback webhooks): on unless
+   * `NODE_ENV=production` or a live Stripe key is configured (`npm start` alone is development).
+   */
   devMode: boolean;
   allowSimulatedPayments: boolean;
   /** Stripe keys (STRIPE_SECRET_KEY turns the Stripe adapter on); never logged. */
@@ -35,6 +39,11 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Random spread added to each retry delay, as a fraction of it (0.2 = up to +20 %). */
   webhookRetryJitter: number;
+  /**
+   * Networks webhooks may reach although they are not public (`WEBHOOK_ALLOWED_NETWORKS`, CIDR blocks):
+   * receivers inside the operator's own network. Empty by default.
+   */
+  webhookAllowedNetworks: Network[];
   /** An endpoint failing continuously for this long (seconds) is disabled and its organization told. */
   webhookDisableAfterSeconds: number;
   /** …or after this many consecutive failed attempts (0: only the time threshold applies). */
@@ -92,8 +101,15 @@ function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   return secret;
 }
 
+/** A live Stripe key (secret or restricted): real money, whatever `NODE_ENV` says. */
+export function isLiveStripeKey(key: string | undefined): boolean {
+  return Boolean(key && /^(?:sk|rk)_live_/.test(key));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const production = env.NODE_ENV === 'production';
+  // With real money no development convenience is ever on: no test clock, no simulated card.
+  const live = isLiveStripeKey(env.STRIPE_SECRET_KEY);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   const port = overrides.port ?? intFromEnv(env, 'PORT', 8000);
   const host = overrides.host ?? env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
@@ -106,8 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: '',
     baseUrl,
     production,
-    devMode: !production,
-    allowSimulatedPayments: !production || env.ALLOW_SIMULATED_PAYMENTS === 'true',
+    devMode: !production && !live,
+    allowSimulatedPayments: !live && (!production || env.ALLOW_SIMULATED_PAYMENTS === 'true'),
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
@@ -119,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookTimeoutMs: intFromEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     webhookRetrySchedule: numberListFromEnv(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookRetryJitter: intFromEnv(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 20) / 100,
+    webhookAllowedNetworks: parseNetworks(env.WEBHOOK_ALLOWED_NETWORKS ?? ''),
     webhookDisableAfterSeconds: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_SECONDS', 3 * 24 * 3600),
     webhookDisableAfterFailures: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 0),
     discordBotToken: env.DISCORD_BOT_TOKEN || undefined,
@@ -134,5 +151,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // The hosted checkout loads Stripe's Payment Element with it; without it no buyer could pay.
     throw new Error('STRIPE_PUBLISHABLE_KEY is required with STRIPE_SECRET_KEY');
   }
+  if (isLiveStripeKey(config.stripeSecretKey)) {
+    // Also when the key came in through overrides.
+    config.devMode = false;
+    config.allowSimulatedPayments = false;
+  }
   return config;
+}
+
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
+
+/**
+ * The warning printed at start when development conveniences are on while the server listens beyond
+ * this machine (anyone who reaches it can move test clocks and pay with test cards). Pure.
+ */
+export function exposedDevelopmentWarning(config: Pick<Config, 'devMode' | 'host'>): string | undefined {
+  if (!config.devMode || LOOPBACK_HOST.test(config.host)) return undefined;
+  return (
+    `WARNING: development mode (NODE_ENV is not "production") on ${config.host}, which is reachable from ` +
+    'other machines: test clocks, simulated payments and http webhooks are on for anyone who reaches it. ' +
+    'Set NODE_ENV=production for a real deployment, or HOST=127.0.0.1 to keep it on this machine.'
+  );
 }

@@ -386,6 +386,22 @@ describe('delivery log and redelivery', () => {
   });
 });
 
+describe('delivery log size', () => {
+  it('keeps at most 2 KiB of a response body, never half a character', async () => {
+    const { org, target, endpoint } = await setup();
+    target.respond = () => ({ status: 200, body: 'é'.repeat(3000) });
+    await emitWebhookEvent(server, org.organization.id, 'refund.created', { id: 'r1' });
+    await expect.poll(async () => (await endpointEvents(endpoint.id))[0]?.status, POLL).toBe('delivered');
+    const [delivery] = await server.runtime.database.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('endpoint_id', '=', endpoint.id)
+      .execute();
+    expect(Buffer.byteLength(delivery!.response!, 'utf8')).toBe(2048);
+    expect(delivery!.response).toBe('é'.repeat(1024));
+  });
+});
+
 describe('chat formats', () => {
   it.each(['discord', 'slack'] as const)('sends a readable, signed %s message', async (format) => {
     const { org, target } = await setup({ format });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseNetworks } from '../src/modules/webhooks/webhooks.url-guard.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { userFactory } from './factories/users.js';
@@ -266,5 +267,80 @@ describe('URL guard outside development', () => {
       .toEqual([
         expect.objectContaining({ succeeded: false, http_code: null, error: 'non-public address (loopback)' }),
       ]);
+  });
+});
+
+describe('URL guard in development', () => {
+  let org: OrganizationFixture;
+  beforeAll(async () => {
+    org = await organizationFactory(server, { name: 'Dev' });
+  });
+
+  it.each([
+    ['http://127.0.0.1:3000/hook', 201],
+    ['http://localhost:3000/hook', 201],
+    ['http://[::1]:3000/hook', 201],
+    ['http://169.254.169.254/latest/meta-data/', 422],
+    ['http://[fe80::1]/hook', 422],
+    ['http://10.0.0.8/hook', 422],
+    ['http://172.16.5.4/hook', 422],
+    ['http://192.168.1.1/hook', 422],
+    ['http://100.64.0.1/hook', 422],
+    ['http://[fd00:ec2::254]/hook', 422],
+  ])('%s → %s (loopback for local receivers; link-local, metadata and private ranges refused)', async (url, status) => {
+    const before = await endpointCount();
+    const response = await create({ ...valid, url }, org.token);
+    expect(response.statusCode).toBe(status);
+    if (status === 422) {
+      expect(json(response).detail).toEqual([
+        expect.objectContaining({ loc: ['body', 'url'], msg: expect.stringContaining('non-public address') }),
+      ]);
+      expect(await endpointCount()).toBe(before);
+    }
+  });
+
+  it('refuses at delivery a private address the endpoint came to point at, without calling it', async () => {
+    const endpoint = await webhookEndpointFactory(server, org.organization.id, { url: 'http://127.0.0.1:9/hook' });
+    await server.runtime.database.db
+      .updateTable('webhook_endpoints')
+      .set({ url: 'http://169.254.169.254/latest/meta-data/' })
+      .where('id', '=', endpoint.id)
+      .execute();
+    await emitWebhookEvent(server, org.organization.id, 'order.paid', { id: 'o' });
+    await expect
+      .poll(
+        () =>
+          server.runtime.database.db
+            .selectFrom('webhook_deliveries')
+            .selectAll()
+            .where('endpoint_id', '=', endpoint.id)
+            .execute(),
+        { timeout: 20_000, interval: 100 },
+      )
+      .toEqual([
+        expect.objectContaining({
+          succeeded: false,
+          http_code: null,
+          response: null,
+          error: 'non-public address (link-local)',
+        }),
+      ]);
+  });
+});
+
+describe('networks the operator allowed', () => {
+  let allowing: TestServer;
+  let org: OrganizationFixture;
+  beforeAll(async () => {
+    allowing = await startTestServer({
+      config: { webhookAllowedNetworks: parseNetworks('10.20.0.0/16') },
+    });
+    org = await organizationFactory(allowing, { name: 'Allowing' });
+  });
+  afterAll(() => allowing?.stop());
+
+  it('accepts an address inside them and still refuses the rest', async () => {
+    expect((await create({ ...valid, url: 'http://10.20.1.2/hook' }, org.token, allowing)).statusCode).toBe(201);
+    expect((await create({ ...valid, url: 'http://10.21.1.2/hook' }, org.token, allowing)).statusCode).toBe(422);
   });
 });

@@ -23,6 +23,7 @@ import {
   type WebhookEndpointRow,
 } from './webhooks.repository.js';
 import { send, type SendResult } from './webhooks.sender.js';
+import { addressPolicy } from './webhooks.url-guard.js';
 
 /**
  * Delivery. Every business event becomes one row per subscribed endpoint (`webhook_endpoint_events`,
@@ -188,7 +189,7 @@ async function workQueue(ctx: Context, run: JobRun, endpointId: string, lease: s
       secret: next.endpoint.secret,
       timestamp: Math.floor(at.getTime() / 1000),
       timeoutMs: ctx.config.webhookTimeoutMs,
-      devMode: ctx.config.devMode,
+      policy: addressPolicy(ctx.config),
     });
     // (c) A second short transaction: the attempt and its consequences.
     const outcome = await run.transaction((tx) => recordAttempt(tx, endpointId, next.event, result, lease));

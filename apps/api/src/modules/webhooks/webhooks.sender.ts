@@ -3,12 +3,12 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { nonPublicReason, urlSyntaxProblem } from './webhooks.url-guard.js';
+import { addressProblem, urlSyntaxProblem, type AddressPolicy } from './webhooks.url-guard.js';
 
 /** Standard Webhooks signing and the HTTP POST of one delivery attempt. */
 
 export const USER_AGENT = 'Tessera Webhooks (+https://github.com/tessera)';
-/** How much of a response body the delivery log keeps. */
+/** How much of a response body the delivery log keeps: 2 KiB (UTF-8 bytes, never half a character). */
 export const RESPONSE_LIMIT = 2048;
 
 /**
@@ -28,8 +28,8 @@ export interface SendRequest {
   /** Unix seconds of this attempt. */
   timestamp: number;
   timeoutMs: number;
-  /** Development allows http and loopback; otherwise every resolved address must be public. */
-  devMode: boolean;
+  /** Which addresses may be called (webhooks.url-guard.ts), checked on every address connected to. */
+  policy: AddressPolicy;
 }
 
 export interface SendResult {
@@ -47,21 +47,26 @@ export interface SendResult {
 
 class RefusedAddress extends Error {}
 
-/** A DNS lookup that refuses non-public addresses, so the connection uses exactly what was checked. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    for (const entry of addresses) {
-      const reason = nonPublicReason(entry.address);
-      if (reason)
-        return callback(new RefusedAddress(`${hostname} resolves to a non-public address (${reason})`), '', 0);
-    }
-    if (addresses.length === 0) return callback(new Error(`${hostname} did not resolve`), '', 0);
-    if ((options as { all?: boolean }).all)
-      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+/**
+ * A DNS lookup that refuses addresses the policy does not allow, so the connection uses exactly what
+ * was checked (a second resolution could answer differently: DNS rebinding).
+ */
+function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      for (const entry of addresses) {
+        const reason = addressProblem(entry.address, policy);
+        if (reason)
+          return callback(new RefusedAddress(`${hostname} resolves to a non-public address (${reason})`), '', 0);
+      }
+      if (addresses.length === 0) return callback(new Error(`${hostname} did not resolve`), '', 0);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
 
 function failure(started: number, error: string): SendResult {
   return { httpCode: null, succeeded: false, response: null, error, durationMs: Date.now() - started, gone: false };
@@ -70,12 +75,14 @@ function failure(started: number, error: string): SendResult {
 /** POSTs one attempt. Never throws: every outcome is a result. Redirects are not followed. */
 export function send(request: SendRequest): Promise<SendResult> {
   const started = Date.now();
-  const syntax = urlSyntaxProblem(request.url, request.devMode);
+  const syntax = urlSyntaxProblem(request.url, request.policy.devMode);
   if (syntax) return Promise.resolve(failure(started, syntax));
   const url = new URL(request.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!request.devMode && isIP(host)) {
-    const reason = nonPublicReason(host);
+  // An address in the URL is connected to without a lookup: check it here. No connection is made to a
+  // refused address, so nothing of it reaches the delivery log.
+  if (isIP(host)) {
+    const reason = addressProblem(host, request.policy);
     if (reason) return Promise.resolve(failure(started, `non-public address (${reason})`));
   }
   const body = Buffer.from(request.body, 'utf8');
@@ -93,7 +100,7 @@ export function send(request: SendRequest): Promise<SendResult> {
       {
         method: 'POST',
         agent: false,
-        ...(request.devMode ? {} : { lookup: guardedLookup }),
+        lookup: guardedLookup(request.policy),
         headers: {
           'content-type': 'application/json',
           'content-length': String(body.length),
@@ -108,7 +115,8 @@ export function send(request: SendRequest): Promise<SendResult> {
         let length = 0;
         const done = () => {
           const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_LIMIT);
+          // `stream` leaves a character cut at the limit out instead of decoding half of it.
+          const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_LIMIT), { stream: true });
           finish({
             httpCode: status,
             succeeded: status >= 200 && status < 300,

@@ -27,11 +27,11 @@ import {
   type WebhookDeliveryWire,
   type WebhookEndpointWire,
 } from './webhooks.serializer.js';
-import { urlProblem } from './webhooks.url-guard.js';
+import { addressPolicy, urlProblem } from './webhooks.url-guard.js';
 
-/** Outside development only https URLs whose host resolves to public addresses are accepted. */
+/** Only URLs whose host resolves to addresses the policy allows are accepted (webhooks.url-guard.ts). */
 async function checkUrl(ctx: Context, issues: IssueCollector, url: string): Promise<void> {
-  const problem = await urlProblem(url, ctx.config.devMode);
+  const problem = await urlProblem(url, addressPolicy(ctx.config));
   if (problem) issues.add(['body', 'url'], problem, 'url_parsing');
 }
 
