@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { oneOrList, paginationQuery, queryUuid } from '../../platform/http/query.js';
-import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
+import { DateTime, Id, INT32_MAX, int32, ListResource } from '../../platform/http/schemas.js';
 import { Customer } from '../customers/customers.schemas.js';
 
 export const LICENSE_KEY_STATUSES = ['granted', 'revoked', 'disabled'] as const;
@@ -10,9 +10,9 @@ export const LicenseKeyStatus = z.enum(LICENSE_KEY_STATUSES).meta({ id: 'License
 /** The reference's seller PATCH bound on `limit_activations`. */
 export const MAX_PATCH_ACTIVATIONS = 1000;
 /** The largest value of the `integer` columns behind `usage`, `limit_usage` and `validations`. */
-export const MAX_COUNTER = 2_147_483_647;
+export const MAX_COUNTER = INT32_MAX;
 /** A counter as the columns hold it: a whole number from 0 to MAX_COUNTER. */
-const Counter = () => z.int().min(0).max(MAX_COUNTER);
+const Counter = () => int32().min(0);
 
 const licenseKeyFields = {
   id: z.uuid(),
