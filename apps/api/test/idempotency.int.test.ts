@@ -7,6 +7,7 @@ import { defineRoute } from '../src/platform/http/route.js';
 import { buildOpenApiDocument } from '../src/platform/http/openapi.js';
 import { routes } from '../src/modules/index.js';
 import { checkoutFactory } from './factories/checkouts.js';
+import { customerFactory } from './factories/customers.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
 import { OWN_ORIGIN } from './factories/users.js';
@@ -242,6 +243,31 @@ describe('Idempotency-Key', () => {
     const again = await signup();
     expect(again.statusCode).toBe(422);
     expect(again.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('keeps answers encrypted: a token handed out once is replayed but never stored in clear', async () => {
+    const customer = await customerFactory(server, acme.organization.id);
+    const key = randomUUID();
+    const create = () =>
+      server.inject({
+        method: 'POST',
+        url: '/v1/customer-sessions/',
+        headers: withKey(key),
+        payload: { customer_id: customer.id },
+      });
+    const first = await create();
+    expect(first.statusCode).toBe(201);
+    const token: string = json(first).token;
+    const replay = await create();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(json(replay).token).toBe(token);
+    const stored = await server.runtime.database.db
+      .selectFrom('idempotency_keys')
+      .select(['response_body', 'response_headers'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(JSON.stringify(stored)).not.toContain(customer.id);
   });
 
   it('refuses a malformed key with a 422 and changes nothing', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/v4';
 import type { Subject } from '../auth/subject.js';
@@ -25,6 +25,8 @@ import {
  * with the same key and the same request (method, URL and body); the same key with another request is a
  * 422, and while the first is still running a 409. Keys are per caller: the token's organization, the
  * user, the customer, or for anonymous calls the checkout's client secret (else the IP).
+ *
+ * Kept answers are encrypted with a key derived from the server secret (they may carry tokens).
  *
  * The key is claimed (one statement, its own transaction) before the handler runs and completed after
  * its transaction ended; an answer of 500 or more releases it, so the request can be retried. A process
@@ -110,6 +112,30 @@ export interface IdempotencyDeps {
   db: Executor;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The server secret: kept answers are encrypted with a key derived from it. */
+  secret: string;
+}
+
+/**
+ * Kept answers may hold secrets handed out once (an access token, a customer session): they are stored
+ * encrypted (AES-256-GCM, key derived from the server secret), never in clear.
+ */
+export function sealAnswer(secret: string, body: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', answerKey(secret), iv);
+  const sealed = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+}
+
+export function openAnswer(secret: string, stored: string): string {
+  const raw = Buffer.from(stored, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', answerKey(secret), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+function answerKey(secret: string): Buffer {
+  return createHash('sha256').update(`tessera idempotency answers\n${secret}`).digest();
 }
 
 export class Idempotency {
@@ -165,7 +191,7 @@ export class Idempotency {
 
     const headers = (existing.response_headers ?? {}) as Record<string, string>;
     reply.code(existing.response_status).headers(headers).header(REPLAYED_HEADER, 'true');
-    await reply.send(existing.response_body ?? '');
+    await reply.send(existing.response_body ? openAnswer(this.deps.secret, existing.response_body) : '');
     return true;
   }
 
@@ -183,7 +209,11 @@ export class Idempotency {
         if (value === undefined || NOT_REPLAYED.has(name.toLowerCase())) continue;
         headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
       }
-      await completeKey(this.deps.db, claim, { status: reply.statusCode, headers, body: body ?? '' });
+      await completeKey(this.deps.db, claim, {
+        status: reply.statusCode,
+        headers,
+        body: body ? sealAnswer(this.deps.secret, body) : '',
+      });
     } catch (error) {
       // The key stays in flight until its lock ends; the answer itself is not affected.
       this.deps.log.warn({ err: error }, 'idempotency key not recorded');

@@ -86,7 +86,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
   const subjects = new WeakMap<FastifyRequest, Subject>();
   // Counters and keys on the pool, outside every request transaction (platform/http/rate-limit.ts, idempotency.ts).
   const limiter = new RateLimiter({ db: deps.db, clock: deps.clock, config: deps.config });
-  const idempotency = new Idempotency({ db: deps.db, clock: deps.clock, log: app.log });
+  const idempotency = new Idempotency({ db: deps.db, clock: deps.clock, log: app.log, secret: deps.config.secret });
 
   for (const route of routes) {
     if (route.developmentOnly && !deps.config.devMode) continue;
