@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { authRoutes } from '../src/modules/auth/auth.routes.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { cleanRateLimitsJob } from '../src/platform/http/rate-limit.js';
+import { checkoutLinkFactory } from './factories/checkout-links.js';
 import { checkoutFactory } from './factories/checkouts.js';
 import { licenseKeyFactory } from './factories/license-keys.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
@@ -174,6 +175,25 @@ describe('public checkout calls', () => {
       });
     for (let n = 0; n < 10; n++) expect((await confirm()).statusCode).toBe(422);
     expectRefused(await confirm());
+  });
+});
+
+describe('checkout links', () => {
+  it('limit the checkouts one address opens through links', async () => {
+    const product = await productFactory(server, acme.organization.id);
+    const link = await checkoutLinkFactory(server, acme.organization.id, [product.product.id]);
+    const ip = newIp();
+    clock().set(new Date(Math.ceil(clock().now().getTime() / 3_600_000) * 3_600_000));
+    const open = () =>
+      server.inject({ method: 'GET', url: `/v1/checkout-links/${link.client_secret}/redirect`, remoteAddress: ip });
+    for (let n = 0; n < 30; n++) expect((await open()).statusCode).toBe(307);
+    expectRefused(await open());
+    const opened = await server.runtime.database.db
+      .selectFrom('checkouts')
+      .select('id')
+      .where('checkout_link_id', '=', link.id)
+      .execute();
+    expect(opened).toHaveLength(30);
   });
 });
 

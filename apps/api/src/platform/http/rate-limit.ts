@@ -156,17 +156,29 @@ export const RULES: RateLimitRule[] = [
     scaled: true,
   },
   {
+    // Roomy: the hosted checkout polls its checkout every second while a payment settles.
     name: 'checkout:ip',
     applies: (route) => CHECKOUT_CLIENT.test(route.path),
     identity: ip,
-    limits: [{ limit: 120, windowSeconds: MINUTE }],
+    limits: [{ limit: 300, windowSeconds: MINUTE }],
     scaled: true,
   },
   {
     name: 'checkout:client',
     applies: (route) => CHECKOUT_CLIENT.test(route.path),
     identity: clientSecret,
-    limits: [{ limit: 60, windowSeconds: MINUTE }],
+    limits: [{ limit: 180, windowSeconds: MINUTE }],
+    scaled: true,
+  },
+  {
+    // Each visit of a checkout link creates a checkout.
+    name: 'checkout-link:ip',
+    applies: (route) => route.path === '/v1/checkout-links/{client_secret}/redirect',
+    identity: ip,
+    limits: [
+      { limit: 30, windowSeconds: MINUTE },
+      { limit: 300, windowSeconds: HOUR },
+    ],
     scaled: true,
   },
   {
