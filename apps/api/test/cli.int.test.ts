@@ -404,3 +404,49 @@ describe('tessera clock advance', () => {
     TEST_TIMEOUT,
   );
 });
+
+describe('tessera serve: safe defaults', () => {
+  const LIVE = { STRIPE_SECRET_KEY: 'sk_live_notarealkey', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' };
+
+  it(
+    'warns when development mode (no NODE_ENV) listens beyond loopback',
+    () =>
+      withCliEnv(async (cli) => {
+        const { NODE_ENV: _unset, ...development } = cli.env;
+        const quiet = await serve({ ...cli, env: development });
+        expect(quiet.stderr()).not.toContain('WARNING');
+        await stopGracefully(quiet);
+
+        const exposed = await serve({ ...cli, env: { ...development, HOST: '0.0.0.0' } });
+        expect(exposed.stderr()).toContain('WARNING: development mode');
+        expect(exposed.stderr()).toContain('0.0.0.0');
+        await stopGracefully(exposed);
+      }),
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'a live Stripe key turns test clocks and the simulated card off whatever NODE_ENV says',
+    () =>
+      withCliEnv(async (cli) => {
+        const { NODE_ENV: _unset, ...development } = cli.env;
+        const live = await serve({ ...cli, env: { ...development, ...LIVE, HOST: '0.0.0.0' } });
+        expect(live.stderr()).not.toContain('WARNING');
+        expect((await fetch(`${live.url}/v1/test-clock/`)).status).toBe(404);
+        const card = await fetch(`${live.url}/simulated-processor/confirmation-tokens`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } }),
+        });
+        expect(card.status).toBe(404);
+        await stopGracefully(live);
+        const clock = await runCli(['clock', 'advance', '--org', 'acme', '--days', '1'], {
+          ...cli,
+          env: { ...development, ...LIVE, NODE_ENV: 'development' },
+        });
+        expect(clock.code).toBe(1);
+        expect(clock.stderr).toContain('test clocks do not exist in production');
+      }),
+    TEST_TIMEOUT,
+  );
+});
