@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { meterFactory } from './factories/benefits.js';
@@ -208,6 +209,23 @@ describe('framework refusals in the documented shape', () => {
 
   it('a huge query string is a 431 {error, detail}', async () => {
     expectShape(await raw(`/v1/products/?query=${'q'.repeat(70_000)}`), 431, 'RequestHeaderFieldsTooLarge');
+  });
+
+  it('a request the HTTP parser cannot read is a 400 {error, detail}', async () => {
+    const url = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write('GET /v1/products/ HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body!)).toEqual({ error: 'BadRequest', detail: expect.any(String) });
   });
 
   it('an unknown path under /v1 is a 404 {error, detail}', async () => {
