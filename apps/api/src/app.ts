@@ -40,6 +40,7 @@ import { WEB_DIST_DIR } from './paths.js';
 import { isSimulated } from './platform/payments/index.js';
 import type { PaymentProcessor } from './platform/payments/processor.js';
 import { registerSimulatedProcessorRoutes } from './platform/payments/simulated.js';
+import { registerStripeWebhookRoute } from './modules/stripe-webhooks/stripe-webhooks.routes.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -196,6 +197,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.benchRoutes) registerBenchRoutes(app, deps.database.pool);
   if (deps.payments && isSimulated(deps.payments))
     registerSimulatedProcessorRoutes(app, { db: deps.database.db, clock: deps.clock });
+  registerStripeWebhookRoute(app, {
+    db: deps.database.db,
+    config,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    payments: deps.payments,
+  });
 
   if (existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });

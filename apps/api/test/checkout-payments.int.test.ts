@@ -153,3 +153,61 @@ describe('idempotency keys', () => {
     ]);
   });
 });
+
+describe('3-D Secure (simulated test card 4000 0025 0000 3155)', () => {
+  const authenticate = (clientSecret: string, approve: boolean) =>
+    server.inject({
+      method: 'POST',
+      url: '/simulated-processor/payment-intents/authenticate',
+      payload: { client_secret: clientSecret, approve },
+    });
+
+  async function confirmNeedingAuthentication() {
+    const checkout = await paidCheckout();
+    const body = { ...BUYER, customer_email: 'threeds@example.com', confirmation_token_id: '' };
+    body.confirmation_token_id = await confirmationToken(server, '4000002500003155');
+    const first = await confirm(checkout.client_secret, body);
+    expect(first.statusCode).toBe(200);
+    const metadata = json(first).payment_processor_metadata;
+    expect(metadata).toMatchObject({ intent_status: 'requires_action', intent_client_secret: expect.any(String) });
+    expect(json(first).customer_session_token).toBeNull();
+    const state = json(await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` }));
+    // Not a decline: the checkout stays confirmed while the buyer authenticates; the secret is not stored.
+    expect(state.status).toBe('confirmed');
+    expect(state.payment_processor_metadata).toEqual({});
+    return { checkout, body, clientSecret: metadata.intent_client_secret as string };
+  }
+
+  it('approved in the page, the next confirm completes the same charge', async () => {
+    const capturedBefore = guard.captured.size;
+    const { checkout, body, clientSecret } = await confirmNeedingAuthentication();
+    // Confirming again before authenticating gives the same challenge back (a reload of the page).
+    const again = await confirm(checkout.client_secret, body);
+    expect(json(again).payment_processor_metadata.intent_client_secret).toBe(clientSecret);
+    expect((await authenticate(clientSecret, true)).statusCode).toBe(200);
+    const done = await confirm(checkout.client_secret, body);
+    expect(done.statusCode).toBe(200);
+    expect(json(done).payment_processor_metadata).toEqual({});
+    expect(guard.captured.size).toBe(capturedBefore + 1);
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+    expect((await paymentsOf(checkout.id)).map((payment) => payment.status)).toEqual(['succeeded']);
+  });
+
+  it('refused, the confirm answers the decline and the checkout reopens for another card', async () => {
+    const { checkout, body, clientSecret } = await confirmNeedingAuthentication();
+    expect((await authenticate(clientSecret, false)).statusCode).toBe(200);
+    const declined = await confirm(checkout.client_secret, body);
+    expect(declined.statusCode).toBe(400);
+    expect(json(declined)).toMatchObject({ error: 'PaymentError', detail: expect.stringContaining('authenticate') });
+    expect(
+      json(await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` })).status,
+    ).toBe('open');
+    const paid = await confirm(checkout.client_secret, {
+      ...body,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(await ordersOf(checkout.id)).toHaveLength(1);
+    expect((await paymentsOf(checkout.id)).map((payment) => payment.status).sort()).toEqual(['failed', 'succeeded']);
+  });
+});

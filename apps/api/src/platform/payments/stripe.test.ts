@@ -399,3 +399,143 @@ describe('verifyStripeWebhook', () => {
     ).toThrow();
   });
 });
+
+describe('checkout charges that wait, and outcomes asked again', () => {
+  const charge = (processor: StripePaymentProcessor) =>
+    processor.chargeWithConfirmationToken({
+      amount: 1000,
+      currency: 'usd',
+      confirmationTokenId: 'ctoken_3ds',
+      customer,
+      savePaymentMethod: false,
+      idempotencyKey: 'checkout:c1:attempt:1',
+      metadata: { checkout_id: 'c1' },
+    });
+
+  it('requires_action (3-D Secure) is not a decline: it carries the client secret for Stripe.js', async () => {
+    const { processor } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 200,
+        body: paymentIntent({
+          status: 'requires_action',
+          client_secret: 'pi_123_secret_abc',
+          next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} },
+          payment_method: card('3155'),
+        }),
+      }),
+    ]);
+    expect(await charge(processor)).toEqual({
+      status: 'requires_action',
+      processorPaymentId: 'pi_123',
+      clientSecret: 'pi_123_secret_abc',
+      card: { brand: 'visa', last4: '3155', exp_month: 12, exp_year: 2030 },
+    });
+  });
+
+  it('processing waits for the bank', async () => {
+    const { processor } = fakeStripe([
+      searchFound,
+      () => ({ status: 200, body: paymentIntent({ status: 'processing', payment_method: card('4242') }) }),
+    ]);
+    expect(await charge(processor)).toMatchObject({ status: 'processing', processorPaymentId: 'pi_123' });
+  });
+
+  it('retrieves a charge by its PaymentIntent id, or finds it by the idempotency key in its metadata', async () => {
+    const { processor, requests } = fakeStripe([
+      () => ({ status: 200, body: paymentIntent({ status: 'succeeded', payment_method: card('3155') }) }),
+      () => ({
+        status: 200,
+        body: {
+          object: 'search_result',
+          data: [paymentIntent({ id: 'pi_found', status: 'succeeded', payment_method: card('4242') })],
+          has_more: false,
+          next_page: null,
+          url: '/v1/payment_intents/search',
+        },
+      }),
+      () => ({
+        status: 200,
+        body: {
+          object: 'search_result',
+          data: [],
+          has_more: false,
+          next_page: null,
+          url: '/v1/payment_intents/search',
+        },
+      }),
+      () => ({
+        status: 200,
+        body: paymentIntent({
+          status: 'requires_payment_method',
+          payment_method: null,
+          last_payment_error: {
+            type: 'card_error',
+            code: 'payment_intent_authentication_failure',
+            message: 'We are unable to authenticate your payment method.',
+          },
+        }),
+      }),
+    ]);
+    const byId = await processor.retrieveCharge({
+      idempotencyKey: 'checkout:c1:attempt:1',
+      processorPaymentId: 'pi_123',
+      customer,
+      savePaymentMethod: true,
+    });
+    expect(byId).toMatchObject({ status: 'succeeded', processorPaymentId: 'pi_123', paymentMethodId: 'pm_3155' });
+    const byKey = () =>
+      processor.retrieveCharge({
+        idempotencyKey: 'checkout:c1:attempt:1',
+        processorPaymentId: null,
+        customer,
+        savePaymentMethod: false,
+      });
+    expect(await byKey()).toMatchObject({ status: 'succeeded', processorPaymentId: 'pi_found', paymentMethodId: null });
+    expect(await byKey()).toEqual({ status: 'not_found' });
+    const failed = await processor.retrieveCharge({
+      idempotencyKey: 'k',
+      processorPaymentId: 'pi_123',
+      customer,
+      savePaymentMethod: false,
+    });
+    expect(failed).toMatchObject({ status: 'failed', declineReason: 'payment_intent_authentication_failure' });
+
+    expect(requests[0]).toMatchObject({ method: 'GET', path: '/v1/payment_intents/pi_123' });
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/v1/payment_intents/search' });
+    expect(requests[1]!.params.get('query')).toBe(`metadata['tessera_idempotency_key']:'checkout:c1:attempt:1'`);
+  });
+
+  it("retrieves a setup among the customer's SetupIntents by the idempotency key", async () => {
+    const setupIntent = (key: string, fields: Record<string, unknown>) => ({
+      id: `seti_${key}`,
+      object: 'setup_intent',
+      customer: 'cus_123',
+      metadata: { tessera_idempotency_key: key },
+      last_setup_error: null,
+      ...fields,
+    });
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 200,
+        body: {
+          object: 'list',
+          data: [
+            setupIntent('other', { status: 'succeeded', payment_method: card('0000') }),
+            setupIntent('checkout:c2:attempt:1', { status: 'succeeded', payment_method: card('4242') }),
+          ],
+          has_more: false,
+          url: '/v1/setup_intents',
+        },
+      }),
+    ]);
+    expect(await processor.retrieveSetup({ idempotencyKey: 'checkout:c2:attempt:1', customer })).toEqual({
+      status: 'succeeded',
+      paymentMethodId: 'pm_4242',
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+    });
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/v1/setup_intents' });
+    expect(requests[1]!.params.get('customer')).toBe('cus_123');
+  });
+});

@@ -99,9 +99,9 @@ function chargeResult(intent: Stripe.PaymentIntent, saved: boolean): ChargeResul
 /**
  * A PaymentIntent confirmed on the checkout page: besides succeeded and failed, it may wait for the
  * buyer's authentication (`requires_action`: 3-D Secure, completed by Stripe.js with the client secret)
- * or for the bank (`processing`).
+ * or for the bank (`processing`). Also reads the PaymentIntent of a webhook event.
  */
-function checkoutChargeResult(intent: Stripe.PaymentIntent, saved: boolean): CheckoutChargeResult {
+export function checkoutChargeResult(intent: Stripe.PaymentIntent, saved: boolean): CheckoutChargeResult {
   const card = cardOf(intent.payment_method);
   if (intent.status === 'requires_action' && intent.client_secret) {
     return { status: 'requires_action', processorPaymentId: intent.id, clientSecret: intent.client_secret, card };

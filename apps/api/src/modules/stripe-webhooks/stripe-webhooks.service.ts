@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import type { JobRun } from '../../platform/jobs/queue.js';
+import type { CheckoutChargeResult } from '../../platform/payments/processor.js';
+import { checkoutChargeResult } from '../../platform/payments/stripe.js';
+import { settleAttempt } from '../checkouts/checkouts.payment.js';
+import { findAttemptByIdempotencyKey, findAttemptByProcessorPaymentId } from '../checkouts/checkouts.repository.js';
+import { loadOrder, markOrderRefunded } from '../orders/orders.service.js';
+import { findOrderById, lockOrderById, updateOrderRow } from '../orders/orders.repository.js';
+import { insertEmail, organizationRecipients } from '../webhooks/webhooks.repository.js';
+import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe.js';
+import {
+  findDispute,
+  findPaymentByProcessorId,
+  insertDispute,
+  isStripeEventHandled,
+  markStripeEventHandled,
+  updateDisputeStatus,
+} from './stripe-webhooks.repository.js';
+
+/**
+ * Stripe's events, received once each (by event id):
+ * - `payment_intent.succeeded` / `payment_failed` / `processing` / `canceled`: a checkout payment that
+ *   waited (3-D Secure, a bank's `processing`, a lost answer) is settled as the PaymentIntent says,
+ *   through the same step 3 as confirm (exactly once, whoever comes first);
+ * - `charge.refunded`: the order is marked refunded (in full or in part) with `order.updated` and
+ *   `order.refunded`;
+ * - `charge.dispute.created` / `updated` / `closed`: the dispute is recorded on the order, and its opening
+ *   is told to the seller (`order.updated` webhook, an email to the organization).
+ * Events about anything Tessera did not create are acknowledged and ignored.
+ */
+export type StripeEventOutcome = 'handled' | 'duplicate' | 'ignored';
+
+const PAYMENT_INTENT_EVENTS = new Set([
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.processing',
+  'payment_intent.canceled',
+]);
+
+export async function handleStripeEvent(ctx: Context, run: JobRun, event: Stripe.Event): Promise<StripeEventOutcome> {
+  if (await isStripeEventHandled(ctx.db, event.id)) return 'duplicate';
+  if (PAYMENT_INTENT_EVENTS.has(event.type)) {
+    const handled = await settleFromPaymentIntent(ctx, run, event.data.object as Stripe.PaymentIntent);
+    await run.transaction((tx) => markStripeEventHandled(tx.db, event.id, event.type, tx.clock.now()));
+    return handled ? 'handled' : 'ignored';
+  }
+  return run.transaction(async (tx) => {
+    if (!(await markStripeEventHandled(tx.db, event.id, event.type, tx.clock.now()))) return 'duplicate';
+    switch (event.type) {
+      case 'charge.refunded':
+        return (await recordRefund(tx, event.data.object)) ? 'handled' : 'ignored';
+      case 'charge.dispute.created':
+      case 'charge.dispute.updated':
+      case 'charge.dispute.closed':
+      case 'charge.dispute.funds_withdrawn':
+      case 'charge.dispute.funds_reinstated':
+        return (await recordDispute(tx, event.data.object)) ? 'handled' : 'ignored';
+      default:
+        return 'ignored';
+    }
+  });
+}
+
+/** The outcome a PaymentIntent event reports (a canceled or failed one is a decline). */
+function outcomeOfIntent(intent: Stripe.PaymentIntent, saved: boolean): CheckoutChargeResult {
+  if (intent.status === 'canceled') {
+    return {
+      status: 'failed',
+      processorPaymentId: intent.id,
+      declineReason: 'payment_intent_canceled',
+      declineMessage: 'The payment was canceled.',
+      card: null,
+    };
+  }
+  if (intent.status === 'requires_payment_method') {
+    const error = intent.last_payment_error;
+    return {
+      status: 'failed',
+      processorPaymentId: intent.id,
+      declineReason: error?.decline_code ?? error?.code ?? 'payment_intent_requires_payment_method',
+      declineMessage: error?.message ?? 'The payment could not be completed.',
+      card: null,
+    };
+  }
+  return checkoutChargeResult(intent, saved);
+}
+
+async function settleFromPaymentIntent(ctx: Context, run: JobRun, intent: Stripe.PaymentIntent): Promise<boolean> {
+  const key = intent.metadata?.[IDEMPOTENCY_METADATA_KEY];
+  const attempt =
+    (await findAttemptByProcessorPaymentId(ctx.db, intent.id)) ??
+    (key ? await findAttemptByIdempotencyKey(ctx.db, key) : undefined);
+  if (!attempt) return false;
+  const outcome = outcomeOfIntent(intent, attempt.save_payment_method);
+  if (outcome.status === 'requires_action') return true;
+  await settleAttempt(ctx, run, attempt.id, outcome);
+  return true;
+}
+
+const intentIdOf = (value: string | Stripe.PaymentIntent | null): string | null =>
+  value === null ? null : typeof value === 'string' ? value : value.id;
+
+/** `charge.refunded`: the order of the charge's payment records what Stripe says was refunded. */
+async function recordRefund(ctx: Context, charge: Stripe.Charge): Promise<boolean> {
+  const intentId = intentIdOf(charge.payment_intent);
+  const payment = intentId ? await findPaymentByProcessorId(ctx.db, intentId) : undefined;
+  if (!payment?.order_id) return false;
+  const order = await lockOrderById(ctx.db, payment.order_id);
+  if (!order) return false;
+  if (charge.amount_refunded >= charge.amount) {
+    await markOrderRefunded(ctx, order.id);
+    return true;
+  }
+  // In part: the refunded total splits between net and tax as the order's total does.
+  const refunded = Math.min(charge.amount_refunded, order.total_amount);
+  const tax = order.total_amount > 0 ? Math.floor((refunded * order.tax_amount) / order.total_amount) : 0;
+  await updateOrderRow(ctx.db, order.id, {
+    status: 'partially_refunded',
+    refunded_amount: Math.min(refunded - tax, order.net_amount),
+    refunded_tax_amount: Math.min(tax, order.tax_amount),
+    modified_at: ctx.clock.now(),
+  });
+  const wire = await loadOrder(ctx, order.id);
+  await recordWebhookEvent(ctx, order.organization_id, 'order.updated', wire);
+  await recordWebhookEvent(ctx, order.organization_id, 'order.refunded', wire);
+  return true;
+}
+
+/** `charge.dispute.*`: the dispute on the order, its status kept; the seller is told when it opens. */
+async function recordDispute(ctx: Context, dispute: Stripe.Dispute): Promise<boolean> {
+  const intentId = intentIdOf(dispute.payment_intent);
+  const payment = intentId ? await findPaymentByProcessorId(ctx.db, intentId) : undefined;
+  if (!payment?.order_id) return false;
+  const now = ctx.clock.now();
+  const existing = await findDispute(ctx.db, dispute.id);
+  if (existing) {
+    if (existing.status !== dispute.status) await updateDisputeStatus(ctx.db, existing.id, dispute.status, now);
+    return true;
+  }
+  await insertDispute(ctx.db, {
+    id: randomUUID(),
+    created_at: now,
+    organization_id: payment.organization_id,
+    order_id: payment.order_id,
+    payment_id: payment.id,
+    processor_dispute_id: dispute.id,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+    status: dispute.status,
+  });
+  const order = (await findOrderById(ctx.db, payment.order_id))!;
+  await recordWebhookEvent(ctx, payment.organization_id, 'order.updated', await loadOrder(ctx, order.id));
+  const recipients = await organizationRecipients(ctx.db, payment.organization_id);
+  if (recipients.length > 0) {
+    await insertEmail(ctx.db, {
+      id: randomUUID(),
+      created_at: now,
+      organization_id: payment.organization_id,
+      to_addresses: recipients,
+      kind: 'order.dispute_created',
+      subject: `A payment was disputed: order ${order.invoice_number}`,
+      text_body: [
+        `The customer's bank disputed the payment of order ${order.invoice_number} (${order.id}):`,
+        `${dispute.amount} ${dispute.currency.toUpperCase()} (minor units), reason: ${dispute.reason.replaceAll('_', ' ')}.`,
+        '',
+        'Answer the dispute with your evidence in the Stripe dashboard before its deadline; until it is',
+        'settled, the disputed amount is withheld from your balance.',
+      ].join('\n'),
+      sent_at: null,
+    });
+  }
+  return true;
+}
