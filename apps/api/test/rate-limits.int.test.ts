@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { authRoutes } from '../src/modules/auth/auth.routes.js';
+import { signIn, signUp } from '../src/modules/auth/auth.service.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { cleanRateLimitsJob } from '../src/platform/http/rate-limit.js';
 import { checkoutLinkFactory } from './factories/checkout-links.js';
@@ -111,9 +112,16 @@ describe('sign-in', () => {
     expect(rows).toEqual([]);
   });
 
-  it('hashes and verifies passwords outside the request transaction', () => {
+  it('hashes and verifies passwords outside the request transaction', async () => {
     for (const path of ['/v1/auth/login', '/v1/auth/signup'])
       expect(authRoutes.find((route) => route.path === path)?.transaction).toBe(false);
+    // The services refuse to hash inside one.
+    const input = { email: 'inside@example.com', password: 'a long passphrase' };
+    for (const operation of [signIn, signUp]) {
+      await expect(
+        server.runtime.database.db.transaction().execute((tx) => operation({ ...server.context(), db: tx }, input)),
+      ).rejects.toThrow('outside any database transaction');
+    }
   });
 });
 

@@ -79,11 +79,16 @@ async function startSession(ctx: Context, user: UserRow): Promise<StartedSession
  * or verified first (slow on purpose, so never while a transaction holds a connection), then the writes
  * go in one short transaction.
  */
+function assertNoTransaction(ctx: Context): void {
+  if (ctx.db.isTransaction) throw new Error('passwords are hashed and verified outside any database transaction');
+}
+
 function inShortTransaction<T>(ctx: Context, work: (ctx: Context) => Promise<T>): Promise<T> {
   return ctx.transactions ? ctx.transactions.transaction(work) : work(ctx);
 }
 
 export async function signUp(ctx: Context, input: { email: string; password: string }): Promise<StartedSession> {
+  assertNoTransaction(ctx);
   const passwordHash = await hashPassword(input.password);
   return inShortTransaction(ctx, async (tx) => {
     const user = await insertNewUser(tx.db, { email: input.email, passwordHash, now: tx.clock.now() });
@@ -92,6 +97,7 @@ export async function signUp(ctx: Context, input: { email: string; password: str
 }
 
 export async function signIn(ctx: Context, input: { email: string; password: string }): Promise<StartedSession> {
+  assertNoTransaction(ctx);
   const user = await findUserByEmail(ctx.db, input.email);
   // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
   const valid = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
