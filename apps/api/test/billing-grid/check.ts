@@ -194,14 +194,14 @@ export function invariants(observed: Observed): Mismatch[] {
   return found;
 }
 
-/** The failures of a run as a table: cell, field, expected, actual. */
+/** The failures of a run as a table: cell, field, expected, actual (long values cut). */
 export function failureTable(rows: { cell: string; mismatch: Mismatch }[]): string {
   const cut = (text: string, width: number) =>
     text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-  const lines = [`${'cell'.padEnd(64)} ${'field'.padEnd(40)} ${'expected'.padEnd(50)} actual`];
+  const lines = [`${'cell'.padEnd(72)} ${'field'.padEnd(44)} ${'expected'.padEnd(56)} actual`];
   for (const { cell, mismatch } of rows)
     lines.push(
-      `${cut(cell, 64)} ${cut(mismatch.field, 40)} ${cut(mismatch.expected, 50)} ${mismatch.actual.slice(0, 160)}`,
+      `${cell.padEnd(72)} ${cut(mismatch.field, 44)} ${cut(mismatch.expected, 56)} ${mismatch.actual.slice(0, 200)}`,
     );
   return lines.join('\n');
 }
