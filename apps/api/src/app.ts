@@ -141,8 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     let apiError: ApiError | undefined;
     if (error instanceof ApiError) apiError = error;
-    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') apiError = new PayloadTooLarge();
-    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') apiError = new UnsupportedMediaType();
+    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      apiError = new PayloadTooLarge(`Request body is larger than the limit of ${config.bodyLimit} bytes (BODY_LIMIT)`);
+    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') apiError = new UnsupportedMediaType();
     else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       apiError = new BadRequest(error.message);
     }

@@ -24,6 +24,10 @@ import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from 
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
+import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
+import { eventRoutes } from './events/events.routes.js';
+import { meterRoutes } from './meters/meters.routes.js';
+import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
@@ -51,6 +55,10 @@ export const routes: AnyRoute[] = [
   ...webhookRoutes,
   ...licenseKeyRoutes,
   ...customerPortalRoutes,
+  ...portalMeterRoutes,
+  ...eventRoutes,
+  ...meterRoutes,
+  ...customerMeterRoutes,
   ...testClockRoutes,
 ];
 

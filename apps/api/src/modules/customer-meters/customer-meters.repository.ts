@@ -1,5 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { CustomersTable } from '../../db/tables/customers.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { EventRow } from '../benefit-grants/benefit-grants.repository.js';
 import type { MeterRow } from '../benefits/benefits.repository.js';
@@ -74,6 +76,112 @@ export async function findMeterWindowEvents(
     )
     .orderBy('ingested_at')
     .orderBy('timestamp')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Every event of the customer a meter may count or credit: its user events (through its id or its
+ * external id) and its meters' `meter.credited`/`meter.reset` system events, in ingestion order. One
+ * read serves all the organization's meters (each takes its own window of it).
+ */
+export async function findCustomerMeterEvents(db: Executor, customer: MeterCustomer): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('organization_id', '=', customer.organization_id)
+    .where((eb) =>
+      eb.or([
+        eb('customer_id', '=', customer.id),
+        ...(customer.external_id !== null ? [eb('external_customer_id', '=', customer.external_id)] : []),
+      ]),
+    )
+    .where((eb) => eb.or([eb('source', '=', 'user'), eb('name', 'in', ['meter.credited', 'meter.reset'])]))
+    .orderBy('ingested_at')
+    .orderBy('timestamp')
+    .orderBy('id')
+    .execute();
+}
+
+export type CustomerMeterCustomer = Selectable<CustomersTable>;
+
+export interface CustomerMeterScope {
+  organization_id?: string[];
+  customer_id?: string[];
+  external_customer_id?: string[];
+}
+
+/**
+ * Live customers the subject may see (narrowed by `scope`) that any event reaches: the only customers
+ * that can have a customer meter.
+ */
+export async function findCustomersWithEvents(
+  db: Executor,
+  subject: Subject,
+  scope: CustomerMeterScope,
+): Promise<CustomerMeterCustomer[]> {
+  let query = db
+    .selectFrom('customers')
+    .selectAll('customers')
+    .where('customers.deleted_at', 'is', null)
+    .where(organizationVisibleTo(subject, 'customers.organization_id'))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('events')
+          .select(sql`1`.as('one'))
+          .whereRef('events.organization_id', '=', 'customers.organization_id')
+          .where((eb) =>
+            eb.or([
+              eb('events.customer_id', '=', eb.ref('customers.id')),
+              eb('events.external_customer_id', '=', eb.ref('customers.external_id')),
+            ]),
+          ),
+      ),
+    );
+  if (scope.organization_id?.length) query = query.where('customers.organization_id', 'in', scope.organization_id);
+  if (scope.customer_id?.length) query = query.where('customers.id', 'in', scope.customer_id);
+  if (scope.external_customer_id?.length) {
+    query = query.where('customers.external_id', 'in', scope.external_customer_id);
+  }
+  return query.orderBy('customers.id').execute();
+}
+
+/** The active meters of several organizations, by organization. */
+export async function findActiveMetersOf(db: Executor, organizationIds: string[]): Promise<Map<string, MeterRow[]>> {
+  const byOrganization = new Map<string, MeterRow[]>(organizationIds.map((id) => [id, []]));
+  if (organizationIds.length === 0) return byOrganization;
+  const rows = await db
+    .selectFrom('meters')
+    .selectAll()
+    .where('organization_id', 'in', organizationIds)
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) byOrganization.get(row.organization_id)?.push(row);
+  return byOrganization;
+}
+
+/** Customer events by timestamp, for a period's usage. */
+export async function findCustomerEventsBetween(
+  db: Executor,
+  customer: MeterCustomer,
+  start: Date,
+  end: Date,
+): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('organization_id', '=', customer.organization_id)
+    .where((eb) =>
+      eb.or([
+        eb('customer_id', '=', customer.id),
+        ...(customer.external_id !== null ? [eb('external_customer_id', '=', customer.external_id)] : []),
+      ]),
+    )
+    .where('timestamp', '>=', start)
+    .where('timestamp', '<', end)
+    .orderBy('ingested_at')
     .orderBy('id')
     .execute();
 }

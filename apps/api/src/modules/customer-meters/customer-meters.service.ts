@@ -1,14 +1,30 @@
 import { createHash } from 'node:crypto';
+import type { Subject } from '../../platform/auth/subject.js';
 import type { Context } from '../../platform/context.js';
+import { ResourceNotFound } from '../../platform/http/errors.js';
+import { mapPage, pageOf, type PageParams, type Sort } from '../../platform/http/query.js';
 import { iso } from '../../platform/http/schemas.js';
+import { findSessionCustomer } from '../customer-portal/customer-portal.repository.js';
+import type {
+  CustomerCustomerMeterListParams,
+  CustomerMeterListParams,
+  CustomerMeterSortKey,
+} from './customer-meters.schemas.js';
+import { serializeCustomerCustomerMeter, serializeCustomerMeter } from './customer-meters.serializer.js';
 import type { EventRow } from '../benefit-grants/benefit-grants.repository.js';
 import type { MeterRow } from '../benefits/benefits.repository.js';
 import type { CustomerStateWire } from '../customers/customers.serializer.js';
 import {
   findActiveMeters,
+  findActiveMetersOf,
+  findCustomerEventsBetween,
+  findCustomerMeterEvents,
+  findCustomersWithEvents,
   findMeter,
   findMeterCustomer,
   findMeterWindowEvents,
+  type CustomerMeterCustomer,
+  type CustomerMeterScope,
   type MeterCustomer,
 } from './customer-meters.repository.js';
 import {
@@ -16,8 +32,10 @@ import {
   creditsOf,
   isMeterSystemEvent,
   meterBalance,
+  meterUsage,
   rolloverUnits,
   windowOf,
+  type MeterUsage,
   type MeterAggregation,
   type MeterDefinition,
   type MeterFilter,
@@ -61,14 +79,20 @@ async function currentWindow(
 }
 
 /**
- * The customer's meters for the customer state: one per active meter with at least one event in its
- * current window. Created and modified are the ingestion times of the window's first and last events.
+ * The one computation of a customer's meters (the customer state, the seller's and the portal's
+ * customer meters all read it): one per given meter with at least one event in its current window.
+ * Created and modified are the ingestion times of the window's first and last events.
  */
-export async function customerMeters(ctx: Pick<Context, 'db'>, customer: MeterCustomer): Promise<CustomerMeterWire[]> {
-  const entries: CustomerMeterWire[] = [];
-  for (const row of await findActiveMeters(ctx.db, customer.organization_id)) {
+function computeCustomerMeters(
+  customer: MeterCustomer,
+  meters: MeterRow[],
+  events: EventRow[],
+): (CustomerMeterWire & { meter: MeterRow })[] {
+  const entries: (CustomerMeterWire & { meter: MeterRow })[] = [];
+  for (const row of meters) {
     const meter = definitionOf(row);
-    const window = await currentWindow(ctx, customer, meter);
+    const belonging = events.filter((event) => countsFor(meter, event) || isMeterSystemEvent(event, meter.id));
+    const window = windowOf(belonging, meter.id);
     if (window.length === 0) continue;
     entries.push({
       id: customerMeterId(customer.id, meter.id),
@@ -76,9 +100,67 @@ export async function customerMeters(ctx: Pick<Context, 'db'>, customer: MeterCu
       modified_at: iso(window[window.length - 1]!.ingested_at),
       meter_id: meter.id,
       ...meterBalance(meter, window),
+      meter: row,
     });
   }
   return entries;
+}
+
+/** The customer's meters for the customer state: one per active meter with events in its window. */
+export async function customerMeters(ctx: Pick<Context, 'db'>, customer: MeterCustomer): Promise<CustomerMeterWire[]> {
+  const [meters, events] = await Promise.all([
+    findActiveMeters(ctx.db, customer.organization_id),
+    findCustomerMeterEvents(ctx.db, customer),
+  ]);
+  return computeCustomerMeters(customer, meters, events).map(({ meter: _meter, ...entry }) => entry);
+}
+
+/** A customer meter with the customer and meter rows it belongs to. */
+export interface CustomerMeterEntry extends CustomerMeterWire {
+  customer: CustomerMeterCustomer;
+  meter: MeterRow;
+}
+
+/**
+ * The customer meters within `scope` that the subject may see (narrowed to `meterIds` when given),
+ * computed from the events. Optionally only the one with id `onlyId`: ids are derived, so the pairs are
+ * matched by id before anything is computed.
+ */
+export async function findCustomerMeterEntries(
+  ctx: Pick<Context, 'db' | 'subject'>,
+  scope: CustomerMeterScope & { meter_id?: string[] },
+  onlyId?: string,
+): Promise<CustomerMeterEntry[]> {
+  const customers = await findCustomersWithEvents(ctx.db, ctx.subject, scope);
+  const meters = await findActiveMetersOf(ctx.db, [...new Set(customers.map((c) => c.organization_id))]);
+  const entries: CustomerMeterEntry[] = [];
+  for (const customer of customers) {
+    let candidates = meters.get(customer.organization_id) ?? [];
+    if (scope.meter_id?.length) candidates = candidates.filter((m) => scope.meter_id!.includes(m.id));
+    if (onlyId !== undefined) candidates = candidates.filter((m) => customerMeterId(customer.id, m.id) === onlyId);
+    if (candidates.length === 0) continue;
+    const events = await findCustomerMeterEvents(ctx.db, customer);
+    for (const entry of computeCustomerMeters(customer, candidates, events)) entries.push({ ...entry, customer });
+  }
+  return entries;
+}
+
+/**
+ * What billing reads of a customer's meter over a period `[start, end)`: units consumed (the meter's
+ * aggregation over the user events whose timestamp is in the period) and units credited (the meter's
+ * credits of the period). Zero for an unknown customer or meter.
+ */
+export async function customerMeterUsage(
+  ctx: Pick<Context, 'db'>,
+  customerId: string,
+  meterId: string,
+  period: { start: Date; end: Date },
+): Promise<MeterUsage> {
+  const customer = await findMeterCustomer(ctx.db, customerId);
+  const row = customer && (await findMeter(ctx.db, customer.organization_id, meterId));
+  if (!customer || !row) return { consumed_units: 0, credited_units: 0 };
+  const events = await findCustomerEventsBetween(ctx.db, customer, period.start, period.end);
+  return meterUsage(definitionOf(row), events, period);
 }
 
 /**
@@ -92,4 +174,86 @@ export async function rolloverUnitsOfWindow(ctx: Context, customerId: string, me
   const meter = definitionOf(row);
   const window = await currentWindow(ctx, customer, meter);
   return rolloverUnits(creditsOf(window, meter.id), meterBalance(meter, window).consumed_units);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Customer meters as resources (seller and customer portal)
+// ---------------------------------------------------------------------------------------------------
+
+type SortableKey = CustomerMeterSortKey;
+
+function sortValue(entry: CustomerMeterEntry, key: SortableKey): string | number {
+  switch (key) {
+    case 'customer_id':
+      return entry.customer.id;
+    case 'customer_name':
+      return entry.customer.name ?? '';
+    case 'meter_id':
+      return entry.meter_id;
+    case 'meter_name':
+      return entry.meter.name;
+    case 'created_at':
+      return entry.created_at;
+    case 'modified_at':
+      return entry.modified_at ?? '';
+    default:
+      return entry[key];
+  }
+}
+
+/** Sorted by the requested keys in order, then by id (stable pages); one page of them. */
+function sortedPage(entries: CustomerMeterEntry[], sorting: Sort<SortableKey>[], params: PageParams) {
+  const sorted = [...entries].sort((a, b) => {
+    for (const { key, descending } of sorting) {
+      const [x, y] = [sortValue(a, key), sortValue(b, key)];
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      if (order !== 0) return descending ? -order : order;
+    }
+    return a.id.localeCompare(b.id);
+  });
+  const offset = (params.page - 1) * params.limit;
+  return pageOf(sorted.slice(offset, offset + params.limit), sorted.length, params);
+}
+
+export async function listCustomerMeters(ctx: Context, params: CustomerMeterListParams) {
+  const entries = await findCustomerMeterEntries(ctx, params);
+  return mapPage(sortedPage(entries, params.sorting, params), serializeCustomerMeter);
+}
+
+export async function getCustomerMeter(ctx: Context, id: string) {
+  const [entry] = await findCustomerMeterEntries(ctx, {}, id);
+  if (!entry) throw new ResourceNotFound();
+  return serializeCustomerMeter(entry);
+}
+
+/** The portal's view: the session's customer's meters only. */
+async function sessionCustomerEntries(ctx: Context, meterIds?: string[], onlyId?: string) {
+  const customer = await findSessionCustomer(ctx.db, ctx.subject);
+  if (!customer) return [];
+  const organization: Subject = {
+    kind: 'organization',
+    organizationId: customer.organization_id,
+    tokenId: 'customer-portal',
+    scopes: new Set(),
+  };
+  return findCustomerMeterEntries(
+    { db: ctx.db, subject: organization },
+    { customer_id: [customer.id], meter_id: meterIds },
+    onlyId,
+  );
+}
+
+export async function listPortalCustomerMeters(ctx: Context, params: CustomerCustomerMeterListParams) {
+  let entries = await sessionCustomerEntries(ctx, params.meter_id);
+  if (params.query) {
+    const query = params.query.toLowerCase();
+    entries = entries.filter((entry) => entry.meter.name.toLowerCase().includes(query));
+  }
+  return mapPage(sortedPage(entries, params.sorting, params), serializeCustomerCustomerMeter);
+}
+
+export async function getPortalCustomerMeter(ctx: Context, id: string) {
+  const [entry] = await sessionCustomerEntries(ctx, undefined, id);
+  if (!entry) throw new ResourceNotFound();
+  return serializeCustomerCustomerMeter(entry);
 }

@@ -3,7 +3,9 @@ import {
   aggregate,
   creditedUnits,
   creditsOf,
+  countsFor,
   matchesFilter,
+  meterUsage,
   meterBalance,
   nonNegativeRunningSum,
   rolloverUnits,
@@ -234,6 +236,14 @@ describe('aggregate', () => {
     [{ func: 'avg', property: 'tokens' }, [user({ tokens: 'x' })], 0],
     [{ func: 'min', property: 'absent' }, events, 0],
     [{ func: 'sum', property: 'name' }, events, 0],
+    // NaN and the infinities are not JSON, but a caller may hand them over: they are not quantities.
+    [{ func: 'sum', property: 'tokens' }, [user({ tokens: NaN }), user({ tokens: Infinity }), user({ tokens: 4 })], 4],
+    [{ func: 'max', property: 'tokens' }, [user({ tokens: -Infinity }), user({ tokens: 1 })], 1],
+    // unique: distinct values of any JSON type; 1 and "1" differ, a missing key or null does not count.
+    [{ func: 'unique', property: 'tokens' }, events, 5],
+    [{ func: 'unique', property: 'user' }, [user({ user: 'a' }), user({ user: 'a' }), user({ user: 'b' })], 2],
+    [{ func: 'unique', property: 'metadata.user' }, [user({ user: 1 }), user({ user: '1' }), user({ user: null })], 2],
+    [{ func: 'unique', property: 'user' }, [], 0],
   ];
 
   it.each(cases)('%j over %# → %d', (aggregation, list, expected) => {
@@ -350,5 +360,62 @@ describe('rolloverUnits', () => {
       { units: 30, rollover: true },
       { units: 100, rollover: false },
     ]);
+  });
+});
+
+describe('countsFor', () => {
+  const meter = (aggregation: MeterAggregation): MeterDefinition => ({
+    id: METER,
+    filter: { conjunction: 'and', clauses: [] },
+    aggregation,
+  });
+  const cases: [MeterAggregation, MeterEvent, boolean][] = [
+    [{ func: 'count' }, user({}), true],
+    [{ func: 'sum', property: 'tokens' }, user({ tokens: 3 }), true],
+    [{ func: 'sum', property: 'tokens' }, user({ tokens: '3' }), false],
+    [{ func: 'sum', property: 'tokens' }, user({ tokens: NaN }), false],
+    [{ func: 'unique', property: 'user' }, user({ user: 'a' }), true],
+    [{ func: 'unique', property: 'user' }, user({}), false],
+    [{ func: 'count' }, credited(5), false],
+  ];
+  it.each(cases)('%j, %j → %s', (aggregation, event, expected) => {
+    expect(countsFor(meter(aggregation), event)).toBe(expected);
+  });
+});
+
+describe('meterUsage', () => {
+  const meter: MeterDefinition = {
+    id: METER,
+    filter: { conjunction: 'and', clauses: [] },
+    aggregation: { func: 'sum', property: 'tokens' },
+  };
+  const at = (iso: string, event: MeterEvent): MeterEvent => ({ ...event, timestamp: new Date(iso) });
+  const events = [
+    at('2025-05-31T23:59:59Z', user({ tokens: 100 })),
+    at('2025-06-01T00:00:00Z', user({ tokens: 1 })),
+    at('2025-06-15T00:00:00Z', user({ tokens: 2 })),
+    at('2025-06-30T23:59:59Z', user({ tokens: 4 })),
+    at('2025-07-01T00:00:00Z', user({ tokens: 1000 })),
+    at('2025-06-02T00:00:00Z', credited(10, 1)),
+    at('2025-06-03T00:00:00Z', credited(-25, 2)),
+    at('2025-06-04T00:00:00Z', credited(3, 3)),
+    at('2025-06-04T00:00:00Z', credited(50, 4, false, OTHER_METER)),
+  ];
+  const june = { start: new Date('2025-06-01T00:00:00Z'), end: new Date('2025-07-01T00:00:00Z') };
+  const cases: [string, { start: Date; end: Date }, { consumed_units: number; credited_units: number }][] = [
+    ['June: start inclusive, end exclusive; credits floor at 0', june, { consumed_units: 7, credited_units: 3 }],
+    [
+      'an empty period',
+      { start: new Date('2025-08-01T00:00:00Z'), end: new Date('2025-09-01T00:00:00Z') },
+      { consumed_units: 0, credited_units: 0 },
+    ],
+    [
+      'May 31 only',
+      { start: new Date('2025-05-31T00:00:00Z'), end: june.start },
+      { consumed_units: 100, credited_units: 0 },
+    ],
+  ];
+  it.each(cases)('%s', (_label, period, expected) => {
+    expect(meterUsage(meter, events, period)).toEqual(expected);
   });
 });

@@ -19,7 +19,9 @@ export interface MeterFilter {
   clauses: (FilterClause | MeterFilter)[];
 }
 
-export type MeterAggregation = { func: 'count' } | { func: 'sum' | 'max' | 'min' | 'avg'; property: string };
+/** `unique` (an extension of the reference) counts the distinct values of a property. */
+export type MeterAggregation =
+  { func: 'count' } | { func: 'sum' | 'max' | 'min' | 'avg'; property: string } | { func: 'unique'; property: string };
 
 export interface MeterDefinition {
   id: string;
@@ -201,6 +203,15 @@ function plainNumber(value: number): string {
  */
 export function aggregate(aggregation: MeterAggregation, events: MeterEvent[]): number {
   if (aggregation.func === 'count') return events.length;
+  if (aggregation.func === 'unique') {
+    const property = withoutMetadataPrefix(aggregation.property);
+    const seen = new Set<string>();
+    for (const event of events) {
+      const value = metadataOf(event)[property];
+      if (value !== undefined && value !== null) seen.add(jsonbOutput(value));
+    }
+    return seen.size;
+  }
   const values = events.map((event) => numericProperty(aggregation, event)).filter((v) => v !== undefined);
   if (values.length === 0) return 0;
   switch (aggregation.func) {
@@ -216,9 +227,20 @@ export function aggregate(aggregation: MeterAggregation, events: MeterEvent[]): 
 }
 
 function numericProperty(aggregation: MeterAggregation, event: MeterEvent): number | undefined {
-  if (aggregation.func === 'count') return undefined;
+  if (aggregation.func === 'count' || aggregation.func === 'unique') return undefined;
   const value = metadataOf(event)[withoutMetadataPrefix(aggregation.property)];
-  return typeof value === 'number' ? value : undefined;
+  // Only finite JSON numbers: a string (even "12"), NaN or an infinity is not a quantity.
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Whether the event carries what the aggregation reads (any event for count). */
+export function aggregationApplies(aggregation: MeterAggregation, event: MeterEvent): boolean {
+  if (aggregation.func === 'count') return true;
+  if (aggregation.func === 'unique') {
+    const value = metadataOf(event)[withoutMetadataPrefix(aggregation.property)];
+    return value !== undefined && value !== null;
+  }
+  return numericProperty(aggregation, event) !== undefined;
 }
 
 /**
@@ -227,7 +249,7 @@ function numericProperty(aggregation: MeterAggregation, event: MeterEvent): numb
  */
 export function countsFor(meter: MeterDefinition, event: MeterEvent): boolean {
   if (event.source !== 'user' || !matchesFilter(meter.filter, event)) return false;
-  return meter.aggregation.func === 'count' || numericProperty(meter.aggregation, event) !== undefined;
+  return aggregationApplies(meter.aggregation, event);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -312,4 +334,33 @@ export function rolloverUnits(credits: { units: number; rollover: boolean }[], u
   const kept = nonNegativeRunningSum(credits.filter((c) => !c.rollover).map((c) => c.units));
   const rollover = nonNegativeRunningSum(credits.filter((c) => c.rollover).map((c) => c.units));
   return Math.max(0, Math.min(Math.floor(kept + rollover - usage), rollover));
+}
+
+/** What billing needs of a meter over a period: the units consumed and the units credited. */
+export interface MeterUsage {
+  consumed_units: number;
+  credited_units: number;
+}
+
+/**
+ * The usage of a customer's meter over `[start, end)`: the aggregation over the user events the
+ * meter counts whose `timestamp` falls in the period, and the non-negative running sum of the meter's
+ * `meter.credited` events of the period (in ingestion order). `events` are the customer's events.
+ */
+export function meterUsage(
+  meter: MeterDefinition,
+  events: MeterEvent[],
+  period: { start: Date; end: Date },
+): MeterUsage {
+  const inPeriod = events.filter(
+    (event) => event.timestamp.getTime() >= period.start.getTime() && event.timestamp.getTime() < period.end.getTime(),
+  );
+  const consumed = aggregate(
+    meter.aggregation,
+    inPeriod.filter((event) => countsFor(meter, event)),
+  );
+  const credits = [...inPeriod]
+    .filter((event) => event.name === METER_CREDITED && isMeterSystemEvent(event, meter.id))
+    .sort(byIngestion);
+  return { consumed_units: consumed, credited_units: creditedUnits(credits) };
 }

@@ -1,0 +1,5 @@
+export {
+  CustomerCustomerMeter,
+  CustomerCustomerMeterListQuery,
+  ListResourceCustomerCustomerMeter,
+} from '../../customer-meters/customer-meters.schemas.js';

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
+import { pageOf } from '../../platform/http/query.js';
+import { toValidationIssues } from '../../platform/http/validation.js';
+import { findActiveMeters } from '../customer-meters/customer-meters.repository.js';
+import { countsFor, type MeterAggregation, type MeterFilter } from '../customer-meters/customer-meters.window.js';
+import { customerStateOf } from '../customers/customers.state.js';
+import { findVisibleMeter } from '../meters/meters.repository.js';
+import { Filter } from '../meters/meters.schemas.js';
+import { meterDefinition } from '../meters/meters.service.js';
+import {
+  findCustomersByIds,
+  findEventCustomers,
+  findVisibleEvent,
+  findVisibleOrganizationIds,
+  insertEvents,
+  listVisibleEventNames,
+  listVisibleEvents,
+  type EventListFilters,
+  type NewEvent,
+} from './events.repository.js';
+import type { EventListParams, EventNameListParams, EventsIngestInput } from './events.schemas.js';
+import { customerOfEvent, serializeEvent, serializeEventName } from './events.serializer.js';
+
+/**
+ * Ingestion is all or nothing: every problem of every event is collected into one 422 at
+ * `body.events.<i>.<field>`, and only a batch without any is inserted (in one statement). Events whose
+ * `external_id` the organization already has are skipped and counted as duplicates.
+ */
+export async function ingestEvents(
+  ctx: Context,
+  input: EventsIngestInput,
+): Promise<{ inserted: number; duplicates: number }> {
+  const issues = new IssueCollector();
+  const now = ctx.clock.now();
+  const subject = ctx.subject;
+  const at = (index: number, field: string) => ['body', 'events', index, field];
+
+  const requested = [...new Set(input.events.flatMap((e) => (e.organization_id ? [e.organization_id] : [])))];
+  const allowed =
+    subject.kind === 'organization' ? new Set<string>() : await findVisibleOrganizationIds(ctx.db, subject, requested);
+  const customers = await findCustomersByIds(ctx.db, [
+    ...new Set(input.events.flatMap((e) => (e.customer_id ? [e.customer_id] : []))),
+  ]);
+  const firstWithExternalId = new Map<string, number>();
+
+  const rows: NewEvent[] = [];
+  input.events.forEach((event, index) => {
+    let organizationId: string | null = null;
+    if (subject.kind === 'organization') {
+      if (event.organization_id != null) {
+        issues.add(
+          at(index, 'organization_id'),
+          'Setting organization_id is disallowed when using an organization token.',
+          'organization_token',
+        );
+      } else organizationId = subject.organizationId;
+    } else if (event.organization_id == null) {
+      issues.add(at(index, 'organization_id'), 'organization_id is required.', 'missing');
+    } else if (!allowed.has(event.organization_id)) {
+      issues.add(at(index, 'organization_id'), 'Organization not found.');
+    } else organizationId = event.organization_id;
+
+    if (event.customer_id !== undefined && organizationId !== null) {
+      if (customers.get(event.customer_id) !== organizationId) {
+        issues.add(at(index, 'customer_id'), 'Customer not found.', 'customer_id');
+      }
+    }
+    const timestamp = event.timestamp ? new Date(event.timestamp) : now;
+    if (timestamp.getTime() > now.getTime()) {
+      issues.add(at(index, 'timestamp'), 'Value error, Timestamp must be in the past.');
+    }
+    if (event.external_id !== undefined && organizationId !== null) {
+      const key = `${organizationId}\u0000${event.external_id}`;
+      const first = firstWithExternalId.get(key);
+      if (first !== undefined) {
+        issues.add(
+          at(index, 'external_id'),
+          `Duplicate external_id in this batch: events ${first} and ${index} have the same one.`,
+          'duplicate',
+        );
+      } else firstWithExternalId.set(key, index);
+    }
+    if (organizationId === null) return;
+    rows.push({
+      id: randomUUID(),
+      timestamp,
+      ingested_at: now,
+      organization_id: organizationId,
+      customer_id: event.customer_id ?? null,
+      external_customer_id: event.external_customer_id ?? null,
+      external_id: event.external_id ?? null,
+      name: event.name,
+      metadata: event.metadata ?? {},
+    });
+  });
+  issues.throwIfAny();
+
+  const insertedIds = await insertEvents(ctx.db, rows);
+  const inserted = rows.filter((row) => insertedIds.has(row.id));
+  await recordCustomerStateChanges(ctx, inserted);
+  return { inserted: inserted.length, duplicates: rows.length - inserted.length };
+}
+
+/**
+ * A customer's meters change when a new event counts for one of them: each customer the inserted
+ * events reach (by id or external id) and that has such an event gets one `customer.state_changed`.
+ */
+async function recordCustomerStateChanges(ctx: Context, inserted: NewEvent[]): Promise<void> {
+  if (inserted.length === 0) return;
+  const meters = new Map<string, ReturnType<typeof meterDefinition>[]>();
+  for (const organizationId of new Set(inserted.map((e) => e.organization_id))) {
+    meters.set(organizationId, (await findActiveMeters(ctx.db, organizationId)).map(meterDefinition));
+  }
+  const counted = inserted.filter((event) =>
+    (meters.get(event.organization_id) ?? []).some((meter) => countsFor(meter, { ...event, source: 'user' })),
+  );
+  if (counted.length === 0) return;
+  const customers = await findEventCustomers(ctx.db, counted);
+  const changed = customers.filter((customer) =>
+    counted.some(
+      (event) =>
+        event.customer_id === customer.id ||
+        (event.external_customer_id !== null &&
+          event.organization_id === customer.organization_id &&
+          event.external_customer_id === customer.external_id),
+    ),
+  );
+  for (const customer of changed) {
+    await recordWebhookEvent(
+      ctx,
+      customer.organization_id,
+      'customer.state_changed',
+      await customerStateOf(ctx.db, customer),
+    );
+  }
+}
+
+async function withCustomers<T extends Parameters<typeof serializeEvent>[0]>(ctx: Context, rows: T[]) {
+  const customers = await findEventCustomers(ctx.db, rows);
+  return rows.map((row) => serializeEvent(row, customerOfEvent(row, customers)));
+}
+
+export async function getEvent(ctx: Context, id: string) {
+  const row = await findVisibleEvent(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return (await withCustomers(ctx, [row]))[0]!;
+}
+
+export async function listEvents(ctx: Context, params: EventListParams) {
+  const filters: EventListFilters = { ...params };
+  if (params.filter !== undefined) {
+    let value: unknown;
+    try {
+      value = JSON.parse(params.filter);
+    } catch {
+      throw validationError(['query', 'filter'], 'Invalid JSON', 'json_invalid');
+    }
+    const parsed = Filter.safeParse(value);
+    if (!parsed.success) {
+      const issues = new IssueCollector();
+      for (const issue of toValidationIssues(parsed.error.issues, ['query', 'filter'])) {
+        issues.add(issue.loc, issue.msg, issue.type);
+      }
+      issues.throwIfAny();
+    }
+    filters.parsedFilter = parsed.data as MeterFilter;
+  }
+  if (params.meter_id !== undefined) {
+    const meter = await findVisibleMeter(ctx.db, ctx.subject, params.meter_id);
+    if (!meter) throw validationError(['query', 'meter_id'], 'Meter not found.');
+    filters.meter = meterDefinition(meter) as { id: string; filter: MeterFilter; aggregation: MeterAggregation };
+  }
+  const { rows, total } = await listVisibleEvents(ctx.db, ctx.subject, filters);
+  return pageOf(await withCustomers(ctx, rows), total, params);
+}
+
+export async function listEventNames(ctx: Context, params: EventNameListParams) {
+  const { rows, total } = await listVisibleEventNames(ctx.db, ctx.subject, params);
+  return pageOf(rows.map(serializeEventName), total, params);
+}

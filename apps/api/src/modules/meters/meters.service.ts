@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
+import { pageOf } from '../../platform/http/query.js';
+import type { MeterAggregation, MeterDefinition, MeterFilter } from '../customer-meters/customer-meters.window.js';
+import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
+import {
+  findVisibleMeter,
+  insertMeter,
+  listVisibleMeters,
+  lockVisibleMeter,
+  meterInUse,
+  meterQuantities,
+  updateMeter as updateMeterRow,
+  type MeterChanges,
+  type MeterRow,
+} from './meters.repository.js';
+import {
+  MAX_INTERVAL_DAYS,
+  type MeterCreateInput,
+  type MeterListParams,
+  type MeterQuantitiesParams,
+  type MeterUpdateInput,
+} from './meters.schemas.js';
+
+/** A meter row with its stored filter and aggregation typed (both validated on write). */
+export function meterDefinition(row: MeterRow): MeterRow & MeterDefinition {
+  return { ...row, filter: row.filter as MeterFilter, aggregation: row.aggregation as MeterAggregation };
+}
+
+export async function createMeter(ctx: Context, input: MeterCreateInput): Promise<MeterRow> {
+  const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
+  return insertMeter(ctx.db, {
+    id: randomUUID(),
+    created_at: ctx.clock.now(),
+    organization_id: organization.id,
+    name: input.name,
+    filter: input.filter,
+    aggregation: input.aggregation,
+    metadata: input.metadata ?? {},
+  });
+}
+
+export async function getMeter(ctx: Context, id: string): Promise<MeterRow> {
+  const row = await findVisibleMeter(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return row;
+}
+
+export async function listMeters(ctx: Context, params: MeterListParams) {
+  const { rows, total } = await listVisibleMeters(ctx.db, ctx.subject, params);
+  return pageOf(rows, total, params);
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * `name`, `filter`, `aggregation` and `metadata` change when sent. Once the meter counts for a
+ * customer (or a subscription bills it), what it counts is frozen: a different filter or aggregation is
+ * a 422 that changes nothing.
+ */
+export async function updateMeter(ctx: Context, id: string, input: MeterUpdateInput): Promise<MeterRow> {
+  const current = await lockVisibleMeter(ctx.db, ctx.subject, id);
+  if (!current) throw new ResourceNotFound();
+  const changes: MeterChanges = { modified_at: ctx.clock.now() };
+  if (input.name != null) changes.name = input.name;
+  if (input.metadata !== undefined) changes.metadata = input.metadata;
+  const filterChanges = input.filter != null && !sameJson(input.filter, current.filter);
+  const aggregationChanges = input.aggregation != null && !sameJson(input.aggregation, current.aggregation);
+  if ((filterChanges || aggregationChanges) && (await meterInUse(ctx.db, meterDefinition(current)))) {
+    const issues = new IssueCollector();
+    const message = "This field can't be updated because the meter is already aggregating events.";
+    if (filterChanges) issues.add(['body', 'filter'], message, 'forbidden');
+    if (aggregationChanges) issues.add(['body', 'aggregation'], message, 'forbidden');
+    issues.throwIfAny();
+  }
+  if (input.filter != null) changes.filter = input.filter;
+  if (input.aggregation != null) changes.aggregation = input.aggregation;
+  return updateMeterRow(ctx.db, id, changes);
+}
+
+const DAY_MS = 86_400_000;
+/** The earliest start the reference accepts. */
+const EARLIEST_START = Date.parse('2023-01-01T00:00:00Z');
+
+export async function getMeterQuantities(ctx: Context, id: string, params: MeterQuantitiesParams) {
+  const meter = meterDefinition(await getMeter(ctx, id));
+  const start = new Date(params.start_timestamp);
+  const end = new Date(params.end_timestamp);
+  if (start.getTime() < EARLIEST_START) {
+    throw validationError(['query', 'start_timestamp'], 'Input should be greater than or equal to 2023-01-01.');
+  }
+  if (end.getTime() < start.getTime()) {
+    throw validationError(['query', 'end_timestamp'], 'end_timestamp must not be before start_timestamp.');
+  }
+  const days = Math.floor((end.getTime() - start.getTime()) / DAY_MS);
+  if (days > MAX_INTERVAL_DAYS[params.interval]) {
+    throw validationError(
+      ['query'],
+      'The interval is too big. Try to change the interval or reduce the date range.',
+      'value_error',
+    );
+  }
+  const result = await meterQuantities(ctx.db, {
+    meter,
+    start,
+    end,
+    interval: params.interval,
+    customerIds: params.customer_id,
+    externalCustomerIds: params.external_customer_id,
+    metadata: params.metadata,
+  });
+  return {
+    quantities: result.buckets.map((bucket) => ({
+      timestamp: bucket.timestamp.toISOString(),
+      quantity: Number(bucket.quantity),
+    })),
+    total: Number(result.total),
+  };
+}
