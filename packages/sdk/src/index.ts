@@ -75,6 +75,7 @@ export {
   SecurityError,
   TesseraError,
   TooManyRequests,
+  IdempotencyKeyInUse,
   Unauthorized,
   UnexpectedClientError,
   UnsupportedMediaType,

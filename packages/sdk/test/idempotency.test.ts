@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../apps/api/test/harness.js';
 import { organizationFactory, type OrganizationFixture } from '../../../apps/api/test/factories/organizations.js';
-import { customersCreate, customersGet, customersList, TesseraCore, type FetchLike } from '../src/index.js';
+import {
+  customersCreate,
+  customersGet,
+  customersList,
+  IdempotencyKeyInUse,
+  TesseraCore,
+  type FetchLike,
+} from '../src/index.js';
+import { localServer, sendJson } from './servers.js';
 
 let server: TestServer;
 let acme: OrganizationFixture;
@@ -112,5 +120,26 @@ describe('Idempotency-Key', () => {
     expect(again).toEqual(first);
     expect(fromRequest).toEqual(first);
     expect(await customersNamed('given@example.com')).toBe(1);
+  });
+
+  it('raises IdempotencyKeyInUse for a 409 while the first request runs', async () => {
+    const busy = await localServer((_, res) =>
+      sendJson(res, 409, {
+        error: 'IdempotencyKeyInUse',
+        detail: 'A request with this Idempotency-Key is still in progress.',
+      }),
+    );
+    try {
+      const client = new TesseraCore({ serverURL: busy.url, accessToken: acme.token });
+      const error = await customersCreate(
+        client,
+        { body: { email: 'busy@example.com' } },
+        { idempotencyKey: 'k1' },
+      ).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(IdempotencyKeyInUse);
+      expect(busy.requests[0]!.headers['idempotency-key']).toBe('k1');
+    } finally {
+      await busy.close();
+    }
   });
 });

@@ -218,6 +218,10 @@ export class NotPaidOrder extends NamedAPIError {
 export class TooManyRequests extends NamedAPIError {
   override name = 'TooManyRequests';
 }
+/** 409: a request with the same Idempotency-Key is still running (retry once it has answered). */
+export class IdempotencyKeyInUse extends NamedAPIError {
+  override name = 'IdempotencyKeyInUse';
+}
 
 type NamedErrorClass = new (meta: HttpMeta, data: { error: string; detail: string }) => NamedAPIError;
 
@@ -266,6 +270,8 @@ export function namedErrorClass(error: string): NamedErrorClass {
       return NotPaidOrder;
     case 'TooManyRequests':
       return TooManyRequests;
+    case 'IdempotencyKeyInUse':
+      return IdempotencyKeyInUse;
     default:
       return NamedAPIError;
   }
