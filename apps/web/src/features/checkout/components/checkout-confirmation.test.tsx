@@ -49,6 +49,14 @@ describe('CheckoutConfirmation', () => {
     expect(navigateAway).not.toHaveBeenCalled();
   });
 
+  it('without a session (the email was already a customer’s), says how to reach the portal', () => {
+    renderConfirmation(succeeded, { customerSessionToken: null });
+    expect(screen.queryByRole('link', { name: 'Open the customer portal' })).toBeNull();
+    expect(
+      screen.getByText(/opens only from a personal sign-in link sent to your email address/).textContent,
+    ).toContain('ask Acme');
+  });
+
   it('goes on to the seller’s success URL after a few seconds, with a link to go at once', () => {
     vi.useFakeTimers();
     const { navigateAway } = renderConfirmation({ ...succeeded, success_url: 'https://shop.example/thanks' });

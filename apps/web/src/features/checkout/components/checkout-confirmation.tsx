@@ -10,7 +10,10 @@ import { CheckoutUnavailable } from './checkout-unavailable';
 
 export interface CheckoutConfirmationProps {
   checkout: CheckoutPublic;
-  /** From confirm: opens the customer portal signed in. */
+  /**
+   * From confirm: opens the customer portal signed in. Absent when the buyer's email belonged to an
+   * existing customer (the portal then opens from a sign-in link sent to that address).
+   */
   customerSessionToken: string | null;
   embedded: boolean;
   /** The payment has been confirming for longer than the page waits. */
@@ -112,6 +115,12 @@ export function CheckoutConfirmation({
       <p className="text-sm text-slate-700">
         Your orders, receipts and access are in the customer portal of {checkout.organization.name}.
       </p>
+      {!portal && (
+        <p className="text-sm text-slate-700">
+          For your security, the portal opens only from a personal sign-in link sent to your email address, not from
+          this page: ask {checkout.organization.name} for a link to the customer portal.
+        </p>
+      )}
       <div className="flex flex-wrap justify-center gap-3">
         {portal && (
           <Button asChild>

@@ -207,6 +207,74 @@ describe('CheckoutForm', () => {
     });
   });
 
+  it('asks the buyer to authenticate a payment the bank holds (3-D Secure), then confirms it again', async () => {
+    const checkout = checkoutFixture({ attached_custom_fields: [teamField], customer_billing_address: FRANCE });
+    const waiting = {
+      ...checkout,
+      status: 'confirmed',
+      customer_session_token: null,
+      payment_processor_metadata: { intent_status: 'requires_action', intent_client_secret: 'pi_sim_1_secret_2' },
+    };
+    const confirmed = { ...checkout, status: 'confirmed', customer_session_token: 'polar_cst_1' };
+    const answers = [waiting, confirmed];
+    const api = fakeApi({
+      [`PATCH ${CLIENT}`]: echo(checkout),
+      'POST /simulated-processor/confirmation-tokens': () => ({ status: 201, body: { id: 'ctoken_sim_1' } }),
+      'POST /simulated-processor/payment-intents/authenticate': () => ({ status: 200, body: { status: 'succeeded' } }),
+      [`POST ${CLIENT}/confirm`]: () => ({ status: 200, body: answers.shift() }),
+    });
+    const onConfirmed = vi.fn();
+    const user = userEvent.setup();
+    renderPage(checkout, onConfirmed);
+    await fillBuyer(user);
+    await user.type(await screen.findByLabelText('Team name'), 'Analytical');
+    await fillCard(user, { ...GOOD_CARD, number: '4000 0025 0000 3155' });
+    await user.click(screen.getByRole('button', { name: 'Pay $25.00' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your payment' });
+    expect(dialog.textContent).toContain('$25.00');
+    expect(onConfirmed).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Complete authentication' }));
+    await waitFor(() => expect(onConfirmed).toHaveBeenCalledTimes(1));
+    expect(onConfirmed.mock.calls[0]![0]).toMatchObject({ customer_session_token: 'polar_cst_1' });
+    expect(api.of('POST', '/simulated-processor/payment-intents/authenticate')[0]!.body).toEqual({
+      client_secret: 'pi_sim_1_secret_2',
+      approve: true,
+    });
+    const confirms = api.of('POST', `${CLIENT}/confirm`);
+    expect(confirms).toHaveLength(2);
+    expect(confirms[1]!.body).toEqual(confirms[0]!.body);
+  });
+
+  it('a closed authentication dialog charges nothing and says so', async () => {
+    const checkout = checkoutFixture({ attached_custom_fields: [teamField], customer_billing_address: FRANCE });
+    const waiting = {
+      ...checkout,
+      status: 'confirmed',
+      customer_session_token: null,
+      payment_processor_metadata: { intent_status: 'requires_action', intent_client_secret: 'pi_sim_1_secret_2' },
+    };
+    const api = fakeApi({
+      [`PATCH ${CLIENT}`]: echo(checkout),
+      'POST /simulated-processor/confirmation-tokens': () => ({ status: 201, body: { id: 'ctoken_sim_1' } }),
+      [`POST ${CLIENT}/confirm`]: () => ({ status: 200, body: waiting }),
+    });
+    const onConfirmed = vi.fn();
+    const user = userEvent.setup();
+    renderPage(checkout, onConfirmed);
+    await fillBuyer(user);
+    await user.type(await screen.findByLabelText('Team name'), 'Analytical');
+    await fillCard(user, { ...GOOD_CARD, number: '4000 0025 0000 3155' });
+    await user.click(screen.getByRole('button', { name: 'Pay $25.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your payment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('not authenticated, so nothing was charged');
+    expect(onConfirmed).not.toHaveBeenCalled();
+    expect(api.of('POST', `${CLIENT}/confirm`)).toHaveLength(1);
+    // The form is still there to try again.
+    expect(screen.getByRole('button', { name: 'Pay $25.00' })).toBeTruthy();
+  });
+
   it('shows a declined card in words, and the API’s refusals next to their fields', async () => {
     const checkout = checkoutFixture({ attached_custom_fields: [teamField], customer_billing_address: FRANCE });
     let answer = {

@@ -9,6 +9,8 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Loading } from '../../../components/ui/spinner';
 import { describeError, otherIssues } from '../../../lib/api-error';
+import { formatMoney } from '../../../lib/format';
+import { authenticateSimulatedPayment } from '../api/authenticate-payment';
 import { useConfirmCheckout } from '../api/confirm-checkout';
 import { useCreateConfirmationToken } from '../api/create-confirmation-token';
 import { useCheckoutSync } from '../hooks/use-checkout-sync';
@@ -27,7 +29,7 @@ import {
   type CheckoutFormState,
   type FormErrors,
 } from '../logic/form';
-import { paymentMethodForm, type ConfirmationTokenSource } from '../logic/payment';
+import { nextAction, paymentMethodForm, type ConfirmationTokenSource } from '../logic/payment';
 import { isCheckoutGone } from '../logic/status';
 import { confirmLabel } from '../logic/summary';
 import { BillingAddressFields } from './billing-address-fields';
@@ -38,12 +40,15 @@ import { DiscountCodeField } from './discount-code-field';
 import { OrderSummary } from './order-summary';
 import { ProductDetails } from './product-details';
 import { ProductPicker, type ProductSelection } from './product-picker';
+import { SimulatedAuthenticationDialog } from './simulated-authentication-dialog';
 import { SimulatedCardForm } from './simulated-card-form';
 
 // Stripe.js and its React bindings are fetched only for a checkout whose processor is Stripe.
 const StripePaymentForm = lazy(() =>
   import('./stripe-payment-form').then((module) => ({ default: module.StripePaymentForm })),
 );
+
+const NOT_AUTHENTICATED = 'Your payment was not authenticated, so nothing was charged. Try again, or use another card.';
 
 export interface CheckoutFormProps {
   checkout: CheckoutPublic;
@@ -116,6 +121,8 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
   const [focusRequest, setFocusRequest] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const stripeSource = useRef<ConfirmationTokenSource | null>(null);
+  // The simulated bank's challenge, open while a payment waits for the buyer's authentication.
+  const [challenge, setChallenge] = useState<((approve: boolean | null) => void) | null>(null);
 
   const method = paymentMethodForm(checkout);
   const requireCard = method.kind === 'simulated' && checkout.is_payment_form_required;
@@ -190,6 +197,19 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
     return source.createConfirmationToken({ name: state.name.trim(), email: state.email.trim() });
   }
 
+  /** The bank's authentication (3-D Secure) of a payment: Stripe's page, or the simulated processor's dialog. */
+  async function authenticate(clientSecret: string): Promise<void> {
+    if (method.kind === 'stripe') {
+      const source = stripeSource.current;
+      if (!source?.handleNextAction) throw new Error('The card form is still loading. Try again in a moment.');
+      return source.handleNextAction(clientSecret);
+    }
+    const approve = await new Promise<boolean | null>((resolve) => setChallenge(() => resolve));
+    setChallenge(null);
+    if (approve === null) throw new Error(NOT_AUTHENTICATED);
+    await authenticateSimulatedPayment(clientSecret, approve);
+  }
+
   async function pay(event: FormEvent) {
     event.preventDefault();
     if (paying) return;
@@ -206,7 +226,15 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
       const latest = (await sync.settle()) ?? checkout;
       const token = latest.is_payment_form_required ? await confirmationToken() : null;
       const body = buildConfirmBody(state, latest, fields, token);
-      onConfirmed(await confirmation.mutateAsync({ clientSecret: checkout.client_secret, body }));
+      let result = await confirmation.mutateAsync({ clientSecret: checkout.client_secret, body });
+      const action = nextAction(result);
+      if (action) {
+        // The bank wants the buyer to authenticate; then the same payment is confirmed again.
+        await authenticate(action.clientSecret);
+        result = await confirmation.mutateAsync({ clientSecret: checkout.client_secret, body });
+        if (nextAction(result)) throw new Error(NOT_AUTHENTICATED);
+      }
+      onConfirmed(result);
     } catch (error) {
       setPayError(error);
       setFocusRequest((count) => count + 1);
@@ -312,6 +340,11 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
         <Button type="submit" className="w-full" isPending={paying} disabled={selection !== null}>
           {paying ? 'Processing…' : confirmLabel(checkout)}
         </Button>
+        <SimulatedAuthenticationDialog
+          open={challenge !== null}
+          amount={formatMoney(checkout.total_amount, checkout.currency)}
+          onAnswer={(approve) => challenge?.(approve)}
+        />
       </div>
     </form>
   );

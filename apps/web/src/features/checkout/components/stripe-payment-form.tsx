@@ -62,6 +62,11 @@ function PaymentElementSource({ sourceRef }: { sourceRef: StripePaymentFormProps
         if (result.error) throw new Error(result.error.message ?? 'Your payment details could not be used.');
         return result.confirmationToken.id;
       },
+      // 3-D Secure: Stripe.js shows the bank's page; confirm is then asked again.
+      async handleNextAction(clientSecret) {
+        const result = await stripe.handleNextAction({ clientSecret });
+        if (result.error) throw new Error(result.error.message ?? 'Your payment could not be authenticated.');
+      },
     };
     return () => {
       sourceRef.current = null;

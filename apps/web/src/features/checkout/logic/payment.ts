@@ -1,4 +1,4 @@
-import type { CheckoutPublic } from '@tessera/sdk';
+import type { CheckoutPublic, CheckoutPublicConfirmed } from '@tessera/sdk';
 
 /**
  * How the card is collected. With Stripe configured, the API puts Stripe's publishable key in
@@ -13,7 +13,25 @@ export function paymentMethodForm(checkout: Pick<CheckoutPublic, 'payment_proces
   return key ? { kind: 'stripe', publishableKey: key } : { kind: 'simulated' };
 }
 
-/** What a payment method form hands to confirm: a confirmation token made from what the buyer entered. */
+/**
+ * What a payment method form hands to confirm: a confirmation token made from what the buyer entered;
+ * and, for a payment the bank wants the buyer to authenticate (3-D Secure), the processor's own step.
+ */
 export interface ConfirmationTokenSource {
   createConfirmationToken(buyer: { name: string; email: string }): Promise<string>;
+  /** Completes the authentication the payment waits for (Stripe.js `handleNextAction`). */
+  handleNextAction?(clientSecret: string): Promise<void>;
+}
+
+/**
+ * What a confirm answer asks of the page besides going to the thank-you page: the buyer authenticates
+ * the payment (then the page confirms again), or nothing more (`processing`: the thank-you page waits).
+ */
+export type NextAction = { kind: 'authenticate'; clientSecret: string } | null;
+
+export function nextAction(confirmed: Pick<CheckoutPublicConfirmed, 'payment_processor_metadata'>): NextAction {
+  const metadata = confirmed.payment_processor_metadata;
+  if (metadata.intent_status === 'requires_action' && metadata.intent_client_secret)
+    return { kind: 'authenticate', clientSecret: metadata.intent_client_secret };
+  return null;
 }
