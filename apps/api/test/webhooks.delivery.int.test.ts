@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sweepDeliveriesJob } from '../src/modules/webhooks/webhooks.delivery.js';
 import { systemClock } from '../src/platform/clock.js';
+import { recordWebhookEvent } from '../src/platform/events.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { userFactory } from './factories/users.js';
 import {
@@ -449,6 +450,22 @@ describe('test clock', () => {
     expect(new Date(data.created_at).getTime() - Date.now()).toBeGreaterThan(39 * 86_400_000);
     const [row] = await endpointEvents(endpoint.id);
     expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('an event queued weeks ahead by earlier versions (never attempted) no longer blocks its endpoint', async () => {
+    const { org, target, endpoint } = await setup({ events: ['customer.created'] });
+    // As earlier versions left it: the row due on the organization's clock, 40 days ahead.
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      await recordWebhookEvent(server.runtime.context(tx), org.organization.id, 'customer.created', { n: 1 });
+      await tx
+        .updateTable('webhook_endpoint_events')
+        .set({ next_attempt_at: new Date(Date.now() + 40 * 86_400_000) })
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+    });
+    await emitWebhookEvent(server, org.organization.id, 'customer.created', { n: 2 });
+    await expect.poll(() => target.received.length, POLL).toBe(2);
+    expect(target.received.map((r) => JSON.parse(r.body).data.n)).toEqual([1, 2]);
   });
 
   it('a redelivery asked on the organization’s clock is due at once', async () => {

@@ -214,7 +214,10 @@ async function claimHead(
   const endpoint = await claimEndpointForDelivery(ctx.db, endpointId, lease, now, until);
   if (endpoint === 'busy' || !endpoint) return undefined;
   const head = await findHeadOfLine(ctx.db, endpointId);
-  const dueIn = head ? (head.next_attempt_at ?? now).getTime() - now.getTime() : 0;
+  // An event never attempted is due at once: only a retry waits. (Earlier versions queued events on the
+  // organization's test clock, weeks ahead; such a row would otherwise hold its endpoint's queue.)
+  const dueAt = head && head.attempts > 0 ? (head.next_attempt_at ?? now) : now;
+  const dueIn = head ? dueAt.getTime() - now.getTime() : 0;
   if (head && dueIn <= 0 && !overBudget) return { endpoint, event: head };
   await releaseEndpointLease(ctx.db, endpointId, lease);
   if (!head) return undefined;
