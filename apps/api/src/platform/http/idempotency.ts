@@ -167,9 +167,7 @@ export class Idempotency {
       lockedUntil: new Date(now.getTime() + LOCK_SECONDS * 1000),
       expiresAt: new Date(now.getTime() + KEY_TTL_SECONDS * 1000),
     };
-    const claimed =
-      (await insertClaim(this.deps.db, claim)) ||
-      ((await findKey(this.deps.db, claim.scope, key)) !== undefined && (await takeOverClaim(this.deps.db, claim)));
+    const claimed = (await insertClaim(this.deps.db, claim)) || (await takeOverClaim(this.deps.db, claim));
     if (claimed) {
       this.claims.set(request, { scope: claim.scope, key, claimedAt: now });
       return false;
