@@ -52,7 +52,17 @@ export async function listMeters(ctx: Context, params: MeterListParams) {
   return pageOf(rows, total, params);
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with object keys in one order (stored jsonb does not keep the order they were sent in). */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sameJson = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /**
  * `name`, `filter`, `aggregation` and `metadata` change when sent. Once the meter counts for a
