@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { z } from 'zod/v4';
 import { authRoutes } from '../src/modules/auth/auth.routes.js';
+import { routes } from '../src/modules/index.js';
+import { PUBLIC } from '../src/platform/auth/subject.js';
+import { defineRoute } from '../src/platform/http/route.js';
 import { signIn, signUp } from '../src/modules/auth/auth.service.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { cleanRateLimitsJob } from '../src/platform/http/rate-limit.js';
@@ -25,8 +29,31 @@ const API_PER_MINUTE = 40;
 let server: TestServer;
 let acme: OrganizationFixture;
 
+// Email-code sign-in to the portal (the reference's paths); a stand-in while the server has none.
+const EMAIL_CODE_REQUEST = '/v1/customer-portal/customer-session/request';
+const emailCodeStandIn = routes.some((route) => route.path === EMAIL_CODE_REQUEST)
+  ? []
+  : [
+      defineRoute({
+        method: 'POST',
+        path: EMAIL_CODE_REQUEST,
+        operationId: 'test:email_code',
+        summary: 'Stand-in for the email-code request',
+        tags: ['test'],
+        auth: PUBLIC,
+        body: z.object({ email: z.string(), organization_id: z.string() }).partial(),
+        internal: true,
+        status: 202,
+        response: z.object({}),
+        handler: async () => ({}),
+      }),
+    ];
+
 beforeAll(async () => {
-  server = await startTestServer({ config: { rateLimits: { apiPerMinute: API_PER_MINUTE, scale: 1 } } });
+  server = await startTestServer({
+    config: { rateLimits: { apiPerMinute: API_PER_MINUTE, scale: 1 } },
+    extraRoutes: emailCodeStandIn,
+  });
   acme = await organizationFactory(server, { name: 'Acme' });
 });
 afterAll(() => server?.stop());
@@ -122,6 +149,20 @@ describe('sign-in', () => {
         server.runtime.database.db.transaction().execute((tx) => operation({ ...server.context(), db: tx }, input)),
       ).rejects.toThrow('outside any database transaction');
     }
+  });
+});
+
+describe('email-code sign-in to the portal', () => {
+  it('limits code requests per email and per address', async () => {
+    clock().set(new Date(Math.ceil(clock().now().getTime() / 3_600_000) * 3_600_000));
+    const request = (email: string, ip: string) =>
+      post(EMAIL_CODE_REQUEST, { email, organization_id: acme.organization.id }, ip);
+    const email = `buyer-${randomBytes(4).toString('hex')}@example.com`;
+    for (let n = 0; n < 6; n++) expect((await request(email, newIp())).statusCode).not.toBe(429);
+    expectRefused(await request(email.toUpperCase(), newIp()));
+    const ip = newIp();
+    for (let n = 0; n < 6; n++) expect((await request(`other-${n}@example.com`, ip)).statusCode).not.toBe(429);
+    expectRefused(await request('another@example.com', ip));
   });
 });
 
