@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { CustomerCustomerMeter$inboundSchema } from '@polar-sh/sdk/models/components/customercustomermeter.js';
+import { CustomerMeter$inboundSchema } from '@polar-sh/sdk/models/components/customermeter.js';
 import { CustomerStateMeter$inboundSchema } from '@polar-sh/sdk/models/components/customerstatemeter.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleGrantsForSubscription } from '../src/modules/benefit-grants/benefit-grants.service.js';
+import { CustomerMeter } from '../src/modules/customer-meters/customer-meters.schemas.js';
+import { customerMeterUsage } from '../src/modules/customer-meters/customer-meters.service.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { meterFactory } from './factories/benefits.js';
 import { inTransaction, purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
 import { customerFactory } from './factories/customers.js';
-import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -326,5 +330,152 @@ describe('meter credits at renewal', () => {
     // 0.5 unit left: whole units carry over, so nothing does.
     expect(await balanceOf(purchase.customerId, meter.id)).toMatchObject({ credited_units: 100, balance: 100 });
     expect(await creditsOf(purchase.customerId, meter.id)).toHaveLength(2);
+  });
+});
+
+describe('GET /v1/customer-meters/ and /{id}', () => {
+  let org: OrganizationFixture;
+  let meterId: string;
+  let otherMeterId: string;
+  let ada: { id: string };
+  let bob: { id: string };
+
+  async function ingestOver(events: unknown[], token = org.token) {
+    const response = await server.inject({
+      method: 'POST',
+      url: '/v1/events/ingest',
+      headers: bearer(token),
+      payload: { events },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  async function get(url: string, token = org.token) {
+    return server.inject({ method: 'GET', url, headers: bearer(token) });
+  }
+
+  beforeAll(async () => {
+    org = await organizationFactory(server, { name: 'Customer meters' });
+    meterId = (await meterFactory(server, org.organization.id, { name: 'Pro tokens', ...PRO_TOKENS })).id;
+    otherMeterId = (await meterFactory(server, org.organization.id, { name: 'All events' })).id;
+    ada = await customerFactory(server, org.organization.id, { name: 'Ada', external_id: 'ada' });
+    bob = await customerFactory(server, org.organization.id, { name: 'Bob' });
+    await customerFactory(server, org.organization.id, { name: 'Idle' });
+    await ingestOver([
+      { name: 'llm.completion', customer_id: ada.id, metadata: { plan: 'pro', tokens: 30 } },
+      { name: 'llm.completion', external_customer_id: 'ada', metadata: { plan: 'pro', tokens: 12.5 } },
+      { name: 'llm.completion', customer_id: bob.id, metadata: { plan: 'pro', tokens: 'lots' } },
+      { name: 'llm.completion', customer_id: bob.id, metadata: { plan: 'pro', tokens: 5 } },
+    ]);
+  });
+
+  it('lists consumption, credits and balance per customer and meter, with customer and meter', async () => {
+    const response = await get('/v1/customer-meters/?limit=100');
+    expect(response.statusCode).toBe(200);
+    const page = json(response);
+    for (const item of page.items) {
+      CustomerMeter.parse(item);
+      // The SDK's Meter schema accepts only the count and avg aggregations (its union maps every
+      // property aggregation to "avg"), so only count meters go through it here.
+      if (item.meter.aggregation.func === 'count') CustomerMeter$inboundSchema.parse(item);
+    }
+    const byPair = Object.fromEntries(
+      page.items.map((i: any) => [
+        `${i.customer.name}/${i.meter.name}`,
+        [i.consumed_units, i.credited_units, i.balance],
+      ]),
+    );
+    expect(byPair).toEqual({
+      'Ada/Pro tokens': [42.5, 0, -42.5],
+      'Ada/All events': [2, 0, -2],
+      'Bob/Pro tokens': [5, 0, -5],
+      'Bob/All events': [2, 0, -2],
+    });
+    expect(page.pagination).toEqual({ total_count: 4, max_page: 1 });
+    const item = page.items.find((i: any) => i.customer_id === ada.id && i.meter_id === meterId);
+    expect(item.id).toMatch(UUID);
+    const one = await get(`/v1/customer-meters/${item.id}`);
+    expect(one.statusCode).toBe(200);
+    expect(json(one)).toEqual(item);
+  });
+
+  it('filters by customer (id or external id) and meter; sorts; paginates', async () => {
+    const ids = async (query: string) =>
+      json(await get(`/v1/customer-meters/?${query}`)).items.map((i: any) => `${i.customer.name}/${i.meter.name}`);
+    expect(await ids(`customer_id=${bob.id}&sorting=meter_name`)).toEqual(['Bob/All events', 'Bob/Pro tokens']);
+    expect(await ids('external_customer_id=ada&sorting=-consumed_units')).toEqual(['Ada/Pro tokens', 'Ada/All events']);
+    expect(await ids(`meter_id=${meterId}&sorting=balance`)).toEqual(['Ada/Pro tokens', 'Bob/Pro tokens']);
+    expect(await ids(`meter_id=${otherMeterId}&sorting=-customer_name`)).toEqual(['Bob/All events', 'Ada/All events']);
+    const second = json(await get('/v1/customer-meters/?limit=3&page=2&sorting=customer_name&sorting=meter_name'));
+    expect(second.pagination).toEqual({ total_count: 4, max_page: 2 });
+    expect(second.items.map((i: any) => `${i.customer.name}/${i.meter.name}`)).toEqual(['Bob/Pro tokens']);
+    expect((await get('/v1/customer-meters/?sorting=email')).statusCode).toBe(422);
+    expect((await get('/v1/customer-meters/?customer_id=nope')).statusCode).toBe(422);
+  });
+
+  it('401 without a token, 403 without customer_meters:read, 404 for another organization', async () => {
+    const { id } = json(await get('/v1/customer-meters/')).items[0];
+    expect((await server.inject({ method: 'GET', url: '/v1/customer-meters/' })).statusCode).toBe(401);
+    expect((await server.inject({ method: 'GET', url: `/v1/customer-meters/${id}` })).statusCode).toBe(401);
+    const metersOnly = await tokenFactory(server, org.organization.id, ['meters:read', 'customers:read']);
+    expect((await get('/v1/customer-meters/', metersOnly)).statusCode).toBe(403);
+    expect((await get(`/v1/customer-meters/${id}`, metersOnly)).statusCode).toBe(403);
+    const scoped = await tokenFactory(server, org.organization.id, ['customer_meters:read']);
+    expect((await get(`/v1/customer-meters/${id}`, scoped)).statusCode).toBe(200);
+    expect((await get(`/v1/customer-meters/${id}`, acme.token)).statusCode).toBe(404);
+    expect(json(await get('/v1/customer-meters/', acme.token)).items.map((i: any) => i.id)).not.toContain(id);
+    expect((await get(`/v1/customer-meters/${randomUUID()}`)).statusCode).toBe(404);
+  });
+
+  it("the portal shows the session's customer its own meters, never another's", async () => {
+    const session = async (customerId: string) => {
+      const response = await server.inject({
+        method: 'POST',
+        url: '/v1/customer-sessions/',
+        headers: bearer(org.token),
+        payload: { customer_id: customerId },
+      });
+      expect(response.statusCode).toBe(201);
+      return json(response).token as string;
+    };
+    const adaToken = await session(ada.id);
+    const list = await get('/v1/customer-portal/meters/?sorting=meter_name', adaToken);
+    expect(list.statusCode).toBe(200);
+    const items = json(list).items;
+    for (const item of items) CustomerCustomerMeter$inboundSchema.parse(item);
+    expect(items.map((i: any) => [i.meter.name, i.consumed_units])).toEqual([
+      ['All events', 2],
+      ['Pro tokens', 42.5],
+    ]);
+    expect(Object.keys(items[0].meter).sort()).toEqual(['created_at', 'id', 'modified_at', 'name']);
+    const searched = json(await get('/v1/customer-portal/meters/?query=PRO', adaToken)).items;
+    expect(searched.map((i: any) => i.meter_id)).toEqual([meterId]);
+    const byMeter = json(await get(`/v1/customer-portal/meters/?meter_id=${otherMeterId}`, adaToken)).items;
+    expect(byMeter.map((i: any) => i.meter_id)).toEqual([otherMeterId]);
+    const one = await get(`/v1/customer-portal/meters/${items[0].id}`, adaToken);
+    expect(one.statusCode).toBe(200);
+    expect(json(one)).toEqual(items[0]);
+
+    const bobs = json(await get(`/v1/customer-meters/?customer_id=${bob.id}`)).items;
+    expect((await get(`/v1/customer-portal/meters/${bobs[0].id}`, adaToken)).statusCode).toBe(404);
+    expect((await server.inject({ method: 'GET', url: '/v1/customer-portal/meters/' })).statusCode).toBe(401);
+    // A seller's token is not a customer session.
+    expect((await get('/v1/customer-portal/meters/')).statusCode).toBe(401);
+  });
+
+  it('customerMeterUsage answers consumed and credited units of a period for billing', async () => {
+    const usage = await customerMeterUsage({ db: db() }, ada.id, meterId, {
+      start: new Date(clock().now().getTime() - 3_600_000),
+      end: new Date(clock().now().getTime() + 1),
+    });
+    expect(usage).toEqual({ consumed_units: 42.5, credited_units: 0 });
+    const before = await customerMeterUsage({ db: db() }, ada.id, meterId, {
+      start: new Date(0),
+      end: new Date(clock().now().getTime() - 3_600_000),
+    });
+    expect(before).toEqual({ consumed_units: 0, credited_units: 0 });
+    expect(
+      await customerMeterUsage({ db: db() }, randomUUID(), meterId, { start: new Date(0), end: new Date() }),
+    ).toEqual({ consumed_units: 0, credited_units: 0 });
   });
 });
