@@ -225,6 +225,53 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await page.getByRole('heading', { name: 'Thank you for your purchase!' }).waitFor();
   });
 
+  it('3-D Secure test card: the bank’s check in a dialog, failed then completed, charged once', async () => {
+    const checkout = await createCheckout([desktop.id]);
+    await open(checkout);
+    await fillBuyer('secure@example.com');
+    await page.getByLabel('Team name').fill('Careful Co');
+    await fillCard('4000 0025 0000 3155');
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm your payment' });
+    await dialog.waitFor();
+    await dialog.getByText('Your bank asks you to confirm this payment of $25.00.').waitFor();
+    await screenshot(page, 'checkout-authentication');
+    await dialog.getByRole('button', { name: 'Fail authentication' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'The payment failed' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('We are unable to authenticate your payment method.');
+
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByRole('heading', { name: 'Thank you for your purchase!' }).waitFor();
+    const portal = await page.getByRole('link', { name: 'Open the customer portal' }).getAttribute('href');
+    expect(portal).toMatch(new RegExp(`^/portal/${slug}\\?customer_session_token=polar_cst_`));
+    const payments = await api('GET', `/v1/payments/?checkout_id=${checkout.id}`);
+    expect(payments.items.map((payment: { status: string }) => payment.status).sort()).toEqual(['failed', 'succeeded']);
+    const orders = await server.runtime.database.db
+      .selectFrom('orders')
+      .select('id')
+      .where('checkout_id', '=', checkout.id)
+      .execute();
+    expect(orders).toHaveLength(1);
+  });
+
+  it('a buyer whose email is already a customer’s is told how to reach the portal, without a session', async () => {
+    const checkout = await createCheckout([desktop.id]);
+    await open(checkout);
+    // ada@example.com bought in the first test: this buyer could be anyone typing that address.
+    await fillBuyer('ada@example.com');
+    await page.getByLabel('Team name').fill('Someone Else');
+    await fillCard('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $25.00' }).click();
+    await page.getByRole('heading', { name: 'Thank you for your purchase!' }).waitFor();
+    await page.getByText(/opens only from a personal sign-in link sent to your email address/).waitFor();
+    expect(await page.getByRole('link', { name: 'Open the customer portal' }).count()).toBe(0);
+    expect(page.url()).not.toContain('customer_session_token');
+    await screenshot(page, 'checkout-confirmation-known-email');
+  });
+
   it('tells the embedding page when it has loaded and when the buyer closes it', async () => {
     // The seller's page, served from another origin of this machine.
     let src = '';

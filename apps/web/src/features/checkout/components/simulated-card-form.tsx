@@ -18,8 +18,8 @@ export function SimulatedCardForm({ card, errorFor, onChange }: SimulatedCardFor
     <fieldset className="space-y-4">
       <legend className="mb-2 text-sm font-semibold text-slate-900">Card details</legend>
       <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-950">
-        Test mode: no real payment is taken. Use 4242 4242 4242 4242 to pay, or 4000 0000 0000 0002 to see a declined
-        card, with any future expiry date and any three-digit code.
+        Test mode: no real payment is taken. Use 4242 4242 4242 4242 to pay, 4000 0000 0000 0002 to see a declined card,
+        or 4000 0025 0000 3155 for your bank’s security check, with any future expiry date and any three-digit code.
       </p>
       <Field label="Card number" hint={brand || undefined} error={errorFor('card.number')}>
         <Input
