@@ -64,6 +64,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export interface Pools {
   /** Ids of real resources, so generated requests reach past "not found". */
   uuids: string[];
+  /** Values for properties of these names (a real product for `product_id`…), besides generated ones. */
+  named: Record<string, unknown[]>;
 }
 
 export class RequestArbitraries {
@@ -189,7 +191,17 @@ export class RequestArbitraries {
     const properties: Record<string, JsonSchema> = schema.properties ?? {};
     const required: string[] = schema.required ?? [];
     const known = fc.record(
-      Object.fromEntries(Object.entries(properties).map(([name, prop]) => [name, this.valid(prop, depth + 1)])),
+      Object.fromEntries(
+        Object.entries(properties).map(([name, prop]) => {
+          const generated = this.valid(prop, depth + 1);
+          const named = this.pools.named[name];
+          if (!named || named.length === 0) return [name, generated];
+          return [
+            name,
+            fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...named) }, { weight: 2, arbitrary: generated }),
+          ];
+        }),
+      ),
       { requiredKeys: required.filter((name) => name in properties) },
     );
     if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {

@@ -26,6 +26,11 @@ try {
       ),
   });
   for (const problem of stats.problems.slice(0, 100)) console.log(`PROBLEM ${problem}`);
+  if (process.env.FUZZ_VERBOSE) {
+    for (const [operation, statuses] of Object.entries(stats.byOperation)) {
+      console.log(`${operation}: ${JSON.stringify(statuses)}`);
+    }
+  }
   const statuses = Object.entries(stats.byStatus)
     .map(([status, count]) => `${status}: ${count}`)
     .join(', ');

@@ -34,6 +34,8 @@ export interface FuzzStats {
   /** Answers with a status ≥ 500. */
   serverErrors: number;
   byStatus: Record<number, number>;
+  /** Answers by status for each operation (`METHOD /path`). */
+  byOperation: Record<string, Record<number, number>>;
   problems: string[];
 }
 
@@ -105,10 +107,38 @@ export async function runFuzz(server: TestServer, world: World, options: FuzzOpt
   const document = loadDocument();
   const operations = operationsOf(document);
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  const { ids } = world;
   const arbitraries = new RequestArbitraries(document, {
-    uuids: Object.values(world.ids).filter((id) => uuid.test(id)),
+    uuids: Object.values(ids).filter((id) => uuid.test(id)),
+    named: {
+      organization_id: [ids.organization, null],
+      customer_id: [world.buyerId, ids.customer],
+      external_customer_id: [ids.customerExternalId],
+      customer_external_id: [ids.customerExternalId],
+      product_id: [ids.product],
+      products: [[ids.product]],
+      product_price_id: [],
+      benefit_id: [ids.benefit],
+      benefits: [[ids.benefit], []],
+      discount_id: [ids.discount],
+      checkout_id: [ids.checkout],
+      subscription_id: [ids.subscription],
+      order_id: [ids.order],
+      custom_field_id: [ids.customField],
+      activation_id: [ids.licenseKeyActivation],
+      key: [world.licenseKeyValue],
+      currency: ['usd'],
+      price_currency: ['usd'],
+    },
   });
-  const stats: FuzzStats = { operations: operations.length, requests: 0, serverErrors: 0, byStatus: {}, problems: [] };
+  const stats: FuzzStats = {
+    operations: operations.length,
+    requests: 0,
+    serverErrors: 0,
+    byStatus: {},
+    byOperation: {},
+    problems: [],
+  };
   const pool = server.runtime.database.pool;
 
   // The database as the last refused write left it; reads change nothing, so it stays valid until a
@@ -131,6 +161,8 @@ export async function runFuzz(server: TestServer, world: World, options: FuzzOpt
     }
     stats.requests++;
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+    const ofOperation = (stats.byOperation[`${op.method} ${op.path}`] ??= {});
+    ofOperation[status] = (ofOperation[status] ?? 0) + 1;
     if (status >= 500) stats.serverErrors++;
     const problem = shapeProblem(status, text);
     if (problem) stats.problems.push(`${describeRequest(op, request)} → ${problem}: ${text.slice(0, 300)}`);

@@ -25,6 +25,10 @@ export interface World {
   user: UserFixture;
   token: string;
   customerSession: string;
+  /** The customer who bought: owner of the order, subscription, grant and license key. */
+  buyerId: string;
+  /** The license key's own value (public validate/activate/deactivate take it in the body). */
+  licenseKeyValue: string;
   ids: WorldIds;
 }
 
@@ -86,7 +90,17 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     email: `buyer-${randomBytes(4).toString('hex')}@example.com`,
   });
   const customerId = subscription.customer_id;
-  // A second customer carries the external ID, so deleting one by id leaves the other to delete by it.
+  // Customers of their own for the seller's customer operations (deleting the buyer would end the
+  // portal session), one of them carrying the external ID.
+  const customer = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/customers/',
+      headers: auth,
+      payload: { email: `customer-${randomBytes(4).toString('hex')}@example.com` },
+    }),
+    'create customer',
+  );
   const externalId = `ext-${name.toLowerCase()}-${randomBytes(4).toString('hex')}`;
   ok(
     await server.inject({
@@ -149,6 +163,8 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     user,
     token,
     customerSession: session.token,
+    buyerId: customerId,
+    licenseKeyValue: key.key,
     ids: {
       organization: organizationId,
       organizationSlug: slug,
@@ -159,7 +175,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       checkout: checkout.id,
       checkoutClientSecret: checkout.client_secret,
       customField: customField.id,
-      customer: customerId,
+      customer: customer.id,
       customerExternalId: externalId,
       discount: discount.id,
       licenseKey: key.id,
