@@ -271,9 +271,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a malformed key with a 422 and changes nothing', async () => {
-    const response = await createProduct('x'.repeat(256), 'Bad key');
-    expect(response.statusCode).toBe(422);
-    expect(json(response).detail[0].loc).toEqual(['header', 'Idempotency-Key']);
+    for (const key of ['x'.repeat(256), '', 'with space', 'tab\tinside']) {
+      const response = await createProduct(key, 'Bad key');
+      expect(response.statusCode).toBe(422);
+      expect(json(response).detail[0].loc).toEqual(['header', 'Idempotency-Key']);
+    }
     expect(await countProducts(acme.organization.id, 'Bad key')).toBe(0);
   });
 
