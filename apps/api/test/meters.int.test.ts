@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Meter, MeterQuantities } from '../src/modules/meters/meters.schemas.js';
 import type { ManualClock } from '../src/platform/clock.js';
+import { purchaseFactory } from './factories/benefit-grants.js';
 import { customerFactory } from './factories/customers.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
@@ -235,6 +236,40 @@ describe('create, get, list, update', () => {
     response = await patch(meter.id, { name: 'Renamed again', filter: frozen.filter, aggregation: count }, org.token);
     expect(response.statusCode).toBe(200);
     expect(json(response).name).toBe('Renamed again');
+  });
+});
+
+describe('freezing by a subscription', () => {
+  it('a meter with a metered price on a subscribed product keeps its filter and aggregation', async () => {
+    const org = await organizationFactory(server, { name: 'Subscribed' });
+    const meter = await createMeter(TOKENS, org.token);
+    const purchase = await purchaseFactory(server, org, [], { recurring: true });
+    const change = { aggregation: { func: 'count' } };
+    const before = await patch(meter.id, { name: 'Still free' }, org.token);
+    expect(before.statusCode).toBe(200);
+    await db()
+      .insertInto('product_prices')
+      .values({
+        id: randomUUID(),
+        created_at: server.clock.now(),
+        modified_at: null,
+        product_id: purchase.productId,
+        position: 1,
+        amount_type: 'metered_unit',
+        is_archived: false,
+        price_currency: 'usd',
+        price_amount: null,
+        minimum_amount: null,
+        maximum_amount: null,
+        preset_amount: null,
+        unit_amount: '0.5',
+        cap_amount: null,
+        meter_id: meter.id,
+      })
+      .execute();
+    const response = await patch(meter.id, change, org.token);
+    expect(response.statusCode).toBe(422);
+    expect(json(response).detail[0]).toMatchObject({ loc: ['body', 'aggregation'], type: 'forbidden' });
   });
 });
 

@@ -2,6 +2,7 @@ import { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { ResourceNotFound } from '@polar-sh/sdk/models/errors/resourcenotfound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purchaseFactory, typedBenefitFactory, waitForGrant } from '../factories/benefit-grants.js';
 import { customerFactory } from '../factories/customers.js';
 import { organizationFactory, type OrganizationFixture } from '../factories/organizations.js';
 import { startTestServer, type TestServer } from '../harness.js';
@@ -133,6 +134,33 @@ describe('usage through @polar-sh/sdk', () => {
     ]);
     const one = await polar.customerPortal.customerMeters.get(security, { id: page.result.items[1]!.id });
     expect(one.meter.name).toBe('LLM completions');
+  });
+
+  it("system events (a meter credit's grant) pass the SDK's event union; credits show on the customer meter", async () => {
+    const meter = await polar.meters.create({
+      name: 'Credited calls',
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'credited.call' }] },
+      aggregation: { func: 'count' },
+    });
+    const credit = await typedBenefitFactory(server, acme.organization.id, 'meter_credit', {
+      units: 25,
+      rollover: false,
+      meter_id: meter.id,
+    });
+    const purchase = await purchaseFactory(server, acme, [credit.id], { recurring: true });
+    await waitForGrant(server, purchase.customerId, credit.id, (g) => g.granted_at !== null);
+    await polar.events.ingest({ events: [{ name: 'credited.call', customerId: purchase.customerId }] });
+
+    const system = await polar.events.list({ customerId: purchase.customerId, source: 'system' });
+    const names = system.result.items.map((e) => e.name).sort();
+    expect(names).toEqual(expect.arrayContaining(['benefit.granted', 'meter.credited']));
+    const credited = system.result.items.find((e) => e.name === 'meter.credited')!;
+    expect(credited.metadata).toMatchObject({ meterId: meter.id, units: 25, rollover: false });
+    expect((await polar.events.get({ id: credited.id })).name).toBe('meter.credited');
+
+    const [item] = (await polar.customerMeters.list({ customerId: purchase.customerId, meterId: meter.id })).result
+      .items;
+    expect(item).toMatchObject({ consumedUnits: 1, creditedUnits: 25, balance: 24 });
   });
 
   it('errors are typed: 404 ResourceNotFound, 422 HTTPValidationError', async () => {
