@@ -7,6 +7,7 @@ import {
 } from '../src/modules/customer-meters/customer-meters.window.js';
 import { Event, EventName, EventsIngestResponse } from '../src/modules/events/events.schemas.js';
 import { customerFactory } from './factories/customers.js';
+import { userFactory } from './factories/users.js';
 import { meterFactory } from './factories/benefits.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
@@ -144,6 +145,37 @@ describe('POST /v1/events/ingest', () => {
       loc: ['body', 'events', 0, 'organization_id'],
       type: 'organization_token',
     });
+  });
+
+  it('organization_id: required for a dashboard user, and one of their organizations', async () => {
+    const user = await userFactory(server);
+    const org = json(
+      await server.inject({
+        method: 'POST',
+        url: '/v1/organizations/',
+        headers: user.headers,
+        payload: { name: 'User Org', slug: `user-org-${randomUUID().slice(0, 8)}` },
+      }),
+    );
+    const send = (events: unknown[]) =>
+      server.inject({ method: 'POST', url: '/v1/events/ingest', headers: user.headers, payload: { events } });
+    const before = await eventCount(org.id);
+    const response = await send([
+      { name: 'x', external_customer_id: 'u1' },
+      { name: 'x', external_customer_id: 'u1', organization_id: acme.organization.id },
+      { name: 'x', external_customer_id: 'u1', organization_id: org.id },
+    ]);
+    expect(response.statusCode).toBe(422);
+    expect(json(response).detail).toEqual([
+      { loc: ['body', 'events', 0, 'organization_id'], msg: 'organization_id is required.', type: 'missing' },
+      { loc: ['body', 'events', 1, 'organization_id'], msg: 'Organization not found.', type: 'value_error' },
+    ]);
+    expect(await eventCount(org.id)).toBe(before);
+    expect(json(await send([{ name: 'x', external_customer_id: 'u1', organization_id: org.id }]))).toEqual({
+      inserted: 1,
+      duplicates: 0,
+    });
+    expect(await eventCount(org.id)).toBe(before + 1);
   });
 
   it('stores an external customer id before the customer exists and attaches it once one does', async () => {
