@@ -151,8 +151,13 @@ export class RequestArbitraries {
       }
     }
     const short = Math.min(maxLength, minLength + 24);
+    // The document says "string": any character, a NUL or half a surrogate pair included.
+    const unstorable = fc
+      .tuple(fc.string({ minLength, maxLength: short }), fc.constantFrom('\u0000', '\ud800', '\udfff'))
+      .map(([text, bad]) => (text.slice(0, Math.max(0, maxLength - 1)) + bad).padStart(minLength, 'a'));
     return fc.oneof(
       { weight: 4, arbitrary: fc.string({ minLength, maxLength: short }) },
+      { weight: 1, arbitrary: unstorable },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength: short }) },
       { weight: 1, arbitrary: fc.string({ minLength: maxLength, maxLength }) },
     );
