@@ -138,6 +138,26 @@ describe('POST /v1/events/ingest', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('numbers no double holds (1e400) are a 422, never stored as infinities', async () => {
+    const before = await eventCount();
+    const response = await server.inject({
+      method: 'POST',
+      url: '/v1/events/ingest',
+      headers: { ...bearer(acme.token), 'content-type': 'application/json' },
+      payload: '{"events":[{"name":"x","external_customer_id":"u1","metadata":{"tokens":1e400}}]}',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(json(response).detail[0].loc.slice(0, 4)).toEqual(['body', 'events', 0, 'metadata']);
+    const nan = await server.inject({
+      method: 'POST',
+      url: '/v1/events/ingest',
+      headers: { ...bearer(acme.token), 'content-type': 'application/json' },
+      payload: '{"events":[{"name":"x","external_customer_id":"u1","metadata":{"tokens":NaN}}]}',
+    });
+    expect(nan.statusCode).toBe(422);
+    expect(await eventCount()).toBe(before);
+  });
+
   it('organization_id: refused with an organization token', async () => {
     const response = await ingest([{ name: 'x', external_customer_id: 'u1', organization_id: acme.organization.id }]);
     expect(response.statusCode).toBe(422);

@@ -141,8 +141,16 @@ describe('create, get, list, update', () => {
     for (let i = 1; i < 11; i++) eleven = { conjunction: 'and', clauses: [eleven] };
     let ten: unknown = { conjunction: 'and', clauses: [] };
     for (let i = 1; i < 10; i++) ten = { conjunction: 'and', clauses: [ten] };
+    const wide = {
+      conjunction: 'or',
+      clauses: Array.from({ length: 11 }, () => ({
+        conjunction: 'and',
+        clauses: Array.from({ length: 100 }, (_, i) => ({ property: `p${i}`, operator: 'eq', value: i })),
+      })),
+    };
     const before = await meterCount();
     const cases: [unknown, string][] = [
+      [{ ...TOKENS, filter: wide }, 'body.filter'],
       [
         { ...TOKENS, filter: { conjunction: 'and', clauses: [{ property: 'a', operator: 'in', value: 1 }] } },
         'body.filter',

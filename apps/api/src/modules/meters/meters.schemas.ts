@@ -34,33 +34,42 @@ const FilterObject: z.ZodType<FilterShape> = z
   })
   .meta({ id: 'Filter' });
 
+/** Clauses (and nested filters) in a whole filter: what one query may be asked to evaluate. */
+export const MAX_FILTER_NODES = 1000;
+
 /**
- * How deep a filter nests, measured without recursion (a client picks the depth); stops counting
- * past `limit`.
+ * How deep a filter nests and how many clauses and nested filters it holds, measured without recursion
+ * (a client picks the depth); stops counting past the limits.
  */
-export function filterDepth(value: unknown, limit = MAX_FILTER_DEPTH): number {
-  let deepest = 0;
+export function filterSize(value: unknown): { depth: number; nodes: number } {
+  let depth = 0;
+  let nodes = 0;
   const stack: { node: unknown; level: number }[] = [{ node: value, level: 1 }];
-  while (stack.length > 0) {
+  while (stack.length > 0 && depth <= MAX_FILTER_DEPTH && nodes <= MAX_FILTER_NODES) {
     const { node, level } = stack.pop()!;
+    if (level > 1) nodes++;
     if (!node || typeof node !== 'object' || !('clauses' in node)) continue;
-    deepest = Math.max(deepest, level);
-    if (deepest > limit) return deepest;
+    depth = Math.max(depth, level);
     const clauses = (node as { clauses: unknown }).clauses;
     if (Array.isArray(clauses)) for (const clause of clauses) stack.push({ node: clause, level: level + 1 });
   }
-  return deepest;
+  return { depth, nodes };
 }
 
-/** A meter filter: clauses and nested filters, at most `MAX_FILTER_DEPTH` levels. */
+/**
+ * A meter filter: clauses and nested filters, at most `MAX_FILTER_DEPTH` levels and
+ * `MAX_FILTER_NODES` clauses and nested filters in all.
+ */
 export const Filter = z.preprocess((value, ctx) => {
-  if (filterDepth(value) > MAX_FILTER_DEPTH) {
-    ctx.issues.push({
-      code: 'custom',
-      message: `Filters nest at most ${MAX_FILTER_DEPTH} levels deep.`,
-      input: value,
-      params: { type: 'filter_too_deep' },
-    });
+  const { depth, nodes } = filterSize(value);
+  const problem =
+    depth > MAX_FILTER_DEPTH
+      ? `Filters nest at most ${MAX_FILTER_DEPTH} levels deep.`
+      : nodes > MAX_FILTER_NODES
+        ? `A filter holds at most ${MAX_FILTER_NODES} clauses and nested filters.`
+        : null;
+  if (problem) {
+    ctx.issues.push({ code: 'custom', message: problem, input: value, params: { type: 'value_error' } });
     return { conjunction: 'and', clauses: [] };
   }
   return value;
