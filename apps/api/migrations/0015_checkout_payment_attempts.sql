@@ -81,3 +81,14 @@ ALTER TABLE simulated_charges
   ADD COLUMN outcome text;
 CREATE UNIQUE INDEX simulated_charges_client_secret_key ON simulated_charges (client_secret)
   WHERE client_secret IS NOT NULL;
+
+-- Email-code sign-in to the customer portal: a buyer proves an address by a short code sent to it. Only
+-- the code's HMAC is kept; a code works once, until it expires.
+CREATE TABLE customer_session_codes (
+  id uuid PRIMARY KEY,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  code_hash text NOT NULL UNIQUE,
+  customer_id uuid NOT NULL REFERENCES customers (id) ON DELETE CASCADE
+);
+CREATE INDEX customer_session_codes_customer_idx ON customer_session_codes (customer_id);

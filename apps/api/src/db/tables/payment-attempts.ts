@@ -1,6 +1,9 @@
 import type { NullableTimestamp, Timestamp } from './types.js';
 
-/** Tables of migration 0015: checkout payment attempts, Stripe webhook events received, order disputes. */
+/**
+ * Tables of migration 0015: checkout payment attempts, Stripe webhook events received, order disputes,
+ * customer portal sign-in codes.
+ */
 export type PaymentAttemptStatus =
   'pending' | 'interrupted' | 'requires_action' | 'processing' | 'succeeded' | 'failed';
 
@@ -45,7 +48,16 @@ export interface OrderDisputesTable {
   status: string;
 }
 
+export interface CustomerSessionCodesTable {
+  id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  code_hash: string;
+  customer_id: string;
+}
+
 export interface PaymentAttemptsTables {
+  customer_session_codes: CustomerSessionCodesTable;
   checkout_payment_attempts: CheckoutPaymentAttemptsTable;
   stripe_webhook_events: StripeWebhookEventsTable;
   order_disputes: OrderDisputesTable;

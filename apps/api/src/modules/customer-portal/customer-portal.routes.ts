@@ -1,5 +1,6 @@
 import { portalBenefitGrantRoutes } from './benefit-grants/benefit-grants.routes.js';
 import { portalCustomerRoutes } from './customers/customers.routes.js';
+import { portalCustomerSessionRoutes } from './customer-session/customer-session.routes.js';
 import { portalOrderRoutes } from './orders/orders.routes.js';
 import { portalOrganizationRoutes } from './organizations/organizations.routes.js';
 import { portalSubscriptionRoutes } from './subscriptions/subscriptions.routes.js';
@@ -14,4 +15,5 @@ export const customerPortalRoutes = [
   ...portalSubscriptionRoutes,
   ...portalBenefitGrantRoutes,
   ...portalOrganizationRoutes,
+  ...portalCustomerSessionRoutes,
 ];
