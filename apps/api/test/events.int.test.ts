@@ -297,7 +297,12 @@ describe('POST /v1/events/ingest', () => {
         )
       ).statusCode,
     ).toBe(200);
-    const changes = (await stateChanges()).slice(before);
+    // The job records them together: once one is there, any other would be too.
+    let changes: any[] = [];
+    for (const deadline = Date.now() + 20_000; changes.length === 0 && Date.now() < deadline;) {
+      changes = (await stateChanges()).slice(before);
+      if (changes.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(changes.map((c) => c.id)).toEqual([counted.id]);
     expect(changes[0].active_meters).toMatchObject([{ consumed_units: 1, credited_units: 0, balance: -1 }]);
   });

@@ -26,6 +26,7 @@ import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
+import { eventsIngestedJob } from './events/events.jobs.js';
 import { meterRoutes } from './meters/meters.routes.js';
 import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
@@ -73,6 +74,7 @@ export const jobs: JobDefinition<never>[] = [
   ...(benefitGrantJobs as JobDefinition<never>[]),
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,
+  eventsIngestedJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */

@@ -67,6 +67,18 @@ export async function findCustomersByIds(db: Executor, ids: string[]): Promise<M
   return new Map(rows.map((row) => [row.id, row.organization_id]));
 }
 
+/** Live customers among `ids`, in id order. */
+export async function findLiveCustomers(db: Executor, ids: string[]): Promise<EventCustomer[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
 /** The organizations among `ids` the subject may write to. */
 export async function findVisibleOrganizationIds(db: Executor, subject: Subject, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
-import { recordWebhookEvent } from '../../platform/events.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { toValidationIssues } from '../../platform/http/validation.js';
 import { findActiveMeters } from '../customer-meters/customer-meters.repository.js';
 import { countsFor, type MeterAggregation, type MeterFilter } from '../customer-meters/customer-meters.window.js';
-import { customerStateOf } from '../customers/customers.state.js';
 import { findVisibleMeter } from '../meters/meters.repository.js';
 import { Filter } from '../meters/meters.schemas.js';
 import { meterDefinition } from '../meters/meters.service.js';
@@ -22,6 +20,7 @@ import {
   type NewEvent,
 } from './events.repository.js';
 import type { EventListParams, EventNameListParams, EventsIngestInput } from './events.schemas.js';
+import { eventsIngestedJob } from './events.jobs.js';
 import { customerOfEvent, serializeEvent, serializeEventName } from './events.serializer.js';
 
 /**
@@ -100,15 +99,16 @@ export async function ingestEvents(
 
   const insertedIds = await insertEvents(ctx.db, rows);
   const inserted = rows.filter((row) => insertedIds.has(row.id));
-  await recordCustomerStateChanges(ctx, inserted);
+  await enqueueCustomerStateChanges(ctx, inserted);
   return { inserted: inserted.length, duplicates: rows.length - inserted.length };
 }
 
 /**
- * A customer's meters change when a new event counts for one of them: each customer the inserted
- * events reach (by id or external id) and that has such an event gets one `customer.state_changed`.
+ * A customer's meters change when a new event counts for one of them: the customers the inserted events
+ * reach (by id or external id) through such an event get a `customer.state_changed`, recorded by a job
+ * enqueued with this transaction.
  */
-async function recordCustomerStateChanges(ctx: Context, inserted: NewEvent[]): Promise<void> {
+async function enqueueCustomerStateChanges(ctx: Context, inserted: NewEvent[]): Promise<void> {
   if (inserted.length === 0) return;
   const meters = new Map<string, ReturnType<typeof meterDefinition>[]>();
   for (const organizationId of new Set(inserted.map((e) => e.organization_id))) {
@@ -128,14 +128,7 @@ async function recordCustomerStateChanges(ctx: Context, inserted: NewEvent[]): P
           event.external_customer_id === customer.external_id),
     ),
   );
-  for (const customer of changed) {
-    await recordWebhookEvent(
-      ctx,
-      customer.organization_id,
-      'customer.state_changed',
-      await customerStateOf(ctx.db, customer),
-    );
-  }
+  if (changed.length > 0) await ctx.jobs.enqueue(eventsIngestedJob, { customer_ids: changed.map((c) => c.id) });
 }
 
 async function withCustomers<T extends Parameters<typeof serializeEvent>[0]>(ctx: Context, rows: T[]) {
