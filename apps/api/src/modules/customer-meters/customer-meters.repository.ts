@@ -5,6 +5,8 @@ import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { EventRow } from '../benefit-grants/benefit-grants.repository.js';
 import type { MeterRow } from '../benefits/benefits.repository.js';
+import { aggregateSql, meterEventsSql } from '../meters/meters.repository.js';
+import type { MeterDefinition } from './customer-meters.window.js';
 
 /** What a customer's meter reads of the customer: its organization and the seller's id for it. */
 export type MeterCustomer = Pick<Selectable<CustomersTable>, 'id' | 'organization_id' | 'external_id'>;
@@ -40,23 +42,10 @@ export async function findMeterCustomer(db: Executor, customerId: string): Promi
 }
 
 /**
- * The customer's events that may belong to the meter's current window: user events (the meter's
- * filter is applied by the caller) and the meter's own `meter.credited`/`meter.reset` system events,
- * ingested at or after the meter's latest reset. User events reach the customer through its id or,
- * when it has one, the seller's external id (events may arrive before the customer exists).
+ * The customer's `meter.credited` and `meter.reset` system events (of every meter), in ingestion order:
+ * few per period, read once for all the organization's meters.
  */
-export async function findMeterWindowEvents(
-  db: Executor,
-  customer: MeterCustomer,
-  meterId: string,
-): Promise<EventRow[]> {
-  const latestReset = db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('ingested_at').as('at'))
-    .where('customer_id', '=', customer.id)
-    .where('name', '=', 'meter.reset')
-    .where('source', '=', 'system')
-    .where(sql<boolean>`metadata->>'meter_id' = ${meterId}`);
+export async function findCustomerMeterSystemEvents(db: Executor, customer: MeterCustomer): Promise<EventRow[]> {
   return db
     .selectFrom('events')
     .selectAll()
@@ -67,40 +56,45 @@ export async function findMeterWindowEvents(
         ...(customer.external_id !== null ? [eb('external_customer_id', '=', customer.external_id)] : []),
       ]),
     )
-    .where(sql<boolean>`ingested_at >= coalesce((${latestReset}), '-infinity'::timestamptz)`)
-    .where((eb) =>
-      eb.or([
-        eb('source', '=', 'user'),
-        eb.and([eb('name', 'in', ['meter.credited', 'meter.reset']), sql<boolean>`metadata->>'meter_id' = ${meterId}`]),
-      ]),
-    )
+    .where('source', '=', 'system')
+    .where('name', 'in', ['meter.credited', 'meter.reset'])
     .orderBy('ingested_at')
     .orderBy('timestamp')
     .orderBy('id')
     .execute();
 }
 
+/** What the meter counts of the customer's user events ingested since `since` (all when null). */
+export interface MeterWindowSummary {
+  /** The aggregation, exact (numeric as text); null when no event carries a value. */
+  quantity: string | null;
+  events: number;
+  first: Date | null;
+  last: Date | null;
+}
+
 /**
- * Every event of the customer a meter may count or credit: its user events (through its id or its
- * external id) and its meters' `meter.credited`/`meter.reset` system events, in ingestion order. One
- * read serves all the organization's meters (each takes its own window of it).
+ * The meter's aggregation over the customer's user events it counts (through the customer's id or its
+ * external id) ingested at or after `since`, computed where the events are.
  */
-export async function findCustomerMeterEvents(db: Executor, customer: MeterCustomer): Promise<EventRow[]> {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('organization_id', '=', customer.organization_id)
-    .where((eb) =>
-      eb.or([
-        eb('customer_id', '=', customer.id),
-        ...(customer.external_id !== null ? [eb('external_customer_id', '=', customer.external_id)] : []),
-      ]),
-    )
-    .where((eb) => eb.or([eb('source', '=', 'user'), eb('name', 'in', ['meter.credited', 'meter.reset'])]))
-    .orderBy('ingested_at')
-    .orderBy('timestamp')
-    .orderBy('id')
-    .execute();
+export async function summarizeMeterWindow(
+  db: Executor,
+  customer: MeterCustomer,
+  meter: MeterDefinition,
+  since: Date | null,
+): Promise<MeterWindowSummary> {
+  const external = customer.external_id;
+  const result = await sql<{ quantity: string | null; events: string; first: Date | null; last: Date | null }>`
+    SELECT ${aggregateSql(meter.aggregation)} AS quantity, count(*) AS events,
+      min(events.ingested_at) AS first, max(events.ingested_at) AS last
+    FROM events
+    WHERE events.organization_id = ${customer.organization_id}
+      AND (events.customer_id = ${customer.id}
+        ${external !== null ? sql`OR events.external_customer_id = ${external}` : sql``})
+      AND ${meterEventsSql(meter)}
+      ${since ? sql`AND events.ingested_at >= ${since}` : sql``}`.execute(db);
+  const row = result.rows[0]!;
+  return { quantity: row.quantity, events: Number(row.events), first: row.first, last: row.last };
 }
 
 export type CustomerMeterCustomer = Selectable<CustomersTable>;

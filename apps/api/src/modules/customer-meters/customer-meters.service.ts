@@ -18,20 +18,21 @@ import {
   findActiveMeters,
   findActiveMetersOf,
   findCustomerEventsBetween,
-  findCustomerMeterEvents,
+  findCustomerMeterSystemEvents,
   findCustomersWithEvents,
   findMeter,
   findMeterCustomer,
-  findMeterWindowEvents,
+  summarizeMeterWindow,
   type CustomerMeterCustomer,
   type CustomerMeterScope,
   type MeterCustomer,
 } from './customer-meters.repository.js';
 import {
-  countsFor,
+  creditedUnits,
   creditsOf,
   isMeterSystemEvent,
-  meterBalance,
+  METER_CREDITED,
+  METER_RESET,
   meterUsage,
   rolloverUnits,
   windowOf,
@@ -67,15 +68,44 @@ export function customerMeterId(customerId: string, meterId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The meter's current window for the customer: the user events it counts and its own credits and resets. */
-async function currentWindow(
-  ctx: Pick<Context, 'db'>,
-  customer: MeterCustomer,
-  meter: MeterDefinition,
-): Promise<EventRow[]> {
-  const events = await findMeterWindowEvents(ctx.db, customer, meter.id);
-  const belonging = events.filter((event) => countsFor(meter, event) || isMeterSystemEvent(event, meter.id));
-  return windowOf(belonging, meter.id);
+/** A meter's current window for a customer: what its user events add up to, and its own credits. */
+interface MeterWindow {
+  meter: MeterRow;
+  consumed_units: number;
+  /** The meter's `meter.credited` events of the window, in ingestion order. */
+  credits: EventRow[];
+  first: Date;
+  last: Date;
+}
+
+/**
+ * The current window of each meter for the customer (since the meter's latest `meter.reset`), or none
+ * when nothing happened in it. Consumption is aggregated in the database (the same rules as the pure
+ * functions); credits and resets, a few per period, are read once and ordered by the pure rules.
+ */
+async function meterWindows(db: Context['db'], customer: MeterCustomer, meters: MeterRow[]): Promise<MeterWindow[]> {
+  if (meters.length === 0) return [];
+  const system = await findCustomerMeterSystemEvents(db, customer);
+  const windows: MeterWindow[] = [];
+  for (const row of meters) {
+    const meter = definitionOf(row);
+    const own = windowOf(
+      system.filter((event) => isMeterSystemEvent(event, meter.id)),
+      meter.id,
+    );
+    const reset = own.find((event) => event.name === METER_RESET);
+    const summary = await summarizeMeterWindow(db, customer, meter, reset?.ingested_at ?? null);
+    const times = [...own.map((e) => e.ingested_at), summary.first, summary.last].filter((t): t is Date => !!t);
+    if (times.length === 0) continue;
+    windows.push({
+      meter: row,
+      consumed_units: Number(summary.quantity ?? 0),
+      credits: own.filter((event) => event.name === METER_CREDITED),
+      first: new Date(Math.min(...times.map((t) => t.getTime()))),
+      last: new Date(Math.max(...times.map((t) => t.getTime()))),
+    });
+  }
+  return windows;
 }
 
 /**
@@ -83,36 +113,30 @@ async function currentWindow(
  * customer meters all read it): one per given meter with at least one event in its current window.
  * Created and modified are the ingestion times of the window's first and last events.
  */
-function computeCustomerMeters(
+async function computeCustomerMeters(
+  db: Context['db'],
   customer: MeterCustomer,
   meters: MeterRow[],
-  events: EventRow[],
-): (CustomerMeterWire & { meter: MeterRow })[] {
-  const entries: (CustomerMeterWire & { meter: MeterRow })[] = [];
-  for (const row of meters) {
-    const meter = definitionOf(row);
-    const belonging = events.filter((event) => countsFor(meter, event) || isMeterSystemEvent(event, meter.id));
-    const window = windowOf(belonging, meter.id);
-    if (window.length === 0) continue;
-    entries.push({
-      id: customerMeterId(customer.id, meter.id),
-      created_at: iso(window[0]!.ingested_at),
-      modified_at: iso(window[window.length - 1]!.ingested_at),
-      meter_id: meter.id,
-      ...meterBalance(meter, window),
-      meter: row,
-    });
-  }
-  return entries;
+): Promise<(CustomerMeterWire & { meter: MeterRow })[]> {
+  return (await meterWindows(db, customer, meters)).map((window) => {
+    const credited = creditedUnits(window.credits);
+    return {
+      id: customerMeterId(customer.id, window.meter.id),
+      created_at: iso(window.first),
+      modified_at: iso(window.last),
+      meter_id: window.meter.id,
+      consumed_units: window.consumed_units,
+      credited_units: credited,
+      balance: credited - window.consumed_units,
+      meter: window.meter,
+    };
+  });
 }
 
 /** The customer's meters for the customer state: one per active meter with events in its window. */
 export async function customerMeters(ctx: Pick<Context, 'db'>, customer: MeterCustomer): Promise<CustomerMeterWire[]> {
-  const [meters, events] = await Promise.all([
-    findActiveMeters(ctx.db, customer.organization_id),
-    findCustomerMeterEvents(ctx.db, customer),
-  ]);
-  return computeCustomerMeters(customer, meters, events).map(({ meter: _meter, ...entry }) => entry);
+  const meters = await findActiveMeters(ctx.db, customer.organization_id);
+  return (await computeCustomerMeters(ctx.db, customer, meters)).map(({ meter: _meter, ...entry }) => entry);
 }
 
 /** A customer meter with the customer and meter rows it belongs to. */
@@ -139,8 +163,7 @@ export async function findCustomerMeterEntries(
     if (scope.meter_id?.length) candidates = candidates.filter((m) => scope.meter_id!.includes(m.id));
     if (onlyId !== undefined) candidates = candidates.filter((m) => customerMeterId(customer.id, m.id) === onlyId);
     if (candidates.length === 0) continue;
-    const events = await findCustomerMeterEvents(ctx.db, customer);
-    for (const entry of computeCustomerMeters(customer, candidates, events)) entries.push({ ...entry, customer });
+    for (const entry of await computeCustomerMeters(ctx.db, customer, candidates)) entries.push({ ...entry, customer });
   }
   return entries;
 }
@@ -171,9 +194,9 @@ export async function rolloverUnitsOfWindow(ctx: Context, customerId: string, me
   const customer = await findMeterCustomer(ctx.db, customerId);
   const row = customer && (await findMeter(ctx.db, customer.organization_id, meterId));
   if (!customer || !row) return 0;
-  const meter = definitionOf(row);
-  const window = await currentWindow(ctx, customer, meter);
-  return rolloverUnits(creditsOf(window, meter.id), meterBalance(meter, window).consumed_units);
+  const [window] = await meterWindows(ctx.db, customer, [row]);
+  if (!window) return 0;
+  return rolloverUnits(creditsOf(window.credits, row.id), window.consumed_units);
 }
 
 // ---------------------------------------------------------------------------------------------------
