@@ -180,10 +180,15 @@ export function invariants(observed: Observed): Mismatch[] {
     fail('invariant: credits created = applied + balance', `${paidFromBalance} + ${balance}`, `${created}`);
 
   // Periods contiguous and never billed twice: the cycle items' ranges follow each other.
-  const ranges = orders
-    .flatMap((order: WireOrder) => order.items.filter((item) => !item.proration).map((item) => labelRange(item.label)))
+  const periodItems = orders
+    .filter((order) => order.billing_reason !== 'subscription_create')
+    .flatMap((order: WireOrder) => order.items.filter((item) => !item.proration && item.amount > 0));
+  const ranges = periodItems
+    .map((item) => labelRange(item.label))
     .filter((range): range is [number, number] => range !== null)
     .sort((a, b) => a[0] - b[0]);
+  if (ranges.length < periodItems.length)
+    fail('invariant: a period item names its period', 'From … to …', periodItems.map((i) => i.label).join(' | '));
   for (let i = 1; i < ranges.length; i += 1) {
     const [previous, current] = [ranges[i - 1]!, ranges[i]!];
     if (current[0] === previous[0])
