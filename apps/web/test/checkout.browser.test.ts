@@ -266,10 +266,30 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     await fillCard('4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Pay $25.00' }).click();
     await page.getByRole('heading', { name: 'Thank you for your purchase!' }).waitFor();
-    await page.getByText(/opens only from a personal sign-in link sent to your email address/).waitFor();
+    await page.getByText(/sign in there with your email address, and we send you a code/).waitFor();
     expect(await page.getByRole('link', { name: 'Open the customer portal' }).count()).toBe(0);
     expect(page.url()).not.toContain('customer_session_token');
     await screenshot(page, 'checkout-confirmation-known-email');
+
+    // The owner of the address signs in to the portal with the code sent to it.
+    await page.getByRole('link', { name: 'Sign in to the customer portal' }).click();
+    await page.getByRole('heading', { name: 'Sign in with your email' }).waitFor();
+    await page.getByLabel('Email address').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByText(/a code is on its way/).waitFor();
+    const email = await server.runtime.database.db
+      .selectFrom('emails')
+      .select('text_body')
+      .where('kind', '=', 'customer_session.code')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    const code = /is: ([A-Z0-9]{6})/.exec(email.text_body)![1]!;
+    await page.getByLabel('Sign-in code').fill(code.toLowerCase());
+    await screenshot(page, 'portal-email-code');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // Signed in: the portal of the customer who owns the address.
+    await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).waitFor();
+    expect(page.url()).not.toContain('customer_session_token');
   });
 
   it('tells the embedding page when it has loaded and when the buyer closes it', async () => {

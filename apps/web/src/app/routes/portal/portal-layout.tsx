@@ -9,6 +9,7 @@ import { useCustomer } from '../../../features/customer-portal/api/get-customer'
 import { useOrganization } from '../../../features/customer-portal/api/get-organization';
 import { createCustomerClient } from '../../../features/customer-portal/api/portal-client';
 import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
+import { EmailCodeSignIn } from '../../../features/customer-portal/components/email-code-sign-in';
 import { SessionEnded } from '../../../features/customer-portal/components/session-ended';
 import {
   portalQueryKey,
@@ -76,6 +77,7 @@ function PortalLayout({ slug }: { slug: string }) {
     return (
       <PortalShell organization={organization}>
         <SessionEnded reason={session.ended ?? 'missing'} sellerName={organization.name} />
+        <EmailCodeSignIn organizationId={organization.id} slug={slug} />
       </PortalShell>
     );
   return (

@@ -52,9 +52,10 @@ describe('CheckoutConfirmation', () => {
   it('without a session (the email was already a customer’s), says how to reach the portal', () => {
     renderConfirmation(succeeded, { customerSessionToken: null });
     expect(screen.queryByRole('link', { name: 'Open the customer portal' })).toBeNull();
-    expect(
-      screen.getByText(/opens only from a personal sign-in link sent to your email address/).textContent,
-    ).toContain('ask Acme');
+    screen.getByText(/sign in there with your email address, and we send you a code/);
+    expect(screen.getByRole('link', { name: 'Sign in to the customer portal' }).getAttribute('href')).toBe(
+      '/portal/acme-software',
+    );
   });
 
   it('goes on to the seller’s success URL after a few seconds, with a link to go at once', () => {

@@ -3,7 +3,13 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Loading } from '../../../components/ui/spinner';
-import { checkoutPath, customerPortalUrl, sellerSuccessUrl, SUCCESS_REDIRECT_SECONDS } from '../logic/confirmation';
+import {
+  checkoutPath,
+  customerPortalUrl,
+  portalSignInPath,
+  sellerSuccessUrl,
+  SUCCESS_REDIRECT_SECONDS,
+} from '../logic/confirmation';
 import { EMBED_MESSAGE_TYPE, type CheckoutEmbedMessage } from '../logic/embed';
 import { unavailableStatus } from '../logic/status';
 import { CheckoutUnavailable } from './checkout-unavailable';
@@ -117,14 +123,18 @@ export function CheckoutConfirmation({
       </p>
       {!portal && (
         <p className="text-sm text-slate-700">
-          For your security, the portal opens only from a personal sign-in link sent to your email address, not from
-          this page: ask {checkout.organization.name} for a link to the customer portal.
+          For your security, the portal does not open from this page: sign in there with your email address, and we send
+          you a code.
         </p>
       )}
       <div className="flex flex-wrap justify-center gap-3">
-        {portal && (
+        {portal ? (
           <Button asChild>
             <a href={portal}>Open the customer portal</a>
+          </Button>
+        ) : (
+          <Button asChild variant={successUrl ? 'secondary' : 'primary'}>
+            <a href={portalSignInPath(checkout.organization.slug)}>Sign in to the customer portal</a>
           </Button>
         )}
         {successUrl && (

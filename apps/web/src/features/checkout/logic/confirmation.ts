@@ -21,6 +21,11 @@ export function customerPortalUrl(organizationSlug: string, customerSessionToken
   return `/portal/${encodeURIComponent(organizationSlug)}?${query.toString()}`;
 }
 
+/** The customer portal's sign-in page (email code), for a buyer the checkout gave no session. */
+export function portalSignInPath(organizationSlug: string): string {
+  return `/portal/${encodeURIComponent(organizationSlug)}`;
+}
+
 /**
  * The seller's own success URL, or null when the checkout uses the default (this app's confirmation
  * page, `{url}/confirmation`) or the URL is not a web address.

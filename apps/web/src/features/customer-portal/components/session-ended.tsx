@@ -4,17 +4,17 @@ const WORDS: Record<SessionEnd, { title: string; description: (seller: string) =
   missing: {
     title: 'This link has expired',
     description: (seller) =>
-      `The customer portal of ${seller} opens from a personal link, and this one has no valid session in it. Open the link from your purchase confirmation again, or ask ${seller} for a new one.`,
+      `The customer portal of ${seller} opens from a personal link, and this one has no valid session in it. Ask ${seller} for a new link, or sign in with your email address below.`,
   },
   expired: {
     title: 'This link has expired',
     description: (seller) =>
-      `For your security, a link to the customer portal works for a limited time. Ask ${seller} for a new link, or open the portal again from your purchase confirmation page.`,
+      `For your security, a link to the customer portal works for a limited time. Ask ${seller} for a new link, or sign in with your email address below.`,
   },
   'signed-out': {
     title: 'You have signed out',
     description: (seller) =>
-      `To open the customer portal of ${seller} again, use a new link from ${seller} or from your purchase confirmation.`,
+      `To open the customer portal of ${seller} again, sign in with your email address below, or use a new link from ${seller}.`,
   },
 };
 
