@@ -63,6 +63,9 @@ function likePattern(value: string): string {
 function compareText(column: RawBuilder<unknown>, operator: FilterOperator, text: string): RawBuilder<SqlBool> {
   if (operator === 'like') return sql<SqlBool>`coalesce(${column} LIKE ${likePattern(text)}, false)`;
   if (operator === 'not_like') return sql<SqlBool>`coalesce(${column} NOT LIKE ${likePattern(text)}, false)`;
+  // Equality is the same in every deterministic collation; left plain, `name = …` can use an index.
+  if (operator === 'eq') return sql<SqlBool>`(${column} = ${text}::text)`;
+  if (operator === 'ne') return sql<SqlBool>`(${column} <> ${text}::text)`;
   return sql<SqlBool>`(${column} COLLATE "C" ${sql.raw(OPERATORS[operator])} (${text}::text COLLATE "C"))`;
 }
 
