@@ -3,6 +3,7 @@ import type { ManualClock } from '../src/platform/clock.js';
 import { reconcileCheckoutPayments } from '../src/modules/checkouts/checkouts.reconcile.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { discountFactory } from './factories/discounts.js';
 import { productFactory } from './factories/products.js';
 import { json, startTestServer, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
@@ -209,5 +210,44 @@ describe('3-D Secure (simulated test card 4000 0025 0000 3155)', () => {
     expect(paid.statusCode).toBe(200);
     expect(await ordersOf(checkout.id)).toHaveLength(1);
     expect((await paymentsOf(checkout.id)).map((payment) => payment.status).sort()).toEqual(['failed', 'succeeded']);
+  });
+});
+
+describe('nothing due today, a card saved for the renewals (setup)', () => {
+  it('a lost answer is asked again: one saved method, one subscription', async () => {
+    const { product } = await productFactory(server, acme.organization.id, { recurring_interval: 'month' });
+    const discount = await discountFactory(server, acme.organization.id, { basis_points: 10_000, duration: 'once' });
+    const checkout = await checkoutFactory(server, acme.organization.id, [product.id], { discount_id: discount.id });
+    guard.failAfterProcessing('setupWithConfirmationToken');
+    const body = { ...BUYER, customer_email: 'trial@example.com' };
+    const lost = await confirm(checkout.client_secret, {
+      ...body,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(lost.statusCode).toBe(400);
+    const retry = await confirm(checkout.client_secret, {
+      ...body,
+      confirmation_token_id: await confirmationToken(server),
+    });
+    expect(retry.statusCode).toBe(200);
+    const attempts = await server.runtime.database.db
+      .selectFrom('checkout_payment_attempts')
+      .select(['kind', 'status', 'amount'])
+      .where('checkout_id', '=', checkout.id)
+      .execute();
+    expect(attempts).toEqual([{ kind: 'setup', status: 'succeeded', amount: 0 }]);
+    const subscription = await server.runtime.database.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('checkout_id', '=', checkout.id)
+      .executeTakeFirstOrThrow();
+    expect(subscription.payment_method_id).toMatch(/^pm_sim_/);
+    const methods = await server.runtime.database.db
+      .selectFrom('simulated_payment_methods')
+      .select('id')
+      .where('customer_id', '=', subscription.customer_id)
+      .execute();
+    expect(methods).toHaveLength(1);
+    expect(await paymentsOf(checkout.id)).toEqual([]);
   });
 });
