@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exposedDevelopmentWarning, isLiveStripeKey, loadConfig } from './config.js';
+import Fastify from 'fastify';
+import { exposedDevelopmentWarning, isLiveStripeKey, loadConfig, parseTrustProxy } from './config.js';
 import { inNetworks } from './modules/webhooks/webhooks.url-guard.js';
 
 const SECRET = 'config-test-secret-0123456789abcdefghij';
@@ -78,5 +79,34 @@ describe('exposedDevelopmentWarning', () => {
     const warning = exposedDevelopmentWarning({ devMode, host });
     expect(Boolean(warning)).toBe(warns);
     if (warning) expect(warning).toContain(host);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, 'loopback,linklocal,uniquelocal'],
+    ['', 'loopback,linklocal,uniquelocal'],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8, 192.0.2.1', '10.0.0.0/8, 192.0.2.1'],
+  ])('%j → %j', (raw, expected) => expect(parseTrustProxy(raw)).toEqual(expected));
+
+  it('by default a client cannot choose its address; a proxy on a private network can tell it', async () => {
+    const app = Fastify({ trustProxy: parseTrustProxy(undefined) });
+    app.get('/ip', async (request) => request.ip);
+    const ip = async (remoteAddress: string, forwarded?: string) =>
+      (
+        await app.inject({
+          url: '/ip',
+          remoteAddress,
+          headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+        })
+      ).body;
+    expect(await ip('203.0.113.5', '1.2.3.4')).toBe('203.0.113.5');
+    expect(await ip('10.0.0.2', '198.51.100.7')).toBe('198.51.100.7');
+    // A client behind the proxy prepending an address of its choice is still seen as itself.
+    expect(await ip('10.0.0.2', '1.2.3.4, 198.51.100.7')).toBe('198.51.100.7');
+    await app.close();
   });
 });

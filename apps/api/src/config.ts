@@ -58,6 +58,24 @@ export interface Config {
    * applied to the built-in limits of sign-in, checkouts and license keys (`RATE_LIMIT_SCALE`, 1).
    */
   rateLimits: { apiPerMinute: number; scale: number };
+  /**
+   * Which peers may say who the client is with X-Forwarded-For (`TRUST_PROXY`: a list of addresses,
+   * CIDRs or the presets loopback, linklocal, uniquelocal; a number of hops; true or false). The client
+   * address is the first one from the right that is not a trusted proxy, so addresses a client prepends
+   * are ignored. Default: loopback and private networks (a reverse proxy on the host or in the
+   * deployment's network).
+   */
+  trustProxy: boolean | number | string;
+}
+
+/** `TRUST_PROXY` as Fastify takes it. */
+export function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '') return 'loopback,linklocal,uniquelocal';
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -144,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       apiPerMinute: Math.max(1, intFromEnv(env, 'RATE_LIMIT_API_PER_MINUTE', 500)),
       scale: Math.max(1, intFromEnv(env, 'RATE_LIMIT_SCALE', 1)),
     },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);
