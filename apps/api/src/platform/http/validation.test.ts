@@ -73,6 +73,14 @@ describe('text no column can hold', () => {
     ]);
   });
 
+  it("lists the schema's other problems with it, one issue per field", () => {
+    expect(issuesOf(Schema, { name: 'a\u0000', metadata: { k: 1 } })).toEqual([
+      { loc: ['body', 'name'], msg: expect.any(String), type: 'string_unicode' },
+      { loc: ['body', 'metadata', 'k'], msg: expect.any(String), type: 'string_type' },
+      { loc: ['body', 'tags'], msg: 'Field required', type: 'missing' },
+    ]);
+  });
+
   it('accepts paired surrogates (emoji) and other control characters', () => {
     expect(issuesOf(Schema, { ...valid, name: 'ok 😀 \u0001\t' })).toEqual([]);
   });

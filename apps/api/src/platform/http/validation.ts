@@ -113,8 +113,12 @@ function unstorableIssue(path: PropertyKey[]): ZodIssue {
  */
 export function safeParseInput<T extends z.ZodType>(schema: T, value: unknown): z.ZodSafeParseResult<z.output<T>> {
   const unstorable = unstorableTextIssues(value);
-  if (unstorable.length > 0) return { success: false, error: new z.ZodError(unstorable) as z.ZodError<z.output<T>> };
-  return schema.safeParse(value, { reportInput: true });
+  const result = schema.safeParse(value, { reportInput: true });
+  if (unstorable.length === 0) return result;
+  // The schema's other problems too (one 422 lists them all), but only one issue per field.
+  const taken = new Set(unstorable.map((issue) => JSON.stringify(issue.path)));
+  const others = result.success ? [] : result.error.issues.filter((i) => !taken.has(JSON.stringify(i.path)));
+  return { success: false, error: new z.ZodError([...unstorable, ...others]) as z.ZodError<z.output<T>> };
 }
 
 export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: Loc): z.output<T> {
