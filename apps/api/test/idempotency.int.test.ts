@@ -270,6 +270,24 @@ describe('Idempotency-Key', () => {
     expect(JSON.stringify(stored)).not.toContain(customer.id);
   });
 
+  it('refuses (422, never a 500) to replay an answer sealed under another server secret, and runs nothing again', async () => {
+    const key = randomUUID();
+    const name = `Sealed ${key}`;
+    expect((await createProduct(key, name)).statusCode).toBe(201);
+    await server.runtime.database.db
+      .updateTable('idempotency_keys')
+      .set({ response_body: Buffer.from('sealed under a secret this server does not have').toString('base64') })
+      .where('key', '=', key)
+      .execute();
+    const replay = await createProduct(key, name);
+    expect(replay.statusCode).toBe(422);
+    expect(json(replay).detail[0]).toMatchObject({
+      loc: ['header', 'Idempotency-Key'],
+      type: 'idempotency_key_unreadable',
+    });
+    expect(await countProducts(acme.organization.id, name)).toBe(1);
+  });
+
   it('refuses a malformed key with a 422 and changes nothing', async () => {
     for (const key of ['x'.repeat(256), '', 'with space', 'tab\tinside']) {
       const response = await createProduct(key, 'Bad key');

@@ -187,9 +187,21 @@ export class Idempotency {
     }
     if (existing.state !== 'completed' || existing.response_status === null) throw new IdempotencyKeyInUse();
 
+    let body = '';
+    try {
+      body = existing.response_body ? openAnswer(this.deps.secret, existing.response_body) : '';
+    } catch {
+      // Sealed under another server secret (SECRET was changed): the first request did run, so it is not
+      // run again; the client is told to look at the result rather than resend.
+      throw validationError(
+        ['header', 'Idempotency-Key'],
+        'The answer kept for this Idempotency-Key can no longer be replayed; the request was already carried out.',
+        'idempotency_key_unreadable',
+      );
+    }
     const headers = (existing.response_headers ?? {}) as Record<string, string>;
     reply.code(existing.response_status).headers(headers).header(REPLAYED_HEADER, 'true');
-    await reply.send(existing.response_body ? openAnswer(this.deps.secret, existing.response_body) : '');
+    await reply.send(body);
     return true;
   }
 
