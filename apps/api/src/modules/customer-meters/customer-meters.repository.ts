@@ -42,18 +42,25 @@ export async function findMeterCustomer(db: Executor, customerId: string): Promi
 }
 
 /**
- * The customer's `meter.credited` and `meter.reset` system events (of every meter), in ingestion order:
- * few per period, read once for all the organization's meters.
+ * The `meter.credited` and `meter.reset` system events (of every meter) of the organization's
+ * `customers`, through their ids or external ids, in ingestion order: a few per customer and period.
  */
-export async function findCustomerMeterSystemEvents(db: Executor, customer: MeterCustomer): Promise<EventRow[]> {
+export async function findMeterSystemEventsOf(
+  db: Executor,
+  organizationId: string,
+  customers: MeterCustomer[],
+): Promise<EventRow[]> {
+  if (customers.length === 0) return [];
+  const ids = customers.map((c) => c.id);
+  const externals = customers.flatMap((c) => (c.external_id !== null ? [c.external_id] : []));
   return db
     .selectFrom('events')
     .selectAll()
-    .where('organization_id', '=', customer.organization_id)
+    .where('organization_id', '=', organizationId)
     .where((eb) =>
       eb.or([
-        eb('customer_id', '=', customer.id),
-        ...(customer.external_id !== null ? [eb('external_customer_id', '=', customer.external_id)] : []),
+        eb('customer_id', 'in', ids),
+        ...(externals.length > 0 ? [eb('external_customer_id', 'in', externals)] : []),
       ]),
     )
     .where('source', '=', 'system')
@@ -64,7 +71,7 @@ export async function findCustomerMeterSystemEvents(db: Executor, customer: Mete
     .execute();
 }
 
-/** What the meter counts of the customer's user events ingested since `since` (all when null). */
+/** What a meter counts of one customer's user events ingested since its window opened. */
 export interface MeterWindowSummary {
   /** The aggregation, exact (numeric as text); null when no event carries a value. */
   quantity: string | null;
@@ -74,27 +81,42 @@ export interface MeterWindowSummary {
 }
 
 /**
- * The meter's aggregation over the customer's user events it counts (through the customer's id or its
- * external id) ingested at or after `since`, computed where the events are.
+ * The meter's aggregation over each customer's user events it counts (through the customer's id or its
+ * external id) ingested at or after that customer's `since` (all when null): one grouped query for all
+ * the customers, computed where the events are. Customers without any such event are absent.
  */
-export async function summarizeMeterWindow(
+export async function summarizeMeterWindows(
   db: Executor,
-  customer: MeterCustomer,
+  organizationId: string,
   meter: MeterDefinition,
-  since: Date | null,
-): Promise<MeterWindowSummary> {
-  const external = customer.external_id;
-  const result = await sql<{ quantity: string | null; events: string; first: Date | null; last: Date | null }>`
-    SELECT ${aggregateSql(meter.aggregation)} AS quantity, count(*) AS events,
+  windows: { customer: MeterCustomer; since: Date | null }[],
+): Promise<Map<string, MeterWindowSummary>> {
+  if (windows.length === 0) return new Map();
+  const result = await sql<{
+    customer_id: string;
+    quantity: string | null;
+    events: string;
+    first: Date | null;
+    last: Date | null;
+  }>`
+    SELECT window_of.id AS customer_id, ${aggregateSql(meter.aggregation)} AS quantity, count(*) AS events,
       min(events.ingested_at) AS first, max(events.ingested_at) AS last
-    FROM events
-    WHERE events.organization_id = ${customer.organization_id}
-      AND (events.customer_id = ${customer.id}
-        ${external !== null ? sql`OR events.external_customer_id = ${external}` : sql``})
+    FROM unnest(
+      ${windows.map((w) => w.customer.id)}::uuid[],
+      ${windows.map((w) => w.customer.external_id)}::text[],
+      ${windows.map((w) => w.since?.toISOString() ?? null)}::timestamptz[]
+    ) AS window_of (id, external_id, since)
+    JOIN events ON events.organization_id = ${organizationId}
+      AND (events.customer_id = window_of.id OR events.external_customer_id = window_of.external_id)
+      AND (window_of.since IS NULL OR events.ingested_at >= window_of.since)
       AND ${meterEventsSql(meter)}
-      ${since ? sql`AND events.ingested_at >= ${since}` : sql``}`.execute(db);
-  const row = result.rows[0]!;
-  return { quantity: row.quantity, events: Number(row.events), first: row.first, last: row.last };
+    GROUP BY window_of.id`.execute(db);
+  return new Map(
+    result.rows.map((row) => [
+      row.customer_id,
+      { quantity: row.quantity, events: Number(row.events), first: row.first, last: row.last },
+    ]),
+  );
 }
 
 export type CustomerMeterCustomer = Selectable<CustomersTable>;

@@ -18,11 +18,11 @@ import {
   findActiveMeters,
   findActiveMetersOf,
   findCustomerEventsBetween,
-  findCustomerMeterSystemEvents,
   findCustomersWithEvents,
   findMeter,
   findMeterCustomer,
-  summarizeMeterWindow,
+  findMeterSystemEventsOf,
+  summarizeMeterWindows,
   type CustomerMeterCustomer,
   type CustomerMeterScope,
   type MeterCustomer,
@@ -79,64 +79,103 @@ interface MeterWindow {
 }
 
 /**
- * The current window of each meter for the customer (since the meter's latest `meter.reset`), or none
- * when nothing happened in it. Consumption is aggregated in the database (the same rules as the pure
- * functions); credits and resets, a few per period, are read once and ordered by the pure rules.
+ * The current window of each meter for each of the organization's `customers` (since the meter's
+ * latest `meter.reset` for that customer), or none when nothing happened in it. Consumption is
+ * aggregated in the database (the same rules as the pure functions), one grouped query per meter;
+ * credits and resets, a few per period, are read once and ordered by the pure rules.
  */
-async function meterWindows(db: Context['db'], customer: MeterCustomer, meters: MeterRow[]): Promise<MeterWindow[]> {
-  if (meters.length === 0) return [];
-  const system = await findCustomerMeterSystemEvents(db, customer);
-  const windows: MeterWindow[] = [];
+async function meterWindows(
+  db: Context['db'],
+  organizationId: string,
+  customers: MeterCustomer[],
+  meters: MeterRow[],
+): Promise<Map<string, MeterWindow[]>> {
+  const windows = new Map<string, MeterWindow[]>(customers.map((c) => [c.id, []]));
+  if (meters.length === 0 || customers.length === 0) return windows;
+  const system = await findMeterSystemEventsOf(db, organizationId, customers);
+  const systemOf = new Map(
+    customers.map((c) => [
+      c.id,
+      system.filter(
+        (e) => e.customer_id === c.id || (c.external_id !== null && e.external_customer_id === c.external_id),
+      ),
+    ]),
+  );
   for (const row of meters) {
     const meter = definitionOf(row);
-    const own = windowOf(
-      system.filter((event) => isMeterSystemEvent(event, meter.id)),
-      meter.id,
+    const own = new Map(
+      customers.map((c) => [
+        c.id,
+        windowOf(
+          systemOf.get(c.id)!.filter((event) => isMeterSystemEvent(event, meter.id)),
+          meter.id,
+        ),
+      ]),
     );
-    const reset = own.find((event) => event.name === METER_RESET);
-    const summary = await summarizeMeterWindow(db, customer, meter, reset?.ingested_at ?? null);
-    const times = [...own.map((e) => e.ingested_at), summary.first, summary.last].filter((t): t is Date => !!t);
-    if (times.length === 0) continue;
-    windows.push({
-      meter: row,
-      consumed_units: Number(summary.quantity ?? 0),
-      credits: own.filter((event) => event.name === METER_CREDITED),
-      first: new Date(Math.min(...times.map((t) => t.getTime()))),
-      last: new Date(Math.max(...times.map((t) => t.getTime()))),
-    });
+    const summaries = await summarizeMeterWindows(
+      db,
+      organizationId,
+      meter,
+      customers.map((customer) => ({
+        customer,
+        since: own.get(customer.id)!.find((event) => event.name === METER_RESET)?.ingested_at ?? null,
+      })),
+    );
+    for (const customer of customers) {
+      const events = own.get(customer.id)!;
+      const summary = summaries.get(customer.id);
+      const times = [...events.map((e) => e.ingested_at), summary?.first, summary?.last].filter((t): t is Date => !!t);
+      if (times.length === 0) continue;
+      windows.get(customer.id)!.push({
+        meter: row,
+        consumed_units: Number(summary?.quantity ?? 0),
+        credits: events.filter((event) => event.name === METER_CREDITED),
+        first: new Date(Math.min(...times.map((t) => t.getTime()))),
+        last: new Date(Math.max(...times.map((t) => t.getTime()))),
+      });
+    }
   }
   return windows;
 }
 
 /**
- * The one computation of a customer's meters (the customer state, the seller's and the portal's
- * customer meters all read it): one per given meter with at least one event in its current window.
- * Created and modified are the ingestion times of the window's first and last events.
+ * The one computation of customers' meters (the customer state, the seller's and the portal's customer
+ * meters all read it): for each of the organization's `customers`, one per given meter with at least
+ * one event in its current window. Created and modified are the ingestion times of the window's first
+ * and last events.
  */
 async function computeCustomerMeters(
   db: Context['db'],
-  customer: MeterCustomer,
+  organizationId: string,
+  customers: MeterCustomer[],
   meters: MeterRow[],
-): Promise<(CustomerMeterWire & { meter: MeterRow })[]> {
-  return (await meterWindows(db, customer, meters)).map((window) => {
-    const credited = creditedUnits(window.credits);
-    return {
-      id: customerMeterId(customer.id, window.meter.id),
-      created_at: iso(window.first),
-      modified_at: iso(window.last),
-      meter_id: window.meter.id,
-      consumed_units: window.consumed_units,
-      credited_units: credited,
-      balance: credited - window.consumed_units,
-      meter: window.meter,
-    };
-  });
+): Promise<Map<string, (CustomerMeterWire & { meter: MeterRow })[]>> {
+  const windows = await meterWindows(db, organizationId, customers, meters);
+  return new Map(
+    customers.map((customer) => [
+      customer.id,
+      windows.get(customer.id)!.map((window) => {
+        const credited = creditedUnits(window.credits);
+        return {
+          id: customerMeterId(customer.id, window.meter.id),
+          created_at: iso(window.first),
+          modified_at: iso(window.last),
+          meter_id: window.meter.id,
+          consumed_units: window.consumed_units,
+          credited_units: credited,
+          balance: credited - window.consumed_units,
+          meter: window.meter,
+        };
+      }),
+    ]),
+  );
 }
 
 /** The customer's meters for the customer state: one per active meter with events in its window. */
 export async function customerMeters(ctx: Pick<Context, 'db'>, customer: MeterCustomer): Promise<CustomerMeterWire[]> {
   const meters = await findActiveMeters(ctx.db, customer.organization_id);
-  return (await computeCustomerMeters(ctx.db, customer, meters)).map(({ meter: _meter, ...entry }) => entry);
+  const computed = await computeCustomerMeters(ctx.db, customer.organization_id, [customer], meters);
+  return computed.get(customer.id)!.map(({ meter: _meter, ...entry }) => entry);
 }
 
 /** A customer meter with the customer and meter rows it belongs to. */
@@ -156,14 +195,27 @@ export async function findCustomerMeterEntries(
   onlyId?: string,
 ): Promise<CustomerMeterEntry[]> {
   const customers = await findCustomersWithEvents(ctx.db, ctx.subject, scope);
-  const meters = await findActiveMetersOf(ctx.db, [...new Set(customers.map((c) => c.organization_id))]);
+  const organizationIds = [...new Set(customers.map((c) => c.organization_id))];
+  const meters = await findActiveMetersOf(ctx.db, organizationIds);
   const entries: CustomerMeterEntry[] = [];
-  for (const customer of customers) {
-    let candidates = meters.get(customer.organization_id) ?? [];
+  for (const organizationId of organizationIds) {
+    let ofOrganization = customers.filter((c) => c.organization_id === organizationId);
+    let candidates = meters.get(organizationId) ?? [];
     if (scope.meter_id?.length) candidates = candidates.filter((m) => scope.meter_id!.includes(m.id));
-    if (onlyId !== undefined) candidates = candidates.filter((m) => customerMeterId(customer.id, m.id) === onlyId);
-    if (candidates.length === 0) continue;
-    for (const entry of await computeCustomerMeters(ctx.db, customer, candidates)) entries.push({ ...entry, customer });
+    if (onlyId !== undefined) {
+      // Ids are derived: find the one pair first, then compute only it.
+      const pair = ofOrganization
+        .flatMap((c) => candidates.map((m) => ({ c, m })))
+        .find(({ c, m }) => customerMeterId(c.id, m.id) === onlyId);
+      if (!pair) continue;
+      ofOrganization = [pair.c];
+      candidates = [pair.m];
+    }
+    if (candidates.length === 0 || ofOrganization.length === 0) continue;
+    const computed = await computeCustomerMeters(ctx.db, organizationId, ofOrganization, candidates);
+    for (const customer of ofOrganization) {
+      for (const entry of computed.get(customer.id)!) entries.push({ ...entry, customer });
+    }
   }
   return entries;
 }
@@ -194,7 +246,7 @@ export async function rolloverUnitsOfWindow(ctx: Context, customerId: string, me
   const customer = await findMeterCustomer(ctx.db, customerId);
   const row = customer && (await findMeter(ctx.db, customer.organization_id, meterId));
   if (!customer || !row) return 0;
-  const [window] = await meterWindows(ctx.db, customer, [row]);
+  const [window] = (await meterWindows(ctx.db, customer.organization_id, [customer], [row])).get(customer.id)!;
   if (!window) return 0;
   return rolloverUnits(creditsOf(window.credits, row.id), window.consumed_units);
 }
