@@ -260,6 +260,8 @@ export interface GeneratedRequest {
   query: string;
   body: BodyInput;
   credentials: 'own' | 'none' | 'garbage';
+  /** An `Idempotency-Key` header, now and then (a few shared values, so keys meet other requests). */
+  idempotencyKey?: string;
 }
 
 const rawBodies = fc.oneof(
@@ -417,6 +419,27 @@ export function requestArbitrary(
   );
 
   return fc
-    .record({ path: pathArb, query: queryArb, body: bodyArb, credentials: credentialsArb })
+    .record({
+      path: pathArb,
+      query: queryArb,
+      body: bodyArb,
+      credentials: credentialsArb,
+      idempotencyKey: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(undefined) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            'fuzz-key-1',
+            'fuzz-key-2',
+            '',
+            ' ',
+            'k'.repeat(300),
+            'with space',
+            '"quoted"',
+            '%00',
+          ),
+        },
+      ),
+    })
     .map((r) => ({ ...r, path: r.path }));
 }

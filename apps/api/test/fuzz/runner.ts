@@ -47,7 +47,9 @@ function describeRequest(op: Operation, request: GeneratedRequest): string {
         ? `${request.body.contentType} ${JSON.stringify(request.body.text)}`
         : '';
   const url = request.query ? `${request.path}?${request.query}` : request.path;
-  return `${op.method} ${url.slice(0, 300)} [${request.credentials}] ${body.slice(0, 400)}`;
+  const key =
+    request.idempotencyKey === undefined ? '' : ` [Idempotency-Key ${JSON.stringify(request.idempotencyKey)}]`;
+  return `${op.method} ${url.slice(0, 300)} [${request.credentials}]${key} ${body.slice(0, 400)}`;
 }
 
 /** What is wrong with an answer's status and body, if anything. */
@@ -88,6 +90,7 @@ function injectOptions(op: Operation, request: GeneratedRequest, world: World): 
       : request.credentials === 'garbage'
         ? { authorization: 'Bearer polar_oat_0000000000000000000000000000000000000000000' }
         : {};
+  if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   const options: InjectOptions = {
     method: op.method,
     url: request.query ? `${request.path}?${request.query}` : request.path,
