@@ -60,21 +60,20 @@ export interface Config {
   rateLimits: { apiPerMinute: number; scale: number };
   /**
    * Which peers may say who the client is with X-Forwarded-For (`TRUST_PROXY`: a list of addresses,
-   * CIDRs or the presets loopback, linklocal, uniquelocal; a number of hops; true or false). The client
+   * CIDRs or the presets loopback, linklocal, uniquelocal; true or false). The client
    * address is the first one from the right that is not a trusted proxy, so addresses a client prepends
    * are ignored. Default: loopback and private networks (a reverse proxy on the host or in the
    * deployment's network).
    */
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string;
 }
 
 /** `TRUST_PROXY` as Fastify takes it. */
-export function parseTrustProxy(raw: string | undefined): boolean | number | string {
+export function parseTrustProxy(raw: string | undefined): boolean | string {
   const value = (raw ?? '').trim();
   if (value === '') return 'loopback,linklocal,uniquelocal';
   if (value === 'true') return true;
   if (value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
   return value;
 }
 
