@@ -218,6 +218,8 @@ describe('customers/me', () => {
       [
         'billing_address',
         'created_at',
+        'credit_balance',
+        'credit_balances',
         'email',
         'email_verified',
         'id',
@@ -227,7 +229,13 @@ describe('customers/me', () => {
         'tax_id',
       ].sort(),
     );
-    expect(me).toMatchObject({ id: oneTime.customerId, oauth_accounts: {}, billing_address: { country: 'FR' } });
+    expect(me).toMatchObject({
+      id: oneTime.customerId,
+      oauth_accounts: {},
+      billing_address: { country: 'FR' },
+      credit_balance: 0,
+      credit_balances: {},
+    });
   });
 
   it('updates name, address and a tax id whose format it finds from the country', async () => {

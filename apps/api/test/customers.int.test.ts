@@ -211,6 +211,8 @@ describe('POST /v1/customers/', () => {
       organization_id: org.organization.id,
       deleted_at: null,
       avatar_url: `https://www.gravatar.com/avatar/${hash}?d=blank`,
+      credit_balance: 0,
+      credit_balances: {},
     });
     expect(json(await get(body.id, bearer(org.token)))).toEqual(body);
 
