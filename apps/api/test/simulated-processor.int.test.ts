@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentProcessor } from '../src/platform/payments/processor.js';
 import { SimulatedIdempotencyConflict } from '../src/platform/payments/simulated.js';
+import { ADDRESS, checkoutFactory } from './factories/checkouts.js';
+import { organizationFactory } from './factories/organizations.js';
+import { productFactory } from './factories/products.js';
 import { json, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -363,6 +366,24 @@ describe('processor choice', () => {
         payload: {},
       });
       expect(response.statusCode).toBe(404);
+      // A checkout confirm is refused before anything is committed: the checkout stays open.
+      const { organization } = await organizationFactory(bare);
+      const { product } = await productFactory(bare, organization.id);
+      const checkout = await checkoutFactory(bare, organization.id, [product.id]);
+      const confirm = await bare.inject({
+        method: 'POST',
+        url: `/v1/checkouts/client/${checkout.client_secret}/confirm`,
+        payload: {
+          customer_email: 'buyer@example.com',
+          customer_name: 'Buyer',
+          customer_billing_address: ADDRESS,
+          confirmation_token_id: 'ctoken_anything',
+        },
+      });
+      expect(confirm.statusCode).toBe(500);
+      const state = await bare.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` });
+      expect(json(state)).toMatchObject({ status: 'open', customer_id: null });
+      expect(await bare.runtime.database.db.selectFrom('checkout_payment_attempts').select('id').execute()).toEqual([]);
     } finally {
       await bare.stop();
     }

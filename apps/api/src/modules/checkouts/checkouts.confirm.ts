@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector } from '../../platform/http/errors.js';
 import { runIn } from '../../platform/jobs/queue.js';
+import { PaymentProcessorUnavailable, UnavailablePaymentProcessor } from '../../platform/payments/index.js';
 import { validateCustomFieldData } from '../custom-fields/custom-fields.data.js';
 import { insertRedemption } from '../discounts/discounts.repository.js';
 import { hasStreetAddress } from './checkouts.amounts.js';
@@ -135,7 +136,8 @@ async function begin(base: Context, clientSecret: string, input: CheckoutConfirm
     const token = issueCustomerSession ? await openCustomerSession(ctx, customer.id) : null;
     return { kind: 'done', answer: answerOf(ctx, succeeded, token) };
   }
-  if (!ctx.payments) throw new Error('no payment processor is configured');
+  // A deployment without a processor refuses before anything is committed (as every payment call does).
+  if (!ctx.payments || ctx.payments instanceof UnavailablePaymentProcessor) throw new PaymentProcessorUnavailable();
   const now = ctx.clock.now();
   const number = await nextAttemptNumber(ctx.db, draft.row.id);
   const attempt = await insertPaymentAttempt(ctx.db, {
@@ -215,7 +217,7 @@ export async function confirmCheckout(
     begin({ ...tx, log: base.log, request: base.request }, clientSecret, input),
   );
   if (begun.kind === 'done') return begun.answer;
-  const outcome = await askProcessor(base.payments!, begun.call, begun.resume);
+  const outcome = await askProcessor(base.payments!, begun.call, begun.resume, base.log);
   const settlement = await settleAttempt(base, run, begun.call.attempt.id, outcome, { answer: true });
   return answerSettlement(base, settlement);
 }

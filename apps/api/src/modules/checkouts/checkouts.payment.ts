@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Context } from '../../platform/context.js';
 import type { JobRun } from '../../platform/jobs/queue.js';
 import type {
@@ -61,6 +62,7 @@ export async function askProcessor(
   processor: PaymentProcessor,
   call: AttemptCall,
   resume: boolean,
+  log?: Pick<FastifyBaseLogger, 'warn'>,
 ): Promise<AttemptOutcome> {
   const { attempt } = call;
   const customer = processorCustomer(attempt, call.customer);
@@ -95,8 +97,12 @@ export async function askProcessor(
       idempotencyKey: attempt.idempotency_key,
       metadata,
     });
-  } catch {
-    // The processor's error may carry request details; only the fact is kept.
+  } catch (error) {
+    // The attempt stays unsettled: the next confirm or the reconciliation job asks again.
+    log?.warn(
+      { attemptId: attempt.id, error: error instanceof Error ? error.name : 'unknown' },
+      'checkout payment: no answer from the processor',
+    );
     return { status: 'interrupted' };
   }
 }

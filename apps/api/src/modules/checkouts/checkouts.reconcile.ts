@@ -42,7 +42,7 @@ export async function reconcileCheckoutPayments(
       return attemptCall(tx, taken);
     });
     if (!call) continue;
-    const outcome = await askProcessor(ctx.payments, call, true);
+    const outcome = await askProcessor(ctx.payments, call, true, ctx.log);
     if (outcome.status === 'interrupted' || outcome.status === 'requires_action' || outcome.status === 'processing') {
       summary.waiting++;
       continue;
