@@ -4,8 +4,8 @@ import { cellName, selectedCells } from './cells.js';
 import { reportGrid, runGridCell, type CellResult } from './runner.js';
 
 /**
- * The grid's cells for one test file: the selected cells are dealt to `shards` files so that vitest runs
- * them in parallel workers, each with one server (one organization per cell, so cells are independent
+ * The grid's cells for one test file: the selected cells, or one of `shards` parts of them for machines
+ * where vitest runs several workers, on one server (one organization per cell, so cells are independent
  * and run a few at a time). The cell count and a table of the failures are printed at the end.
  */
 export function defineGridSuite(shard: number, shards: number): void {
@@ -18,11 +18,12 @@ export function defineGridSuite(shard: number, shards: number): void {
     server = await startTestServer();
   });
   afterAll(async () => {
-    console.log(`[shard ${shard + 1}/${shards}] ${reportGrid(results, Date.now() - started)}`);
+    const part = shards > 1 ? `[part ${shard + 1}/${shards}] ` : '';
+    console.log(`${part}${reportGrid(results, Date.now() - started)}`);
     await server?.stop();
   });
 
-  describe.concurrent(`billing grid, part ${shard + 1} of ${shards} (${cells.length} cells)`, () => {
+  describe.concurrent(`billing grid (${cells.length} cells)`, () => {
     for (const cell of cells) {
       it(cellName(cell), { timeout: 180_000 }, async () => {
         const result = await runGridCell(server, cell);
