@@ -173,9 +173,10 @@ describe('3-D Secure (simulated test card 4000 0025 0000 3155)', () => {
     expect(metadata).toMatchObject({ intent_status: 'requires_action', intent_client_secret: expect.any(String) });
     expect(json(first).customer_session_token).toBeNull();
     const state = json(await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` }));
-    // Not a decline: the checkout stays confirmed while the buyer authenticates; the secret is not stored.
+    // Not a decline: the checkout stays confirmed while the buyer authenticates (a page opened again
+    // learns it); the client secret is only in confirm's answer.
     expect(state.status).toBe('confirmed');
-    expect(state.payment_processor_metadata).toEqual({});
+    expect(state.payment_processor_metadata).toEqual({ intent_status: 'requires_action' });
     return { checkout, body, clientSecret: metadata.intent_client_secret as string };
   }
 

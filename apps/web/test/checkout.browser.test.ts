@@ -243,6 +243,12 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
 
     await page.getByRole('button', { name: 'Pay $25.00' }).click();
     await dialog.waitFor();
+    // The buyer reloads the page before answering: the page offers to finish the same payment.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor();
+    await page.getByText('Your bank is waiting for you to confirm the payment of $25.00').waitFor();
+    await page.getByRole('button', { name: 'Confirm the payment' }).click();
+    await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Complete authentication' }).click();
     await page.getByRole('heading', { name: 'Thank you for your purchase!' }).waitFor();
     const portal = await page.getByRole('link', { name: 'Open the customer portal' }).getAttribute('href');

@@ -208,6 +208,17 @@ export async function lockUnsettledAttempt(db: Executor, checkoutId: string) {
     .executeTakeFirst();
 }
 
+/** The status of the checkout's unsettled attempt, if it has one. */
+export async function findUnsettledAttemptStatus(db: Executor, checkoutId: string) {
+  const row = await db
+    .selectFrom('checkout_payment_attempts')
+    .select('status')
+    .where('checkout_id', '=', checkoutId)
+    .where('status', 'in', [...UNSETTLED])
+    .executeTakeFirst();
+  return row?.status;
+}
+
 export async function lockPaymentAttempt(db: Executor, id: string) {
   return db.selectFrom('checkout_payment_attempts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }

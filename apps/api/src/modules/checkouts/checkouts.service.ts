@@ -8,6 +8,7 @@ import { ExpiredCheckoutError, NotOpenCheckout } from './checkouts.errors.js';
 import {
   findCheckoutByClientSecret,
   findCheckoutById,
+  findUnsettledAttemptStatus,
   findVisibleCheckout,
   listVisibleCheckouts,
   lockVisibleCheckout,
@@ -97,9 +98,18 @@ export async function updateCheckout(ctx: Context, id: string, input: CheckoutUp
   return serializeCheckout(ctx.config, await update(ctx, row, input, 'seller'));
 }
 
+/**
+ * The buyer's checkout. A confirmed one whose payment waits for the buyer's authentication or for the
+ * bank says so in `payment_processor_metadata.intent_status` (`requires_action`, `processing`), so a
+ * page opened again can finish it; the client secret of the authentication is only in confirm's answer.
+ */
 export async function clientGetCheckout(base: Context, clientSecret: string): Promise<CheckoutPublicWire> {
   const { row, ctx } = await findPublicCheckout(base, clientSecret, false);
-  return serializeCheckoutPublic(ctx.config, await loadCheckoutState(ctx.db, row));
+  const wire = serializeCheckoutPublic(ctx.config, await loadCheckoutState(ctx.db, row));
+  if (row.status !== 'confirmed') return wire;
+  const waiting = await findUnsettledAttemptStatus(ctx.db, row.id);
+  if (waiting !== 'requires_action' && waiting !== 'processing') return wire;
+  return { ...wire, payment_processor_metadata: { ...wire.payment_processor_metadata, intent_status: waiting } };
 }
 
 export async function clientUpdateCheckout(

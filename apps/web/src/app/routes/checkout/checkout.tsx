@@ -6,6 +6,7 @@ import { useCheckout } from '../../../features/checkout/api/get-checkout';
 import { CheckoutForm } from '../../../features/checkout/components/checkout-form';
 import { CheckoutShell } from '../../../features/checkout/components/checkout-shell';
 import { CheckoutUnavailable } from '../../../features/checkout/components/checkout-unavailable';
+import { ResumeAuthentication } from '../../../features/checkout/components/resume-authentication';
 import { useCheckoutEmbed } from '../../../features/checkout/hooks/use-checkout-embed';
 import { confirmationPath } from '../../../features/checkout/logic/confirmation';
 import { EMBED_MESSAGE_TYPE, embedSearch } from '../../../features/checkout/logic/embed';
@@ -45,6 +46,9 @@ export function Component() {
   if (checkout.isError)
     return shell(<CheckoutUnavailable reason={unavailableError(checkout.error)} onRetry={() => void refetch()} />);
   const { status } = checkout.data;
+  // Opened again while the payment waits for the buyer's authentication: finish it here.
+  if (status === 'confirmed' && checkout.data.payment_processor_metadata.intent_status === 'requires_action')
+    return shell(<ResumeAuthentication checkout={checkout.data} onConfirmed={confirmed} onGone={reload} />);
   if (status === 'confirmed' || status === 'succeeded') {
     const done = gone || openedAs === 'confirmed' || openedAs === 'succeeded';
     return done ? (

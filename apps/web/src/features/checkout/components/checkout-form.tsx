@@ -202,7 +202,8 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
     if (method.kind === 'stripe') {
       const source = stripeSource.current;
       if (!source?.handleNextAction) throw new Error('The card form is still loading. Try again in a moment.');
-      return source.handleNextAction(clientSecret);
+      // A failed or abandoned check is recorded by the next confirm (the payment is then declined).
+      return source.handleNextAction(clientSecret).catch(() => undefined);
     }
     const approve = await new Promise<boolean | null>((resolve) => setChallenge(() => resolve));
     setChallenge(null);

@@ -27,6 +27,14 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
+/** Completes a payment's 3-D Secure with Stripe.js outside the form (a checkout page opened again). */
+export async function handleStripeNextAction(publishableKey: string, clientSecret: string): Promise<void> {
+  const stripe = await stripeFor(publishableKey);
+  if (!stripe) throw new Error('The card form could not be loaded. Check your connection, then reload the page.');
+  const result = await stripe.handleNextAction({ clientSecret });
+  if (result.error) throw new Error(result.error.message ?? 'Your payment could not be authenticated.');
+}
+
 export interface StripePaymentFormProps {
   publishableKey: string;
   checkout: Pick<CheckoutPublic, 'is_payment_required' | 'total_amount' | 'currency' | 'product'>;
