@@ -109,9 +109,10 @@ export function gridCells(size: number, seed = GRID_SEED): Cell[] {
 }
 
 /** `BILLING_GRID=full` runs the full grid; otherwise the sample (`BILLING_GRID=<n>` for the first n cells). */
-export function selectedCells(setting = process.env.BILLING_GRID): Cell[] {
-  const only = process.env.BILLING_GRID_CELL;
+export function selectedCells(env: Record<string, string | undefined> = process.env): Cell[] {
+  const only = env.BILLING_GRID_CELL;
   if (only) return allCells().filter((cell) => cellName(cell).startsWith(only));
+  const setting = env.BILLING_GRID;
   if (setting === 'full') return gridCells(FULL_GRID_SIZE);
   const size = setting && /^\d+$/.test(setting) ? Number(setting) : SAMPLE_SIZE;
   return gridCells(size);
