@@ -339,7 +339,8 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         continue;
       }
       if (cancelAtPeriodEnd) {
-        // Ends at the period end; pending entries are billed in a final order first.
+        // Ends at the period end (the flag stays set, as the reference leaves it); pending entries are billed
+        // in a final order, reported as a cycle order (the reference's internal subscription_cancel reason).
         status = 'canceled';
         endedAt = due;
         if (pending.length > 0) {
@@ -349,6 +350,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         }
         continue;
       }
+      // A renewal: the next period keeps the anchor day, billed in advance (past-due subscriptions wait for dunning).
       periodIndex += 1;
       periodStart = periodEnd;
       periodEnd = periodBoundary(anchor, plan.interval, periodIndex + 1);
@@ -360,6 +362,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
     const { action: what } = action!;
     if (now === 'canceled') continue;
     switch (what.kind) {
+      // The card on file: a decline starts dunning at the next charge; a working card ends it at the next retry.
       case 'card_declines':
         cardWorks = false;
         break;
@@ -369,6 +372,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
       case 'cancel_at_period_end':
         cancelAtPeriodEnd = true;
         break;
+      // Uncancel: the subscription renews as if never canceled.
       case 'uncancel':
         cancelAtPeriodEnd = false;
         break;
@@ -387,6 +391,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         discount = { spec: scenario.discount!, appliedAt: null };
         break;
       case 'change_product': {
+        // Credit for the old price's unused time, at the discount that paid for this period.
         const current = discountFor(periodStart);
         const credit = prorate(
           plan.price - (current ? discountOn(plan.price, current) : 0),
@@ -413,6 +418,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
           periodEnd,
           at,
         );
+        // Debit for the new price's time left (same discount); invoice bills both at once, prorate at the next renewal.
         entries.push({ amount: debit, proration: true });
         plan = what.to;
         if (what.behavior === 'invoice') addOrder(at, 'subscription_update', entries, 0);
