@@ -83,6 +83,8 @@ export type CheckoutPublicConfirmed = S["CheckoutPublicConfirmed"];
 export type CheckoutStatus = S["CheckoutStatus"];
 export type CheckoutUpdate = S["CheckoutUpdate"];
 export type CheckoutUpdatePublic = S["CheckoutUpdatePublic"];
+export type CountAggregation = S["CountAggregation"];
+export type CountAggregationInput = S["CountAggregationInput"];
 export type Customer = S["Customer"];
 export type CustomerBenefitGrant = S["CustomerBenefitGrant"];
 export type CustomerBenefitGrantCustom = S["CustomerBenefitGrantCustom"];
@@ -93,6 +95,9 @@ export type CustomerBenefitGrantLicenseKeys = S["CustomerBenefitGrantLicenseKeys
 export type CustomerBenefitGrantMeterCredit = S["CustomerBenefitGrantMeterCredit"];
 export type CustomerCancellationReason = S["CustomerCancellationReason"];
 export type CustomerCreate = S["CustomerCreate"];
+export type CustomerCustomerMeter = S["CustomerCustomerMeter"];
+export type CustomerCustomerMeterMeter = S["CustomerCustomerMeterMeter"];
+export type CustomerMeter = S["CustomerMeter"];
 export type CustomerOrder = S["CustomerOrder"];
 export type CustomerOrderProduct = S["CustomerOrderProduct"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
@@ -151,7 +156,19 @@ export type DiscountPercentageRepeatDuration = S["DiscountPercentageRepeatDurati
 export type DiscountPercentageRepeatDurationBase = S["DiscountPercentageRepeatDurationBase"];
 export type DiscountProduct = S["DiscountProduct"];
 export type DiscountUpdate = S["DiscountUpdate"];
+export type Event = S["Event"];
+export type EventCreate = S["EventCreate"];
+export type EventName = S["EventName"];
+export type EventsIngest = S["EventsIngest"];
+export type EventsIngestResponse = S["EventsIngestResponse"];
+export type EventSource = S["EventSource"];
 export type ExistingProductPrice = S["ExistingProductPrice"];
+export type Filter = S["Filter"];
+export type FilterClause = S["FilterClause"];
+export type FilterClauseInput = S["FilterClauseInput"];
+export type FilterConjunction = S["FilterConjunction"];
+export type FilterInput = S["FilterInput"];
+export type FilterOperator = S["FilterOperator"];
 export type GenericPayment = S["GenericPayment"];
 export type HTTPValidationError = S["HTTPValidationError"];
 export type InvoiceGenerationAccepted = S["InvoiceGenerationAccepted"];
@@ -170,11 +187,16 @@ export type ListResourceCheckout = S["ListResourceCheckout"];
 export type ListResourceCheckoutLink = S["ListResourceCheckoutLink"];
 export type ListResourceCustomer = S["ListResourceCustomer"];
 export type ListResourceCustomerBenefitGrant = S["ListResourceCustomerBenefitGrant"];
+export type ListResourceCustomerCustomerMeter = S["ListResourceCustomerCustomerMeter"];
+export type ListResourceCustomerMeter = S["ListResourceCustomerMeter"];
 export type ListResourceCustomerOrder = S["ListResourceCustomerOrder"];
 export type ListResourceCustomerSubscription = S["ListResourceCustomerSubscription"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
+export type ListResourceEvent = S["ListResourceEvent"];
+export type ListResourceEventName = S["ListResourceEventName"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
+export type ListResourceMeter = S["ListResourceMeter"];
 export type ListResourceOrder = S["ListResourceOrder"];
 export type ListResourceOrganization = S["ListResourceOrganization"];
 export type ListResourceOrganizationAccessToken = S["ListResourceOrganizationAccessToken"];
@@ -183,6 +205,11 @@ export type ListResourceProduct = S["ListResourceProduct"];
 export type ListResourceSubscription = S["ListResourceSubscription"];
 export type ListResourceWebhookDelivery = S["ListResourceWebhookDelivery"];
 export type ListResourceWebhookEndpoint = S["ListResourceWebhookEndpoint"];
+export type Meter = S["Meter"];
+export type MeterCreate = S["MeterCreate"];
+export type MeterQuantities = S["MeterQuantities"];
+export type MeterQuantity = S["MeterQuantity"];
+export type MeterUpdate = S["MeterUpdate"];
 export type NamedError = S["NamedError"];
 export type Order = S["Order"];
 export type OrderBillingReason = S["OrderBillingReason"];
@@ -228,6 +255,8 @@ export type ProductPriceMeteredUnit = S["ProductPriceMeteredUnit"];
 export type ProductPriceMeteredUnitCreate = S["ProductPriceMeteredUnitCreate"];
 export type ProductPriceType = S["ProductPriceType"];
 export type ProductUpdate = S["ProductUpdate"];
+export type PropertyAggregation = S["PropertyAggregation"];
+export type PropertyAggregationInput = S["PropertyAggregationInput"];
 export type SignIn = S["SignIn"];
 export type SignUp = S["SignUp"];
 export type Subscription = S["Subscription"];
@@ -244,6 +273,9 @@ export type TaxIDFormat = S["TaxIDFormat"];
 export type TestClock = S["TestClock"];
 export type TestClockAdvance = S["TestClockAdvance"];
 export type TestClockAdvanced = S["TestClockAdvanced"];
+export type TimeInterval = S["TimeInterval"];
+export type UniqueAggregation = S["UniqueAggregation"];
+export type UniqueAggregationInput = S["UniqueAggregationInput"];
 export type User = S["User"];
 export type ValidatedLicenseKey = S["ValidatedLicenseKey"];
 export type WebhookDelivery = S["WebhookDelivery"];
@@ -539,6 +571,29 @@ export interface CustomFieldsDeleteRequest {
 /** Response of `custom-fields:delete`. */
 export type CustomFieldsDeleteResponse = void;
 
+/** Request of `customer_meters:list` (GET /v1/customer-meters/). */
+export interface CustomerMetersListRequest {
+  organization_id?: NonNullable<O["customer_meters:list"]['parameters']['query']>["organization_id"];
+  customer_id?: NonNullable<O["customer_meters:list"]['parameters']['query']>["customer_id"];
+  external_customer_id?: NonNullable<O["customer_meters:list"]['parameters']['query']>["external_customer_id"];
+  meter_id?: NonNullable<O["customer_meters:list"]['parameters']['query']>["meter_id"];
+  page?: NonNullable<O["customer_meters:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_meters:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -modified_at
+   */
+  sorting?: NonNullable<O["customer_meters:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `customer_meters:list`. */
+export type CustomerMetersListResponse = O["customer_meters:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_meters:get` (GET /v1/customer-meters/{id}). */
+export interface CustomerMetersGetRequest {
+  id: O["customer_meters:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_meters:get`. */
+export type CustomerMetersGetResponse = O["customer_meters:get"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:benefit_grants:list` (GET /v1/customer-portal/benefit-grants/). */
 export interface CustomerPortalBenefitGrantsListRequest {
   type?: NonNullable<O["customer_portal:benefit_grants:list"]['parameters']['query']>["type"];
@@ -629,6 +684,27 @@ export interface CustomerPortalLicenseKeysValidateRequest {
 }
 /** Response of `customer_portal:license_keys:validate`. */
 export type CustomerPortalLicenseKeysValidateResponse = O["customer_portal:license_keys:validate"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customer_meters:list` (GET /v1/customer-portal/meters/). */
+export interface CustomerPortalCustomerMetersListRequest {
+  meter_id?: NonNullable<O["customer_portal:customer_meters:list"]['parameters']['query']>["meter_id"];
+  query?: NonNullable<O["customer_portal:customer_meters:list"]['parameters']['query']>["query"];
+  page?: NonNullable<O["customer_portal:customer_meters:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:customer_meters:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -modified_at
+   */
+  sorting?: NonNullable<O["customer_portal:customer_meters:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `customer_portal:customer_meters:list`. */
+export type CustomerPortalCustomerMetersListResponse = O["customer_portal:customer_meters:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customer_meters:get` (GET /v1/customer-portal/meters/{id}). */
+export interface CustomerPortalCustomerMetersGetRequest {
+  id: O["customer_portal:customer_meters:get"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:customer_meters:get`. */
+export type CustomerPortalCustomerMetersGetResponse = O["customer_portal:customer_meters:get"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer_portal:orders:list` (GET /v1/customer-portal/orders/). */
 export interface CustomerPortalOrdersListRequest {
@@ -877,6 +953,69 @@ export interface DiscountsDeleteRequest {
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
 
+/** Request of `events:list` (GET /v1/events/). */
+export interface EventsListRequest {
+  /**
+   * A meter filter, as JSON, the events must pass.
+   */
+  filter: NonNullable<O["events:list"]['parameters']['query']>["filter"];
+  start_timestamp?: NonNullable<O["events:list"]['parameters']['query']>["start_timestamp"];
+  end_timestamp?: NonNullable<O["events:list"]['parameters']['query']>["end_timestamp"];
+  organization_id?: NonNullable<O["events:list"]['parameters']['query']>["organization_id"];
+  customer_id?: NonNullable<O["events:list"]['parameters']['query']>["customer_id"];
+  external_customer_id?: NonNullable<O["events:list"]['parameters']['query']>["external_customer_id"];
+  meter_id?: NonNullable<O["events:list"]['parameters']['query']>["meter_id"];
+  name?: NonNullable<O["events:list"]['parameters']['query']>["name"];
+  source?: NonNullable<O["events:list"]['parameters']['query']>["source"];
+  page?: NonNullable<O["events:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["events:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -timestamp
+   */
+  sorting?: NonNullable<O["events:list"]['parameters']['query']>["sorting"];
+  /**
+   * Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed.
+   */
+  metadata?: NonNullable<O["events:list"]['parameters']['query']>["metadata"];
+}
+/** Response of `events:list`. */
+export type EventsListResponse = O["events:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `events:get` (GET /v1/events/{id}). */
+export interface EventsGetRequest {
+  id: O["events:get"]['parameters']['path']["id"];
+}
+/** Response of `events:get`. */
+export type EventsGetResponse = O["events:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `events:ingest` (POST /v1/events/ingest). */
+export interface EventsIngestRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["events:ingest"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["events:ingest"]['requestBody']>['content']["application/json"];
+}
+/** Response of `events:ingest`. */
+export type EventsIngestResponse = O["events:ingest"]['responses'][200]['content']['application/json'];
+
+/** Request of `events:list_names` (GET /v1/events/names). */
+export interface EventsListNamesRequest {
+  organization_id?: NonNullable<O["events:list_names"]['parameters']['query']>["organization_id"];
+  customer_id?: NonNullable<O["events:list_names"]['parameters']['query']>["customer_id"];
+  external_customer_id?: NonNullable<O["events:list_names"]['parameters']['query']>["external_customer_id"];
+  source?: NonNullable<O["events:list_names"]['parameters']['query']>["source"];
+  query?: NonNullable<O["events:list_names"]['parameters']['query']>["query"];
+  page?: NonNullable<O["events:list_names"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["events:list_names"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -last_seen
+   */
+  sorting?: NonNullable<O["events:list_names"]['parameters']['query']>["sorting"];
+}
+/** Response of `events:list_names`. */
+export type EventsListNamesResponse = O["events:list_names"]['responses'][200]['content']['application/json'];
+
 /** Request of `license_keys:list` (GET /v1/license-keys/). */
 export interface LicenseKeysListRequest {
   organization_id?: NonNullable<O["license_keys:list"]['parameters']['query']>["organization_id"];
@@ -913,6 +1052,70 @@ export interface LicenseKeysGetActivationRequest {
 }
 /** Response of `license_keys:get_activation`. */
 export type LicenseKeysGetActivationResponse = O["license_keys:get_activation"]['responses'][200]['content']['application/json'];
+
+/** Request of `meters:list` (GET /v1/meters/). */
+export interface MetersListRequest {
+  organization_id?: NonNullable<O["meters:list"]['parameters']['query']>["organization_id"];
+  query?: NonNullable<O["meters:list"]['parameters']['query']>["query"];
+  page?: NonNullable<O["meters:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["meters:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: name
+   */
+  sorting?: NonNullable<O["meters:list"]['parameters']['query']>["sorting"];
+  /**
+   * Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed.
+   */
+  metadata?: NonNullable<O["meters:list"]['parameters']['query']>["metadata"];
+}
+/** Response of `meters:list`. */
+export type MetersListResponse = O["meters:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `meters:create` (POST /v1/meters/). */
+export interface MetersCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["meters:create"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["meters:create"]['requestBody']>['content']["application/json"];
+}
+/** Response of `meters:create`. */
+export type MetersCreateResponse = O["meters:create"]['responses'][201]['content']['application/json'];
+
+/** Request of `meters:get` (GET /v1/meters/{id}). */
+export interface MetersGetRequest {
+  id: O["meters:get"]['parameters']['path']["id"];
+}
+/** Response of `meters:get`. */
+export type MetersGetResponse = O["meters:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `meters:update` (PATCH /v1/meters/{id}). */
+export interface MetersUpdateRequest {
+  id: O["meters:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["meters:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["meters:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `meters:update`. */
+export type MetersUpdateResponse = O["meters:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `meters:quantities` (GET /v1/meters/{id}/quantities). */
+export interface MetersQuantitiesRequest {
+  id: O["meters:quantities"]['parameters']['path']["id"];
+  start_timestamp: NonNullable<O["meters:quantities"]['parameters']['query']>["start_timestamp"];
+  end_timestamp: NonNullable<O["meters:quantities"]['parameters']['query']>["end_timestamp"];
+  interval: NonNullable<O["meters:quantities"]['parameters']['query']>["interval"];
+  customer_id?: NonNullable<O["meters:quantities"]['parameters']['query']>["customer_id"];
+  external_customer_id?: NonNullable<O["meters:quantities"]['parameters']['query']>["external_customer_id"];
+  /**
+   * Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed.
+   */
+  metadata?: NonNullable<O["meters:quantities"]['parameters']['query']>["metadata"];
+}
+/** Response of `meters:quantities`. */
+export type MetersQuantitiesResponse = O["meters:quantities"]['responses'][200]['content']['application/json'];
 
 /** Request of `orders:list` (GET /v1/orders/). */
 export interface OrdersListRequest {

@@ -733,6 +733,59 @@ export function customFieldsDelete(
   return call(client, customFieldsDeleteOperation, request, options);
 }
 
+export const customerMetersListOperation: Operation<M.CustomerMetersListRequest, M.CustomerMetersListResponse> = {
+  id: "customer_meters:list",
+  method: "GET",
+  path: "/v1/customer-meters/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "meter_id", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.CustomerMetersListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerMeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List customer meters
+ * `GET /v1/customer-meters/` (`customer_meters:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerMetersList(
+  client: TesseraCore,
+  request: M.CustomerMetersListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomerMetersListResponse, M.CustomerMetersListRequest>> {
+  return paginate(client, customerMetersListOperation, request, options);
+}
+
+export const customerMetersGetOperation: Operation<M.CustomerMetersGetRequest, M.CustomerMetersGetResponse> = {
+  id: "customer_meters:get",
+  method: "GET",
+  path: "/v1/customer-meters/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerMetersGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerMeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a customer meter
+ * `GET /v1/customer-meters/{id}` (`customer_meters:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerMetersGet(
+  client: TesseraCore,
+  request: M.CustomerMetersGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerMetersGetResponse> {
+  return call(client, customerMetersGetOperation, request, options);
+}
+
 export const customerPortalBenefitGrantsListOperation: Operation<M.CustomerPortalBenefitGrantsListRequest, M.CustomerPortalBenefitGrantsListResponse> = {
   id: "customer_portal:benefit_grants:list",
   method: "GET",
@@ -979,6 +1032,61 @@ export function customerPortalLicenseKeysValidate(
   options?: RequestOptions,
 ): Promise<M.CustomerPortalLicenseKeysValidateResponse> {
   return call(client, customerPortalLicenseKeysValidateOperation, request, options);
+}
+
+export const customerPortalCustomerMetersListOperation: Operation<M.CustomerPortalCustomerMetersListRequest, M.CustomerPortalCustomerMetersListResponse> = {
+  id: "customer_portal:customer_meters:list",
+  method: "GET",
+  path: "/v1/customer-portal/meters/",
+  parameters: [{ name: "meter_id", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.CustomerPortalCustomerMetersListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceCustomerCustomerMeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * List the customer's meters
+ * `GET /v1/customer-portal/meters/` (`customer_portal:customer_meters:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomerMetersList(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomerMetersListRequest = {},
+  options: CustomerSessionRequestOptions,
+): Promise<PageIterator<M.CustomerPortalCustomerMetersListResponse, M.CustomerPortalCustomerMetersListRequest>> {
+  return paginate(client, customerPortalCustomerMetersListOperation, request, options);
+}
+
+export const customerPortalCustomerMetersGetOperation: Operation<M.CustomerPortalCustomerMetersGetRequest, M.CustomerPortalCustomerMetersGetResponse> = {
+  id: "customer_portal:customer_meters:get",
+  method: "GET",
+  path: "/v1/customer-portal/meters/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalCustomerMetersGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerCustomerMeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get one of the customer's meters
+ * `GET /v1/customer-portal/meters/{id}` (`customer_portal:customer_meters:get`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomerMetersGet(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomerMetersGetRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomerMetersGetResponse> {
+  return call(client, customerPortalCustomerMetersGetOperation, request, options);
 }
 
 export const customerPortalOrdersListOperation: Operation<M.CustomerPortalOrdersListRequest, M.CustomerPortalOrdersListResponse> = {
@@ -1607,6 +1715,112 @@ export function discountsDelete(
   return call(client, discountsDeleteOperation, request, options);
 }
 
+export const eventsListOperation: Operation<M.EventsListRequest, M.EventsListResponse> = {
+  id: "events:list",
+  method: "GET",
+  path: "/v1/events/",
+  parameters: [{ name: "filter", in: "query" }, { name: "start_timestamp", in: "query" }, { name: "end_timestamp", in: "query" }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "meter_id", in: "query" }, { name: "name", in: "query", style: "form", explode: true }, { name: "source", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }, { name: "metadata", in: "query", style: "deepObject", explode: true }],
+  request: Z.EventsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceEventSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List events
+ * `GET /v1/events/` (`events:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function eventsList(
+  client: TesseraCore,
+  request: M.EventsListRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.EventsListResponse, M.EventsListRequest>> {
+  return paginate(client, eventsListOperation, request, options);
+}
+
+export const eventsGetOperation: Operation<M.EventsGetRequest, M.EventsGetResponse> = {
+  id: "events:get",
+  method: "GET",
+  path: "/v1/events/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.EventsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.EventSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get an event
+ * `GET /v1/events/{id}` (`events:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function eventsGet(
+  client: TesseraCore,
+  request: M.EventsGetRequest,
+  options?: RequestOptions,
+): Promise<M.EventsGetResponse> {
+  return call(client, eventsGetOperation, request, options);
+}
+
+export const eventsIngestOperation: Operation<M.EventsIngestRequest, M.EventsIngestResponse> = {
+  id: "events:ingest",
+  method: "POST",
+  path: "/v1/events/ingest",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.EventsIngestRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.EventsIngestResponseSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Ingest events
+ * `POST /v1/events/ingest` (`events:ingest`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function eventsIngest(
+  client: TesseraCore,
+  request: M.EventsIngestRequest,
+  options?: RequestOptions,
+): Promise<M.EventsIngestResponse> {
+  return call(client, eventsIngestOperation, request, options);
+}
+
+export const eventsListNamesOperation: Operation<M.EventsListNamesRequest, M.EventsListNamesResponse> = {
+  id: "events:list_names",
+  method: "GET",
+  path: "/v1/events/names",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "source", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.EventsListNamesRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceEventNameSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List event names
+ * `GET /v1/events/names` (`events:list_names`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function eventsListNames(
+  client: TesseraCore,
+  request: M.EventsListNamesRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.EventsListNamesResponse, M.EventsListNamesRequest>> {
+  return paginate(client, eventsListNamesOperation, request, options);
+}
+
 export const licenseKeysListOperation: Operation<M.LicenseKeysListRequest, M.LicenseKeysListResponse> = {
   id: "license_keys:list",
   method: "GET",
@@ -1714,6 +1928,141 @@ export function licenseKeysGetActivation(
   options?: RequestOptions,
 ): Promise<M.LicenseKeysGetActivationResponse> {
   return call(client, licenseKeysGetActivationOperation, request, options);
+}
+
+export const metersListOperation: Operation<M.MetersListRequest, M.MetersListResponse> = {
+  id: "meters:list",
+  method: "GET",
+  path: "/v1/meters/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }, { name: "metadata", in: "query", style: "deepObject", explode: true }],
+  request: Z.MetersListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceMeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List meters
+ * `GET /v1/meters/` (`meters:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function metersList(
+  client: TesseraCore,
+  request: M.MetersListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.MetersListResponse, M.MetersListRequest>> {
+  return paginate(client, metersListOperation, request, options);
+}
+
+export const metersCreateOperation: Operation<M.MetersCreateRequest, M.MetersCreateResponse> = {
+  id: "meters:create",
+  method: "POST",
+  path: "/v1/meters/",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.MetersCreateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.MeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Create a meter
+ * `POST /v1/meters/` (`meters:create`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function metersCreate(
+  client: TesseraCore,
+  request: M.MetersCreateRequest,
+  options?: RequestOptions,
+): Promise<M.MetersCreateResponse> {
+  return call(client, metersCreateOperation, request, options);
+}
+
+export const metersGetOperation: Operation<M.MetersGetRequest, M.MetersGetResponse> = {
+  id: "meters:get",
+  method: "GET",
+  path: "/v1/meters/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.MetersGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.MeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a meter
+ * `GET /v1/meters/{id}` (`meters:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function metersGet(
+  client: TesseraCore,
+  request: M.MetersGetRequest,
+  options?: RequestOptions,
+): Promise<M.MetersGetResponse> {
+  return call(client, metersGetOperation, request, options);
+}
+
+export const metersUpdateOperation: Operation<M.MetersUpdateRequest, M.MetersUpdateResponse> = {
+  id: "meters:update",
+  method: "PATCH",
+  path: "/v1/meters/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.MetersUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.MeterSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update a meter
+ * `PATCH /v1/meters/{id}` (`meters:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function metersUpdate(
+  client: TesseraCore,
+  request: M.MetersUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.MetersUpdateResponse> {
+  return call(client, metersUpdateOperation, request, options);
+}
+
+export const metersQuantitiesOperation: Operation<M.MetersQuantitiesRequest, M.MetersQuantitiesResponse> = {
+  id: "meters:quantities",
+  method: "GET",
+  path: "/v1/meters/{id}/quantities",
+  parameters: [{ name: "id", in: "path" }, { name: "start_timestamp", in: "query" }, { name: "end_timestamp", in: "query" }, { name: "interval", in: "query" }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "metadata", in: "query", style: "deepObject", explode: true }],
+  request: Z.MetersQuantitiesRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.MeterQuantitiesSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a meter's quantities
+ * `GET /v1/meters/{id}/quantities` (`meters:quantities`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function metersQuantities(
+  client: TesseraCore,
+  request: M.MetersQuantitiesRequest,
+  options?: RequestOptions,
+): Promise<M.MetersQuantitiesResponse> {
+  return call(client, metersQuantitiesOperation, request, options);
 }
 
 export const ordersListOperation: Operation<M.OrdersListRequest, M.OrdersListResponse> = {
@@ -2829,6 +3178,28 @@ export class CheckoutsResource {
   }
 }
 
+/** `tessera.customerMeters` */
+export class CustomerMetersResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List customer meters
+   * `GET /v1/customer-meters/`; see {@link customerMetersList}.
+   */
+  list(request: M.CustomerMetersListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.CustomerMetersListResponse, M.CustomerMetersListRequest>> {
+    return customerMetersList(this.client, request, options);
+  }
+
+  /**
+   * Get a customer meter
+   * `GET /v1/customer-meters/{id}`; see {@link customerMetersGet}.
+   */
+  get(request: M.CustomerMetersGetRequest, options?: RequestOptions): Promise<M.CustomerMetersGetResponse> {
+    return customerMetersGet(this.client, request, options);
+  }
+}
+
 /** `tessera.customerPortal.benefitGrants` */
 export class CustomerPortalBenefitGrantsResource {
   constructor(readonly client: TesseraCore) {
@@ -2848,6 +3219,28 @@ export class CustomerPortalBenefitGrantsResource {
    */
   get(request: M.CustomerPortalBenefitGrantsGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
     return customerPortalBenefitGrantsGet(this.client, request, options);
+  }
+}
+
+/** `tessera.customerPortal.customerMeters` */
+export class CustomerPortalCustomerMetersResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's meters
+   * `GET /v1/customer-portal/meters/`; see {@link customerPortalCustomerMetersList}.
+   */
+  list(request: M.CustomerPortalCustomerMetersListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalCustomerMetersListResponse, M.CustomerPortalCustomerMetersListRequest>> {
+    return customerPortalCustomerMetersList(this.client, request, options);
+  }
+
+  /**
+   * Get one of the customer's meters
+   * `GET /v1/customer-portal/meters/{id}`; see {@link customerPortalCustomerMetersGet}.
+   */
+  get(request: M.CustomerPortalCustomerMetersGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomerMetersGetResponse> {
+    return customerPortalCustomerMetersGet(this.client, request, options);
   }
 }
 
@@ -2996,6 +3389,7 @@ export class CustomerPortalSubscriptionsResource {
 /** `tessera.customerPortal` */
 export class CustomerPortalResource {
   readonly benefitGrants: CustomerPortalBenefitGrantsResource;
+  readonly customerMeters: CustomerPortalCustomerMetersResource;
   readonly customers: CustomerPortalCustomersResource;
   readonly licenseKeys: CustomerPortalLicenseKeysResource;
   readonly orders: CustomerPortalOrdersResource;
@@ -3004,6 +3398,7 @@ export class CustomerPortalResource {
 
   constructor(readonly client: TesseraCore) {
     this.benefitGrants = new CustomerPortalBenefitGrantsResource(client);
+    this.customerMeters = new CustomerPortalCustomerMetersResource(client);
     this.customers = new CustomerPortalCustomersResource(client);
     this.licenseKeys = new CustomerPortalLicenseKeysResource(client);
     this.orders = new CustomerPortalOrdersResource(client);
@@ -3204,6 +3599,44 @@ export class DiscountsResource {
   }
 }
 
+/** `tessera.events` */
+export class EventsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List events
+   * `GET /v1/events/`; see {@link eventsList}.
+   */
+  list(request: M.EventsListRequest, options?: RequestOptions): Promise<PageIterator<M.EventsListResponse, M.EventsListRequest>> {
+    return eventsList(this.client, request, options);
+  }
+
+  /**
+   * Get an event
+   * `GET /v1/events/{id}`; see {@link eventsGet}.
+   */
+  get(request: M.EventsGetRequest, options?: RequestOptions): Promise<M.EventsGetResponse> {
+    return eventsGet(this.client, request, options);
+  }
+
+  /**
+   * Ingest events
+   * `POST /v1/events/ingest`; see {@link eventsIngest}.
+   */
+  ingest(request: M.EventsIngestRequest, options?: RequestOptions): Promise<M.EventsIngestResponse> {
+    return eventsIngest(this.client, request, options);
+  }
+
+  /**
+   * List event names
+   * `GET /v1/events/names`; see {@link eventsListNames}.
+   */
+  listNames(request: M.EventsListNamesRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventsListNamesResponse, M.EventsListNamesRequest>> {
+    return eventsListNames(this.client, request, options);
+  }
+}
+
 /** `tessera.licenseKeys` */
 export class LicenseKeysResource {
   constructor(readonly client: TesseraCore) {
@@ -3239,6 +3672,52 @@ export class LicenseKeysResource {
    */
   getActivation(request: M.LicenseKeysGetActivationRequest, options?: RequestOptions): Promise<M.LicenseKeysGetActivationResponse> {
     return licenseKeysGetActivation(this.client, request, options);
+  }
+}
+
+/** `tessera.meters` */
+export class MetersResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List meters
+   * `GET /v1/meters/`; see {@link metersList}.
+   */
+  list(request: M.MetersListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.MetersListResponse, M.MetersListRequest>> {
+    return metersList(this.client, request, options);
+  }
+
+  /**
+   * Create a meter
+   * `POST /v1/meters/`; see {@link metersCreate}.
+   */
+  create(request: M.MetersCreateRequest, options?: RequestOptions): Promise<M.MetersCreateResponse> {
+    return metersCreate(this.client, request, options);
+  }
+
+  /**
+   * Get a meter
+   * `GET /v1/meters/{id}`; see {@link metersGet}.
+   */
+  get(request: M.MetersGetRequest, options?: RequestOptions): Promise<M.MetersGetResponse> {
+    return metersGet(this.client, request, options);
+  }
+
+  /**
+   * Update a meter
+   * `PATCH /v1/meters/{id}`; see {@link metersUpdate}.
+   */
+  update(request: M.MetersUpdateRequest, options?: RequestOptions): Promise<M.MetersUpdateResponse> {
+    return metersUpdate(this.client, request, options);
+  }
+
+  /**
+   * Get a meter's quantities
+   * `GET /v1/meters/{id}/quantities`; see {@link metersQuantities}.
+   */
+  quantities(request: M.MetersQuantitiesRequest, options?: RequestOptions): Promise<M.MetersQuantitiesResponse> {
+    return metersQuantities(this.client, request, options);
   }
 }
 
@@ -3568,12 +4047,15 @@ export class Tessera extends TesseraCore {
   readonly benefits: BenefitsResource;
   readonly checkoutLinks: CheckoutLinksResource;
   readonly checkouts: CheckoutsResource;
+  readonly customerMeters: CustomerMetersResource;
   readonly customerPortal: CustomerPortalResource;
   readonly customers: CustomersResource;
   readonly customerSessions: CustomerSessionsResource;
   readonly customFields: CustomFieldsResource;
   readonly discounts: DiscountsResource;
+  readonly events: EventsResource;
   readonly licenseKeys: LicenseKeysResource;
+  readonly meters: MetersResource;
   readonly orders: OrdersResource;
   readonly organizationAccessTokens: OrganizationAccessTokensResource;
   readonly organizations: OrganizationsResource;
@@ -3589,12 +4071,15 @@ export class Tessera extends TesseraCore {
     this.benefits = new BenefitsResource(this);
     this.checkoutLinks = new CheckoutLinksResource(this);
     this.checkouts = new CheckoutsResource(this);
+    this.customerMeters = new CustomerMetersResource(this);
     this.customerPortal = new CustomerPortalResource(this);
     this.customers = new CustomersResource(this);
     this.customerSessions = new CustomerSessionsResource(this);
     this.customFields = new CustomFieldsResource(this);
     this.discounts = new DiscountsResource(this);
+    this.events = new EventsResource(this);
     this.licenseKeys = new LicenseKeysResource(this);
+    this.meters = new MetersResource(this);
     this.orders = new OrdersResource(this);
     this.organizationAccessTokens = new OrganizationAccessTokensResource(this);
     this.organizations = new OrganizationsResource(this);

@@ -271,6 +271,40 @@ export interface paths {
         patch: operations["custom-fields:update"];
         trace?: never;
     };
+    "/v1/customer-meters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customer meters */
+        get: operations["customer_meters:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-meters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer meter */
+        get: operations["customer_meters:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/benefit-grants/": {
         parameters: {
             query?: never;
@@ -402,6 +436,40 @@ export interface paths {
         put?: never;
         /** Validate a license key */
         post: operations["customer_portal:license_keys:validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/meters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's meters */
+        get: operations["customer_portal:customer_meters:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/meters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of the customer's meters */
+        get: operations["customer_portal:customer_meters:get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -639,6 +707,74 @@ export interface paths {
         patch: operations["discounts:update"];
         trace?: never;
     };
+    "/v1/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List events */
+        get: operations["events:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event */
+        get: operations["events:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ingest events */
+        post: operations["events:ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event names */
+        get: operations["events:list_names"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/license-keys/": {
         parameters: {
             query?: never;
@@ -683,6 +819,59 @@ export interface paths {
         };
         /** Get a license key activation */
         get: operations["license_keys:get_activation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/meters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List meters */
+        get: operations["meters:list"];
+        put?: never;
+        /** Create a meter */
+        post: operations["meters:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/meters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a meter */
+        get: operations["meters:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a meter */
+        patch: operations["meters:update"];
+        trace?: never;
+    };
+    "/v1/meters/{id}/quantities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a meter's quantities */
+        get: operations["meters:quantities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2024,6 +2213,14 @@ export interface components {
             customer_tax_id?: string | null;
             discount_code?: string | null;
         };
+        CountAggregation: {
+            /** @constant */
+            func: "count";
+        };
+        CountAggregationInput: {
+            /** @constant */
+            func: "count";
+        };
         Customer: {
             /** Format: uuid */
             id: string;
@@ -2190,6 +2387,45 @@ export interface components {
                 components["schemas"]["TaxIDFormat"]
             ] | null;
             organization_id?: string | null;
+        };
+        CustomerCustomerMeter: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            meter_id: string;
+            consumed_units: number;
+            credited_units: number;
+            balance: number;
+            meter: components["schemas"]["CustomerCustomerMeterMeter"];
+        };
+        CustomerCustomerMeterMeter: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        CustomerMeter: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            meter_id: string;
+            consumed_units: number;
+            credited_units: number;
+            balance: number;
+            customer: components["schemas"]["Customer"];
+            meter: components["schemas"]["Meter"];
         };
         CustomerOrder: {
             /** Format: uuid */
@@ -3023,10 +3259,83 @@ export interface components {
             basis_points?: number | null;
             products?: string[] | null;
         };
+        Event: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** Format: uuid */
+            organization_id: string;
+            customer_id: string | null;
+            customer: components["schemas"]["Customer"] | null;
+            external_customer_id: string | null;
+            name: string;
+            source: components["schemas"]["EventSource"];
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        EventCreate: {
+            /**
+             * Format: date-time
+             * @description When the event happened (timezone-aware, not in the future); default: now.
+             */
+            timestamp?: string;
+            name: string;
+            organization_id?: string | null;
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: uuid */
+            customer_id?: string;
+            external_customer_id?: string;
+            /** @description The seller's id for the event: an event whose external_id the organization already has is not inserted again (counted in `duplicates`). Two events of one batch with the same external_id are a 422. */
+            external_id?: string;
+        };
+        EventName: {
+            name: string;
+            source: components["schemas"]["EventSource"];
+            occurrences: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
+        EventsIngest: {
+            events: components["schemas"]["EventCreate"][];
+        };
+        EventsIngestResponse: {
+            inserted: number;
+            duplicates: number;
+        };
+        /** @enum {string} */
+        EventSource: "system" | "user";
         ExistingProductPrice: {
             /** Format: uuid */
             id: string;
         };
+        Filter: {
+            conjunction: components["schemas"]["FilterConjunction"];
+            clauses: (components["schemas"]["FilterClause"] | components["schemas"]["Filter"])[];
+        };
+        FilterClause: {
+            property: string;
+            operator: components["schemas"]["FilterOperator"];
+            value: string | number | boolean;
+        };
+        FilterClauseInput: {
+            property: string;
+            operator: components["schemas"]["FilterOperator"];
+            value: string | number | boolean;
+        };
+        /** @enum {string} */
+        FilterConjunction: "and" | "or";
+        FilterInput: {
+            conjunction: components["schemas"]["FilterConjunction"];
+            clauses: (components["schemas"]["FilterClauseInput"] | components["schemas"]["FilterInput"])[];
+        };
+        /** @enum {string} */
+        FilterOperator: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "not_like";
         GenericPayment: {
             /** Format: date-time */
             created_at: string;
@@ -3194,6 +3503,14 @@ export interface components {
             items: components["schemas"]["CustomerBenefitGrant"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceCustomerCustomerMeter: {
+            items: components["schemas"]["CustomerCustomerMeter"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceCustomerMeter: {
+            items: components["schemas"]["CustomerMeter"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceCustomerOrder: {
             items: components["schemas"]["CustomerOrder"][];
             pagination: components["schemas"]["Pagination"];
@@ -3210,8 +3527,20 @@ export interface components {
             items: components["schemas"]["Discount"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceEvent: {
+            items: components["schemas"]["Event"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceEventName: {
+            items: components["schemas"]["EventName"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceLicenseKeyRead: {
             items: components["schemas"]["LicenseKeyRead"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceMeter: {
+            items: components["schemas"]["Meter"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceOrder: {
@@ -3245,6 +3574,47 @@ export interface components {
         ListResourceWebhookEndpoint: {
             items: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        Meter: {
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            filter: components["schemas"]["Filter"];
+            aggregation: components["schemas"]["CountAggregation"] | components["schemas"]["PropertyAggregation"] | components["schemas"]["UniqueAggregation"];
+            /** Format: uuid */
+            organization_id: string;
+        };
+        MeterCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name: string;
+            filter: components["schemas"]["FilterInput"];
+            aggregation: components["schemas"]["CountAggregationInput"] | components["schemas"]["PropertyAggregationInput"] | components["schemas"]["UniqueAggregationInput"];
+            organization_id?: string | null;
+        };
+        MeterQuantities: {
+            quantities: components["schemas"]["MeterQuantity"][];
+            total: number;
+        };
+        MeterQuantity: {
+            /** Format: date-time */
+            timestamp: string;
+            quantity: number;
+        };
+        MeterUpdate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            name?: string | null;
+            filter?: components["schemas"]["FilterInput"] | null;
+            aggregation?: (components["schemas"]["CountAggregationInput"] | components["schemas"]["PropertyAggregationInput"] | components["schemas"]["UniqueAggregationInput"]) | null;
         };
         NamedError: {
             error: string;
@@ -3699,6 +4069,16 @@ export interface components {
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
         };
+        PropertyAggregation: {
+            /** @enum {string} */
+            func: "sum" | "max" | "min" | "avg";
+            property: string;
+        };
+        PropertyAggregationInput: {
+            /** @enum {string} */
+            func: "sum" | "max" | "min" | "avg";
+            property: string;
+        };
         SignIn: {
             /** Format: email */
             email: string;
@@ -3830,6 +4210,18 @@ export interface components {
             /** @description Renewal charges and dunning retries attempted. */
             charge_attempts: number;
             checkouts_expired: number;
+        };
+        /** @enum {string} */
+        TimeInterval: "year" | "month" | "week" | "day" | "hour";
+        UniqueAggregation: {
+            /** @constant */
+            func: "unique";
+            property: string;
+        };
+        UniqueAggregationInput: {
+            /** @constant */
+            func: "unique";
+            property: string;
         };
         User: {
             /** Format: uuid */
@@ -5417,6 +5809,119 @@ export interface operations {
             };
         };
     };
+    "customer_meters:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                meter_id?: string | string[];
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "modified_at" | "-modified_at" | "customer_id" | "-customer_id" | "customer_name" | "-customer_name" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerMeter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_meters:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerMeter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customer_portal:benefit_grants:list": {
         parameters: {
             query?: {
@@ -5917,6 +6422,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_meters:list": {
+        parameters: {
+            query?: {
+                meter_id?: string | string[];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "modified_at" | "-modified_at" | "meter_id" | "-meter_id" | "meter_name" | "-meter_name" | "consumed_units" | "-consumed_units" | "credited_units" | "-credited_units" | "balance" | "-balance")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceCustomerCustomerMeter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customer_meters:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCustomerMeter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7258,6 +7874,238 @@ export interface operations {
             };
         };
     };
+    "events:list": {
+        parameters: {
+            query: {
+                filter: string;
+                start_timestamp?: string;
+                end_timestamp?: string;
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                meter_id?: string;
+                name?: string | string[];
+                source?: components["schemas"]["EventSource"] | components["schemas"]["EventSource"][];
+                page?: number;
+                limit?: number;
+                sorting?: ("timestamp" | "-timestamp")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEvent"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "events:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "events:ingest": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventsIngest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsIngestResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "events:list_names": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                source?: components["schemas"]["EventSource"] | components["schemas"]["EventSource"][];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEventName"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "license_keys:list": {
         parameters: {
             query?: {
@@ -7464,6 +8312,308 @@ export interface operations {
                 };
             };
             /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "meters:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                query?: string;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "name" | "-name")[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceMeter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "meters:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeterCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "meters:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "meters:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeterUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meter"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "meters:quantities": {
+        parameters: {
+            query: {
+                start_timestamp: string;
+                end_timestamp: string;
+                interval: components["schemas"]["TimeInterval"];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                /** @description Filter by metadata key-value pairs (`metadata[key]=value`); repeated values are OR-ed, keys AND-ed. */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeterQuantities"];
+                };
+            };
+            /** @description Missing or invalid credentials */
             401: {
                 headers: {
                     [name: string]: unknown;

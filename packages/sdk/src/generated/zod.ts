@@ -817,6 +817,14 @@ export const CheckoutUpdatePublicSchema: z.ZodType<M.CheckoutUpdatePublic> = /* 
   discount_code: z.string().max(256).nullable().optional(),
 }));
 
+export const CountAggregationSchema: z.ZodType<M.CountAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.literal("count"),
+}));
+
+export const CountAggregationInputSchema: z.ZodType<M.CountAggregationInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.literal("count"),
+}));
+
 export const CustomerSchema: z.ZodType<M.Customer> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   created_at: z.iso.datetime({ offset: true }),
@@ -949,6 +957,38 @@ export const CustomerCreateSchema: z.ZodType<M.CustomerCreate> = /* @__PURE__ */
   billing_address: AddressInputSchema.nullable().optional(),
   tax_id: z.tuple([z.string().min(1).max(100), TaxIDFormatSchema]).nullable().optional(),
   organization_id: z.uuid().nullable().optional(),
+}));
+
+export const CustomerCustomerMeterSchema: z.ZodType<M.CustomerCustomerMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  meter_id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  balance: z.number(),
+  meter: CustomerCustomerMeterMeterSchema,
+}));
+
+export const CustomerCustomerMeterMeterSchema: z.ZodType<M.CustomerCustomerMeterMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+}));
+
+export const CustomerMeterSchema: z.ZodType<M.CustomerMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  customer_id: z.uuid(),
+  meter_id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  balance: z.number(),
+  customer: CustomerSchema,
+  meter: MeterSchema,
 }));
 
 export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1610,9 +1650,76 @@ export const DiscountUpdateSchema: z.ZodType<M.DiscountUpdate> = /* @__PURE__ */
   products: z.array(z.uuid()).max(100).nullable().optional(),
 }));
 
+export const EventSchema: z.ZodType<M.Event> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  timestamp: z.iso.datetime({ offset: true }),
+  organization_id: z.uuid(),
+  customer_id: z.uuid().nullable(),
+  customer: CustomerSchema.nullable(),
+  external_customer_id: z.string().nullable(),
+  name: z.string(),
+  source: EventSourceSchema,
+  metadata: z.record(z.string(), z.unknown()),
+}));
+
+export const EventCreateSchema: z.ZodType<M.EventCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  timestamp: z.iso.datetime({ offset: true }).optional(),
+  name: z.string().min(1).max(128),
+  organization_id: z.uuid().nullable().optional(),
+  metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+  customer_id: z.uuid().optional(),
+  external_customer_id: z.string().min(1).max(500).optional(),
+  external_id: z.string().min(1).max(500).optional(),
+}));
+
+export const EventNameSchema: z.ZodType<M.EventName> = /* @__PURE__ */ z.lazy(() => z.object({
+  name: z.string(),
+  source: EventSourceSchema,
+  occurrences: z.int(),
+  first_seen: z.iso.datetime({ offset: true }),
+  last_seen: z.iso.datetime({ offset: true }),
+}));
+
+export const EventsIngestSchema: z.ZodType<M.EventsIngest> = /* @__PURE__ */ z.lazy(() => z.object({
+  events: z.array(EventCreateSchema),
+}));
+
+export const EventsIngestResponseSchema: z.ZodType<M.EventsIngestResponse> = /* @__PURE__ */ z.lazy(() => z.object({
+  inserted: z.int(),
+  duplicates: z.int(),
+}));
+
+export const EventSourceSchema: z.ZodType<M.EventSource> = /* @__PURE__ */ z.lazy(() => z.enum(["system", "user"]));
+
 export const ExistingProductPriceSchema: z.ZodType<M.ExistingProductPrice> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
+
+export const FilterSchema: z.ZodType<M.Filter> = /* @__PURE__ */ z.lazy(() => z.object({
+  conjunction: FilterConjunctionSchema,
+  clauses: z.array(z.union([FilterClauseSchema, FilterSchema])).max(100),
+}));
+
+export const FilterClauseSchema: z.ZodType<M.FilterClause> = /* @__PURE__ */ z.lazy(() => z.object({
+  property: z.string().min(1).max(200),
+  operator: FilterOperatorSchema,
+  value: z.union([z.string().max(1000), z.int(), z.boolean()]),
+}));
+
+export const FilterClauseInputSchema: z.ZodType<M.FilterClauseInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  property: z.string().min(1).max(200),
+  operator: FilterOperatorSchema,
+  value: z.union([z.string().max(1000), z.int(), z.boolean()]),
+}));
+
+export const FilterConjunctionSchema: z.ZodType<M.FilterConjunction> = /* @__PURE__ */ z.lazy(() => z.enum(["and", "or"]));
+
+export const FilterInputSchema: z.ZodType<M.FilterInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  conjunction: FilterConjunctionSchema,
+  clauses: z.array(z.union([FilterClauseInputSchema, FilterInputSchema])).max(100),
+}));
+
+export const FilterOperatorSchema: z.ZodType<M.FilterOperator> = /* @__PURE__ */ z.lazy(() => z.enum(["eq", "ne", "gt", "gte", "lt", "lte", "like", "not_like"]));
 
 export const GenericPaymentSchema: z.ZodType<M.GenericPayment> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
@@ -1762,6 +1869,16 @@ export const ListResourceCustomerBenefitGrantSchema: z.ZodType<M.ListResourceCus
   pagination: PaginationSchema,
 }));
 
+export const ListResourceCustomerCustomerMeterSchema: z.ZodType<M.ListResourceCustomerCustomerMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerCustomerMeterSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceCustomerMeterSchema: z.ZodType<M.ListResourceCustomerMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerMeterSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceCustomerOrderSchema: z.ZodType<M.ListResourceCustomerOrder> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(CustomerOrderSchema),
   pagination: PaginationSchema,
@@ -1782,8 +1899,23 @@ export const ListResourceDiscountSchema: z.ZodType<M.ListResourceDiscount> = /* 
   pagination: PaginationSchema,
 }));
 
+export const ListResourceEventSchema: z.ZodType<M.ListResourceEvent> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(EventSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceEventNameSchema: z.ZodType<M.ListResourceEventName> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(EventNameSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceLicenseKeyReadSchema: z.ZodType<M.ListResourceLicenseKeyRead> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(LicenseKeyReadSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceMeterSchema: z.ZodType<M.ListResourceMeter> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(MeterSchema),
   pagination: PaginationSchema,
 }));
 
@@ -1825,6 +1957,42 @@ export const ListResourceWebhookDeliverySchema: z.ZodType<M.ListResourceWebhookD
 export const ListResourceWebhookEndpointSchema: z.ZodType<M.ListResourceWebhookEndpoint> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(WebhookEndpointSchema),
   pagination: PaginationSchema,
+}));
+
+export const MeterSchema: z.ZodType<M.Meter> = /* @__PURE__ */ z.lazy(() => z.object({
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  filter: FilterSchema,
+  aggregation: z.union([CountAggregationSchema, PropertyAggregationSchema, UniqueAggregationSchema]),
+  organization_id: z.uuid(),
+}));
+
+export const MeterCreateSchema: z.ZodType<M.MeterCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+  name: z.string().min(3).max(255),
+  filter: FilterInputSchema,
+  aggregation: z.union([CountAggregationInputSchema, PropertyAggregationInputSchema, UniqueAggregationInputSchema]),
+  organization_id: z.uuid().nullable().optional(),
+}));
+
+export const MeterQuantitiesSchema: z.ZodType<M.MeterQuantities> = /* @__PURE__ */ z.lazy(() => z.object({
+  quantities: z.array(MeterQuantitySchema),
+  total: z.number(),
+}));
+
+export const MeterQuantitySchema: z.ZodType<M.MeterQuantity> = /* @__PURE__ */ z.lazy(() => z.object({
+  timestamp: z.iso.datetime({ offset: true }),
+  quantity: z.number(),
+}));
+
+export const MeterUpdateSchema: z.ZodType<M.MeterUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+  name: z.string().min(3).max(255).nullable().optional(),
+  filter: FilterInputSchema.nullable().optional(),
+  aggregation: z.union([CountAggregationInputSchema, PropertyAggregationInputSchema, UniqueAggregationInputSchema]).nullable().optional(),
 }));
 
 export const NamedErrorSchema: z.ZodType<M.NamedError> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2209,6 +2377,16 @@ export const ProductUpdateSchema: z.ZodType<M.ProductUpdate> = /* @__PURE__ */ z
   attached_custom_fields: z.array(AttachedCustomFieldCreateSchema).nullable().optional(),
 }));
 
+export const PropertyAggregationSchema: z.ZodType<M.PropertyAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.enum(["sum", "max", "min", "avg"]),
+  property: z.string().min(1).max(200),
+}));
+
+export const PropertyAggregationInputSchema: z.ZodType<M.PropertyAggregationInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.enum(["sum", "max", "min", "avg"]),
+  property: z.string().min(1).max(200),
+}));
+
 export const SignInSchema: z.ZodType<M.SignIn> = /* @__PURE__ */ z.lazy(() => z.object({
   email: z.email().max(320),
   password: z.string().min(1).max(256),
@@ -2314,6 +2492,18 @@ export const TestClockAdvancedSchema: z.ZodType<M.TestClockAdvanced> = /* @__PUR
   renewals: z.int(),
   charge_attempts: z.int(),
   checkouts_expired: z.int(),
+}));
+
+export const TimeIntervalSchema: z.ZodType<M.TimeInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["year", "month", "week", "day", "hour"]));
+
+export const UniqueAggregationSchema: z.ZodType<M.UniqueAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.literal("unique"),
+  property: z.string().min(1).max(200),
+}));
+
+export const UniqueAggregationInputSchema: z.ZodType<M.UniqueAggregationInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  func: z.literal("unique"),
+  property: z.string().min(1).max(200),
 }));
 
 export const UserSchema: z.ZodType<M.User> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2544,6 +2734,20 @@ export const CustomFieldsDeleteRequestSchema: z.ZodType<M.CustomFieldsDeleteRequ
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const CustomerMetersListRequestSchema: z.ZodType<M.CustomerMetersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  meter_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "modified_at", "-modified_at", "customer_id", "-customer_id", "customer_name", "-customer_name", "meter_id", "-meter_id", "meter_name", "-meter_name", "consumed_units", "-consumed_units", "credited_units", "-credited_units", "balance", "-balance"])).optional(),
+}));
+
+export const CustomerMetersGetRequestSchema: z.ZodType<M.CustomerMetersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
 export const CustomerPortalBenefitGrantsListRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   type: z.union([BenefitTypeSchema, z.array(BenefitTypeSchema)]).optional(),
   benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -2591,6 +2795,18 @@ export const CustomerPortalLicenseKeysDeactivateRequestSchema: z.ZodType<M.Custo
 export const CustomerPortalLicenseKeysValidateRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysValidateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: LicenseKeyValidateSchema,
+}));
+
+export const CustomerPortalCustomerMetersListRequestSchema: z.ZodType<M.CustomerPortalCustomerMetersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  meter_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  query: z.string().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "modified_at", "-modified_at", "meter_id", "-meter_id", "meter_name", "-meter_name", "consumed_units", "-consumed_units", "credited_units", "-credited_units", "balance", "-balance"])).optional(),
+}));
+
+export const CustomerPortalCustomerMetersGetRequestSchema: z.ZodType<M.CustomerPortalCustomerMetersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const CustomerPortalOrdersListRequestSchema: z.ZodType<M.CustomerPortalOrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2723,6 +2939,42 @@ export const DiscountsDeleteRequestSchema: z.ZodType<M.DiscountsDeleteRequest> =
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  filter: z.string(),
+  start_timestamp: z.iso.datetime({ offset: true }).optional(),
+  end_timestamp: z.iso.datetime({ offset: true }).optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  meter_id: z.uuid().optional(),
+  name: z.union([z.string().min(1).max(128), z.array(z.string().min(1).max(128))]).optional(),
+  source: z.union([EventSourceSchema, z.array(EventSourceSchema)]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["timestamp", "-timestamp"])).optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+}));
+
+export const EventsGetRequestSchema: z.ZodType<M.EventsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const EventsIngestRequestSchema: z.ZodType<M.EventsIngestRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: EventsIngestSchema,
+}));
+
+export const EventsListNamesRequestSchema: z.ZodType<M.EventsListNamesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  source: z.union([EventSourceSchema, z.array(EventSourceSchema)]).optional(),
+  query: z.string().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["name", "-name", "occurrences", "-occurrences", "first_seen", "-first_seen", "last_seen", "-last_seen"])).optional(),
+}));
+
 export const LicenseKeysListRequestSchema: z.ZodType<M.LicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -2743,6 +2995,40 @@ export const LicenseKeysUpdateRequestSchema: z.ZodType<M.LicenseKeysUpdateReques
 export const LicenseKeysGetActivationRequestSchema: z.ZodType<M.LicenseKeysGetActivationRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   activation_id: z.uuid(),
+}));
+
+export const MetersListRequestSchema: z.ZodType<M.MetersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  query: z.string().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "name", "-name"])).optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+}));
+
+export const MetersCreateRequestSchema: z.ZodType<M.MetersCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: MeterCreateSchema,
+}));
+
+export const MetersGetRequestSchema: z.ZodType<M.MetersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const MetersUpdateRequestSchema: z.ZodType<M.MetersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: MeterUpdateSchema,
+}));
+
+export const MetersQuantitiesRequestSchema: z.ZodType<M.MetersQuantitiesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  start_timestamp: z.iso.datetime({ offset: true }),
+  end_timestamp: z.iso.datetime({ offset: true }),
+  interval: TimeIntervalSchema,
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 }));
 
 export const OrdersListRequestSchema: z.ZodType<M.OrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
