@@ -456,6 +456,7 @@ function requestOptional(op: Op): boolean {
 function emitModels(document: Document, ops: Op[]): string {
   const out = [HEADER, `import type { components, operations as O } from './schema.js';\n`];
   out.push(`type S = components['schemas'];\n`);
+  const schemaTypes = new Set(Object.keys(document.components.schemas).map(typeName));
   for (const [name, schema] of Object.entries(document.components.schemas)) {
     out.push(`${jsdoc([schema.description])}export type ${typeName(name)} = S[${JSON.stringify(name)}];`);
   }
@@ -487,7 +488,16 @@ function emitModels(document: Document, ops: Op[]): string {
         fields.length > 0 ? `\n${fields.join('\n')}\n` : ''
       }}`,
     );
-    out.push(`/** Response of \`${op.operationId}\`. */\nexport type ${op.type}Response = ${responseType(op)};\n`);
+    const alias = `${op.type}Response`;
+    if (schemaTypes.has(alias)) {
+      // The contract names the answer's own schema like the alias (EventsIngestResponse): that type is it.
+      const refs = op.successes.map((success) => success.schema?.$ref?.split('/').pop());
+      if (refs.length !== 1 || typeName(refs[0] ?? '') !== alias) {
+        throw new Error(`${op.operationId}: ${alias} names a schema that is not the operation's answer`);
+      }
+      continue;
+    }
+    out.push(`/** Response of \`${op.operationId}\`. */\nexport type ${alias} = ${responseType(op)};\n`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -996,9 +996,6 @@ export interface EventsIngestRequest {
   "Idempotency-Key"?: NonNullable<O["events:ingest"]['parameters']['header']>["Idempotency-Key"];
   body: NonNullable<O["events:ingest"]['requestBody']>['content']["application/json"];
 }
-/** Response of `events:ingest`. */
-export type EventsIngestResponse = O["events:ingest"]['responses'][200]['content']['application/json'];
-
 /** Request of `events:list_names` (GET /v1/events/names). */
 export interface EventsListNamesRequest {
   organization_id?: NonNullable<O["events:list_names"]['parameters']['query']>["organization_id"];
