@@ -27,6 +27,12 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
 };
 
+/** A query that passes validation, for reads whose query has required values. */
+const VALID_QUERIES: Record<string, string> = {
+  'GET /v1/meters/{id}/quantities':
+    'start_timestamp=2026-01-01T00:00:00Z&end_timestamp=2026-01-31T00:00:00Z&interval=day',
+};
+
 const operations = operationsOf(loadDocument()).filter((op) => pathPlaceholders(op.path).length > 0);
 const key = (op: Operation) => `${op.method} ${op.path}`;
 const tenantScoped = (op: Operation) => pathPlaceholders(op.path).every(({ source }) => !(source in NOT_TENANT_SCOPED));
@@ -50,7 +56,9 @@ function call(op: Operation, caller: World, owner: World) {
   const body = op.body ? (VALID_BODIES[key(op)] ?? {}) : undefined;
   return server.inject({
     method: op.method,
-    url: fillPath(op.path, (_name, source) => worldValue(owner, source)),
+    url:
+      fillPath(op.path, (_name, source) => worldValue(owner, source)) +
+      (VALID_QUERIES[key(op)] ? `?${VALID_QUERIES[key(op)]}` : ''),
     headers: credentialHeaders(op, caller),
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });

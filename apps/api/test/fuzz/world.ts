@@ -54,6 +54,11 @@ export interface WorldIds {
   subscription: string;
   webhookEndpoint: string;
   webhookEvent: string;
+  meter: string;
+  /** A usage event of the buyer that the meter counts. */
+  event: string;
+  /** The buyer's meter (seller and portal address it alike). */
+  customerMeter: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -147,6 +152,40 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     .where('event_id', '=', event)
     .where('endpoint_id', '=', endpoint.id)
     .executeTakeFirstOrThrow();
+  const meter = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/meters/',
+      headers: auth,
+      payload: {
+        name: 'API calls',
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
+        aggregation: { func: 'count' },
+      },
+    }),
+    'create meter',
+  );
+  ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/events/ingest',
+      headers: auth,
+      payload: { events: [{ name: 'api.call', customer_id: customerId }] },
+    }),
+    'ingest event',
+  );
+  const events = ok(
+    await server.inject({ method: 'GET', url: `/v1/events/?customer_id=${customerId}&name=api.call`, headers: auth }),
+    'list events',
+  );
+  const customerMeters = ok(
+    await server.inject({
+      method: 'GET',
+      url: `/v1/customer-meters/?customer_id=${customerId}&meter_id=${meter.id}`,
+      headers: auth,
+    }),
+    'list customer meters',
+  );
   const session = ok(
     await server.inject({
       method: 'POST',
@@ -186,6 +225,9 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       subscription: subscription.id,
       webhookEndpoint: endpoint.id,
       webhookEvent: endpointEvent.id,
+      meter: meter.id,
+      event: events.items[0].id,
+      customerMeter: customerMeters.items[0].id,
     },
   };
 }
@@ -201,6 +243,10 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/checkouts/{id}': 'checkout',
   '/v1/checkouts/client/{client_secret}': 'checkoutClientSecret',
   '/v1/custom-fields/{id}': 'customField',
+  '/v1/customer-meters/{id}': 'customerMeter',
+  '/v1/customer-portal/meters/{id}': 'customerMeter',
+  '/v1/events/{id}': 'event',
+  '/v1/meters/{id}': 'meter',
   '/v1/customer-portal/benefit-grants/{id}': 'benefitGrant',
   '/v1/customer-portal/license-keys/{id}': 'licenseKey',
   '/v1/customer-portal/orders/{id}': 'order',
