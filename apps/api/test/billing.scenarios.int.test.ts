@@ -202,12 +202,12 @@ describe('upgrade, then cancel at period end', () => {
     await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });
     await advanceTo(org, subscription.current_period_end!);
     const ended = await call(org, 'GET', `/v1/subscriptions/${subscription.id}`);
-    expect(ended.status).toBe('canceled');
+    expect(ended).toMatchObject({ status: 'canceled', cancel_at_period_end: true });
     const list = await orders(org, subscription.customer_id);
-    // Half a month of each: −500 + 50 000.
+    // Half a month of each: −500 + 50 000, in the final order of the period's end.
     expect(summary(list)).toEqual([
       ['subscription_create', 1000, 'paid'],
-      ['subscription_update', 49_500, 'paid'],
+      ['subscription_cycle', 49_500, 'paid'],
     ]);
     expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 49_500]);
   });

@@ -59,7 +59,13 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   if (!row || row.status !== 'active' || !row.current_period_end) return false;
   if (row.current_period_end.getTime() !== expectedEnd.getTime() || row.current_period_end > now) return false;
   if (row.cancel_at_period_end) {
-    await endSubscription(ctx, row, { ended_at: row.ends_at ?? row.current_period_end });
+    // As the reference, the subscription still says it was canceled at period end.
+    await endSubscription(
+      ctx,
+      row,
+      { ended_at: row.ends_at ?? row.current_period_end, cancel_at_period_end: true },
+      'subscription_cycle',
+    );
     return true;
   }
   const start = row.current_period_end;

@@ -190,11 +190,16 @@ export async function emailCustomer(
   });
 }
 
-/** Ends the subscription now: canceled, ended; benefits revoked; updated (+canceled) + revoked. */
+/**
+ * Ends the subscription now: canceled, ended; benefits revoked; updated (+canceled) + revoked. Proration
+ * not billed yet is settled in a final order: `subscription_cycle` at the end of a period (the
+ * reference reports its internal `subscription_cancel` so), `subscription_update` for a revoke.
+ */
 export async function endSubscription(
   ctx: Context,
   row: SubscriptionRow,
   changes: SubscriptionChanges = {},
+  finalReason: 'subscription_cycle' | 'subscription_update' = 'subscription_update',
 ): Promise<SubscriptionWire> {
   const now = ctx.clock.now();
   const wasCanceled = row.canceled_at !== null;
@@ -213,7 +218,7 @@ export async function endSubscription(
     if (order) await restoreAppliedBalance(ctx, order);
   }
   // Nothing pending is lost: proration entries not billed yet are settled in a final order.
-  await billSubscription(ctx, ended, { reason: 'subscription_update', cycle: [], discount: null, periodStart: now });
+  await billSubscription(ctx, ended, { reason: finalReason, cycle: [], discount: null, periodStart: now });
   await onSubscriptionBenefitsRevoked(ctx, ended);
   return recordSubscriptionEvents(ctx, ended, [
     ...(wasCanceled ? [] : ['subscription.canceled' as const]),
