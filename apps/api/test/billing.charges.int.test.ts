@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/platform/clock.js';
 import type { PaymentProcessor } from '../src/platform/payments/processor.js';
 import { attemptCharge, cycleSubscription } from '../src/modules/subscriptions/subscriptions.renewal.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /** Renewal charges racing with the rest of the world: what the processor did is always recorded. */
 let server: TestServer;
@@ -13,7 +14,18 @@ beforeAll(async () => {
   server = await startTestServer();
   acme = await organizationFactory(server, { name: 'Acme' });
 });
-afterAll(() => server?.stop());
+// Every charge, retry and refund of these scenarios is made with no database transaction open.
+let guard: ProcessorGuard;
+beforeAll(() => {
+  guard = installProcessorGuard();
+});
+afterAll(async () => {
+  guard.uninstall();
+  await server?.stop();
+});
+afterEach(() => {
+  expect(guard.violations).toEqual([]);
+});
 
 const db = () => server.runtime.database.db;
 const run = {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { benefitFactory } from './factories/benefits.js';
 import { waitForGrant } from './factories/benefit-grants.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
@@ -7,6 +7,7 @@ import { organizationFactory, type OrganizationFixture } from './factories/organ
 import { productFactory } from './factories/products.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
  * Billing scenarios through the public API: each starts a subscription with a checkout, moves its
@@ -17,7 +18,18 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
-afterAll(() => server?.stop());
+// Every charge, retry and refund of these scenarios is made with no database transaction open.
+let guard: ProcessorGuard;
+beforeAll(() => {
+  guard = installProcessorGuard();
+});
+afterAll(async () => {
+  guard.uninstall();
+  await server?.stop();
+});
+afterEach(() => {
+  expect(guard.violations).toEqual([]);
+});
 
 const HOUR = 3600;
 /** Jan 15 12:00 → Feb 15 12:00 (the harness clock's first monthly period): 31 days. */
