@@ -117,6 +117,11 @@ describe('customerPortal.subscriptions through @polar-sh/sdk', () => {
       recurring_interval: 'month',
       prices: [{ amount_type: 'fixed', price_amount: 2500 }],
     });
+    // The new plan keeps the benefit (a change revokes what only the old plan gave): the grants below stay.
+    await new Polar({ accessToken: acme.token, serverURL: server.url }).products.updateBenefits({
+      id: product.id,
+      productBenefitsUpdate: { benefits: [customBenefitId] },
+    });
     const changed = await polar.customerPortal.subscriptions.update(security, {
       id,
       customerSubscriptionUpdate: { productId: product.id },
