@@ -11,7 +11,8 @@ import { installProcessorGuard, type ProcessorGuard } from './support/processor-
 let server: TestServer;
 let acme: OrganizationFixture;
 beforeAll(async () => {
-  server = await startTestServer();
+  // No workers: the periodic billing run would race this test for the same charge and refund.
+  server = await startTestServer({ work: false });
   acme = await organizationFactory(server, { name: 'Acme' });
 });
 // Every charge, retry and refund of these scenarios is made with no database transaction open.
