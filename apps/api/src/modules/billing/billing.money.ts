@@ -44,6 +44,19 @@ export function netOfDiscount(discount: DiscountForAmount | null, amount: number
   return amount - discountAmount(discount, amount);
 }
 
+/** A subscription's amount: the sum of its snapshot prices less the discount. */
+export function subscriptionAmount(prices: readonly { amount: number }[], discount: DiscountForAmount | null): number {
+  return netOfDiscount(
+    discount,
+    prices.reduce((sum, price) => sum + price.amount, 0),
+  );
+}
+
+/** What the payment method is asked for: the order's total less what the credit balance paid. */
+export function dueAmount(order: { total_amount: number; applied_balance_amount: number }): number {
+  return order.total_amount - order.applied_balance_amount;
+}
+
 /**
  * The share of `amount` for the time left in `[start, end)` at `now`:
  * round(amount × (end − now) / (end − start)), half to even; 0 when the period is over, the whole

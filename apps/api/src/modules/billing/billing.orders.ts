@@ -3,7 +3,6 @@ import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
 import { taxCalculator } from '../../platform/tax.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
-import { findCustomersByIds } from '../orders/orders.repository.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { createOrder } from '../orders/orders.service.js';
 import {
@@ -13,7 +12,7 @@ import {
   type SubscriptionRow,
 } from '../subscriptions/subscriptions.repository.js';
 import { priceSubscriptionOrder, settleWithBalance, type CycleLine } from './billing.money.js';
-import { lockCustomerBalances, recordBalanceMovement } from './billing.repository.js';
+import { lockBillingCustomer, recordBalanceMovement } from './billing.repository.js';
 
 /**
  * The one place a subscription is billed: pending proration entries and the period's lines → an order
@@ -52,11 +51,10 @@ export async function billSubscription(
   if (input.cycle.length === 0 && entries.length === 0) return null;
   const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
   // The balance is read and moved under the customer's row lock: two orders never spend it twice.
-  const balances = await lockCustomerBalances(ctx.db, row.customer_id);
-  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  const customer = await lockBillingCustomer(ctx.db, row.customer_id);
   const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : 0;
   const total = priced.net + tax;
-  const { applied, due } = settleWithBalance(total, balances[row.currency] ?? 0);
+  const { applied, due } = settleWithBalance(total, customer?.credit_balances[row.currency] ?? 0);
   const now = ctx.clock.now();
   const order = await createOrder(ctx, {
     organization_id: row.organization_id,
@@ -116,7 +114,7 @@ export async function restoreAppliedBalance(
   order: { id: string; organization_id: string; customer_id: string; currency: string; applied_balance_amount: number },
 ): Promise<void> {
   if (order.applied_balance_amount <= 0) return;
-  await lockCustomerBalances(ctx.db, order.customer_id);
+  await lockBillingCustomer(ctx.db, order.customer_id);
   await recordBalanceMovement(ctx.db, {
     organization_id: order.organization_id,
     customer_id: order.customer_id,

@@ -7,15 +7,18 @@ import type { Executor } from '../../platform/db/database.js';
  * the customer row (what is shown and used), both written together under the customer's row lock.
  */
 
-/** The customer's balances by currency, with the row locked until the end of the transaction. */
-export async function lockCustomerBalances(db: Executor, customerId: string): Promise<Record<string, number>> {
+/**
+ * What billing reads of a customer (billing details and balances by currency), with the row locked until
+ * the end of the transaction: balances are read and moved under this lock only.
+ */
+export async function lockBillingCustomer(db: Executor, customerId: string) {
   const row = await db
     .selectFrom('customers')
-    .select('credit_balances')
+    .select(['name', 'billing_address', 'tax_id', 'credit_balances'])
     .where('id', '=', customerId)
     .forUpdate()
     .executeTakeFirst();
-  return { ...((row?.credit_balances ?? {}) as Record<string, number>) };
+  return row && { ...row, credit_balances: { ...((row.credit_balances ?? {}) as Record<string, number>) } };
 }
 
 export interface BalanceMovement {

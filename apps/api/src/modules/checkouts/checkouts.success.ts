@@ -17,7 +17,7 @@ import {
 import { recordSubscriptionEvents } from '../subscriptions/subscriptions.service.js';
 import { anchorDayOf, nextPeriodEnd } from '../subscriptions/subscriptions.periods.js';
 import { serializeSubscription } from '../subscriptions/subscriptions.serializer.js';
-import { netOfDiscount } from '../billing/billing.money.js';
+import { subscriptionAmount } from '../billing/billing.money.js';
 import { priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
@@ -34,6 +34,34 @@ function snapshotPrices(draft: Draft): { product_price_id: string; amount: numbe
 }
 
 /**
+ * What a checkout sets on the subscription it starts or upgrades: its product, customer, amount and
+ * discount (paying from now), an active period from now on the new anchor day, no cancellation, and the
+ * checkout's metadata and custom field data.
+ */
+function checkoutTerms(draft: Draft, customer: CustomerRow, prices: readonly { amount: number }[], now: Date) {
+  const interval = draft.product.product.recurring_interval!;
+  return {
+    product_id: draft.product.product.id,
+    customer_id: customer.id,
+    amount: subscriptionAmount(prices, draft.discount),
+    currency: draft.row.currency,
+    recurring_interval: interval,
+    status: 'active' as const,
+    current_period_start: now,
+    current_period_end: nextPeriodEnd(now, interval),
+    anchor_day: anchorDayOf(now),
+    cancel_at_period_end: false,
+    canceled_at: null,
+    ends_at: null,
+    discount_id: draft.discount?.id ?? null,
+    discount_applied_at: draft.discount ? now : null,
+    checkout_id: draft.row.id,
+    metadata: JSON.stringify(draft.row.metadata ?? {}),
+    custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
+  };
+}
+
+/**
  * A recurring checkout starts an active subscription carrying every price of the product: the selected
  * static one at the checkout amount, the metered ones at 0 (billed from usage). The period keeps the
  * start's day of month, the discount, metadata and custom field data come from the checkout, and the
@@ -46,9 +74,7 @@ async function startSubscription(
   paymentMethodId: string | null,
 ): Promise<SubscriptionRow> {
   const now = ctx.clock.now();
-  const interval = draft.product.product.recurring_interval!;
   const prices = snapshotPrices(draft);
-  const total = prices.reduce((sum, price) => sum + price.amount, 0);
   const id = randomUUID();
   const row = await insertSubscription(
     ctx.db,
@@ -57,27 +83,11 @@ async function startSubscription(
       created_at: now,
       modified_at: null,
       organization_id: draft.row.organization_id,
-      customer_id: customer.id,
-      product_id: draft.product.product.id,
-      amount: netOfDiscount(draft.discount, total),
-      currency: draft.row.currency,
-      recurring_interval: interval,
-      status: 'active',
-      current_period_start: now,
-      current_period_end: nextPeriodEnd(now, interval),
-      anchor_day: anchorDayOf(now),
-      cancel_at_period_end: false,
-      canceled_at: null,
+      ...checkoutTerms(draft, customer, prices, now),
       started_at: now,
-      ends_at: null,
       ended_at: null,
-      discount_id: draft.discount?.id ?? null,
-      discount_applied_at: draft.discount ? now : null,
-      checkout_id: draft.row.id,
       customer_cancellation_reason: null,
       customer_cancellation_comment: null,
-      metadata: JSON.stringify(draft.row.metadata ?? {}),
-      custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
       payment_method_id: paymentMethodId,
     },
     prices,
@@ -108,29 +118,11 @@ async function upgradeSubscription(
   paymentMethodId: string | null,
 ): Promise<SubscriptionRow> {
   const now = ctx.clock.now();
-  const interval = draft.product.product.recurring_interval!;
   const prices = snapshotPrices(draft);
-  const total = prices.reduce((sum, price) => sum + price.amount, 0);
   const id = draft.row.subscription_id!;
   await replaceSubscriptionPrices(ctx.db, id, prices);
   const row = await updateSubscriptionRow(ctx.db, id, {
-    product_id: draft.product.product.id,
-    customer_id: customer.id,
-    amount: netOfDiscount(draft.discount, total),
-    currency: draft.row.currency,
-    recurring_interval: interval,
-    status: 'active',
-    current_period_start: now,
-    current_period_end: nextPeriodEnd(now, interval),
-    anchor_day: anchorDayOf(now),
-    cancel_at_period_end: false,
-    canceled_at: null,
-    ends_at: null,
-    discount_id: draft.discount?.id ?? null,
-    discount_applied_at: draft.discount ? now : null,
-    checkout_id: draft.row.id,
-    metadata: JSON.stringify(draft.row.metadata ?? {}),
-    custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
+    ...checkoutTerms(draft, customer, prices, now),
     ...(paymentMethodId ? { payment_method_id: paymentMethodId } : {}),
     modified_at: now,
   });

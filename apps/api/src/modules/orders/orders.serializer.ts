@@ -1,3 +1,4 @@
+import { dueAmount } from '../billing/billing.money.js';
 import type { z } from 'zod/v4';
 import { serializeAddress } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
@@ -67,7 +68,7 @@ export function serializeOrder(bundle: OrderBundle): OrderWire {
     refunded_amount: order.refunded_amount,
     refunded_tax_amount: order.refunded_tax_amount,
     applied_balance_amount: order.applied_balance_amount,
-    due_amount: order.total_amount - order.applied_balance_amount,
+    due_amount: dueAmount(order),
     currency: order.currency,
     billing_reason: order.billing_reason,
     billing_name: order.billing_name,

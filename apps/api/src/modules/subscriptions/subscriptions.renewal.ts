@@ -13,7 +13,7 @@ import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
 import { recordPayment } from '../payments/payments.service.js';
 import { nextRetryAt } from './subscriptions.billing.js';
-import { discountCovers, netOfDiscount } from '../billing/billing.money.js';
+import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import {
@@ -76,13 +76,12 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   // A discount that has not started yet stays; one whose duration is over goes.
   const keep = pays ?? (discount && start < appliedAt ? discount : null);
   const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
-  const total = snapshot.reduce((sum, price) => sum + price.amount, 0);
   const claimed = await claimPeriod(ctx.db, row.id, start, {
     current_period_start: start,
     current_period_end: end,
     discount_id: keep?.id ?? null,
     discount_applied_at: keep ? appliedAt : null,
-    amount: netOfDiscount(keep, total),
+    amount: subscriptionAmount(snapshot, keep),
     modified_at: now,
   });
   if (!claimed) return false;
@@ -131,7 +130,7 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
     return {
       attempt: charge.attempts,
       // The credit balance paid its part when the order was made: the card pays the rest.
-      amount: order.total_amount - order.applied_balance_amount,
+      amount: dueAmount(order),
       currency: order.currency,
       paymentMethodId: subscription.payment_method_id,
       customer: { customerId: customer.id, email: customer.email, name: customer.name },
@@ -206,14 +205,14 @@ async function record(
     });
     const failures = charge.attempts + 1;
     if (voided) {
-      await updateCharge(tx.db, orderId, { attempts: failures, modified_at: now });
-      if (result.status !== 'succeeded') return false;
-      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
+      const succeeded = result.status === 'succeeded';
       await updateCharge(tx.db, orderId, {
-        status: 'refunding',
-        refund_payment_id: result.processorPaymentId,
+        attempts: failures,
         modified_at: now,
+        ...(succeeded ? { status: 'refunding' as const, refund_payment_id: result.processorPaymentId } : {}),
       });
+      if (!succeeded) return false;
+      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
       return true;
     }
     if (result.status === 'succeeded') {
@@ -297,7 +296,7 @@ export async function refundCharge(ctx: Context, run: JobRun, orderId: string): 
     const charge = await lockCharge(tx.db, orderId);
     const order = await findOrderById(tx.db, orderId);
     if (!charge || charge.status !== 'refunding' || !charge.refund_payment_id || !order) return null;
-    return { paymentId: charge.refund_payment_id, amount: order.total_amount - order.applied_balance_amount };
+    return { paymentId: charge.refund_payment_id, amount: dueAmount(order) };
   });
   if (!pending || !ctx.payments) return;
   let result: RefundResult;

@@ -4,7 +4,7 @@ import { recordWebhookEvent } from '../../platform/events.js';
 import { BadRequest, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { iso } from '../../platform/http/schemas.js';
 import { pageOf } from '../../platform/http/query.js';
-import { discountCovers, netOfDiscount, prorate } from '../billing/billing.money.js';
+import { discountCovers, netOfDiscount, prorate, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance, type BillSubscriptionInput } from '../billing/billing.orders.js';
 import { findOrganizationsByIds } from '../checkouts/checkouts.repository.js';
 import { isApplicable, isRedeemable } from '../checkouts/checkouts.rules.js';
@@ -317,14 +317,6 @@ async function revoke(
 
 const DISCOUNT_REFUSED = 'Discount does not exist, is not applicable to this product or is not redeemable.';
 
-/** The subscription's amount: the snapshot's sum minus the discount. */
-function netAmount(prices: readonly { amount: number }[], discount: DiscountRow | null): number {
-  return netOfDiscount(
-    discount,
-    prices.reduce((sum, price) => sum + price.amount, 0),
-  );
-}
-
 async function productBundle(ctx: Context, productId: string): Promise<ProductBundle | undefined> {
   const product = (await findProductRowsByIds(ctx.db, [productId])).get(productId);
   return product ? (await loadProductBundles(ctx.db, [product]))[0] : undefined;
@@ -362,7 +354,7 @@ async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: st
   const updated = await updateSubscriptionRow(ctx.db, row.id, {
     discount_id: discount?.id ?? null,
     discount_applied_at: discount ? (row.current_period_end ?? ctx.clock.now()) : null,
-    amount: netAmount(snapshot, discount),
+    amount: subscriptionAmount(snapshot, discount),
     modified_at: ctx.clock.now(),
   });
   return recordSubscriptionEvents(ctx, updated);
@@ -437,7 +429,7 @@ async function changeProduct(
     recurring_interval: interval,
     discount_id: keepDiscount?.id ?? null,
     discount_applied_at: keepDiscount ? appliedAt : null,
-    amount: netAmount(newSnapshot, keepDiscount),
+    amount: subscriptionAmount(newSnapshot, keepDiscount),
     modified_at: now,
   };
   let bill: BillSubscriptionInput | null = null;
