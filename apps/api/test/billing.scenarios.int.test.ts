@@ -90,21 +90,22 @@ async function succeededPayments(org: OrganizationFixture, customerId: string): 
     .map((p) => p.amount);
 }
 
+/** The issue's case: a $50/month subscription moved to $20/month one hour into its first period. */
+async function downgradedAnHourIn(behavior: 'prorate' | 'invoice') {
+  const org = await seller();
+  const subscription = await subscriptionFactory(server, org.organization.id, { productId: await monthly(org, 5000) });
+  const basic = await monthly(org, 2000);
+  await advance(org, HOUR);
+  await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { product_id: basic, proration_behavior: behavior });
+  return { org, subscription };
+}
+
 const summary = (list: Awaited<ReturnType<typeof orders>>) =>
   list.map((order) => [order.billing_reason, order.total_amount, order.status]);
 
 describe('downgrade credits (proration credit larger than the next order)', () => {
   it('prorate: the whole credit applies; what exceeds the order becomes the credit balance', async () => {
-    const org = await seller();
-    const subscription = await subscriptionFactory(server, org.organization.id, {
-      productId: await monthly(org, 5000),
-    });
-    const basic = await monthly(org, 2000);
-    await advance(org, HOUR);
-    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
-      product_id: basic,
-      proration_behavior: 'prorate',
-    });
+    const { org, subscription } = await downgradedAnHourIn('prorate');
     // Unused Pro time: 5000 × (31 days − 1 h) / 31 days = 4993.28 → −4993; Basic for that time: 1997.
     const periodEnd = new Date(subscription.current_period_end!);
     await advanceTo(org, periodEnd);
@@ -131,16 +132,7 @@ describe('downgrade credits (proration credit larger than the next order)', () =
   });
 
   it('invoice: the net credit goes to the balance at once and pays the next renewals', async () => {
-    const org = await seller();
-    const subscription = await subscriptionFactory(server, org.organization.id, {
-      productId: await monthly(org, 5000),
-    });
-    const basic = await monthly(org, 2000);
-    await advance(org, HOUR);
-    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
-      product_id: basic,
-      proration_behavior: 'invoice',
-    });
+    const { org, subscription } = await downgradedAnHourIn('invoice');
     let list = await orders(org, subscription.customer_id);
     expect(summary(list)).toEqual([
       ['subscription_create', 5000, 'paid'],
@@ -163,16 +155,7 @@ describe('downgrade credits (proration credit larger than the next order)', () =
 
 describe('the credit balance and dunning', () => {
   it('gives back the balance an order used when its charge fails for good', async () => {
-    const org = await seller();
-    const subscription = await subscriptionFactory(server, org.organization.id, {
-      productId: await monthly(org, 5000),
-    });
-    const basic = await monthly(org, 2000);
-    await advance(org, HOUR);
-    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
-      product_id: basic,
-      proration_behavior: 'invoice',
-    });
+    const { org, subscription } = await downgradedAnHourIn('invoice');
     await server.runtime.database.db
       .updateTable('simulated_payment_methods')
       .set({ outcome: 'charge_declined_after_attach' })
