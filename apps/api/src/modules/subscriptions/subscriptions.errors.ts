@@ -8,9 +8,4 @@ export class AlreadyCanceledSubscription extends ApiError {
   }
 }
 
-export class ResourceUnavailable extends ApiError {
-  readonly status = 410;
-  constructor() {
-    super('Unavailable');
-  }
-}
+export { ResourceUnavailable } from '../../platform/http/errors.js';

@@ -73,6 +73,14 @@ export class ResourceNotFound extends ApiError {
   }
 }
 
+/** Something that existed and is gone for good (an ended subscription, an expired download link). */
+export class ResourceUnavailable extends ApiError {
+  readonly status = 410;
+  constructor(detail = 'Unavailable') {
+    super(detail);
+  }
+}
+
 export class MethodNotAllowed extends ApiError {
   readonly status = 405;
   constructor(detail = 'Method not allowed') {
