@@ -15,6 +15,7 @@ import type { RateLimitTables } from './tables/rate-limits.js';
 import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
 import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
+import type { TaxTables } from './tables/tax.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -38,4 +39,5 @@ export interface DB
     PaymentAttemptsTables,
     BillingTables,
     RateLimitTables,
-    IdempotencyKeyTables {}
+    IdempotencyKeyTables,
+    TaxTables {}

@@ -33,6 +33,8 @@ export interface CheckoutsTable {
   customer_billing_name: string | null;
   customer_billing_address: NullableJson;
   customer_tax_id: NullableJson;
+  /** Migration 0026: the calculation behind `tax_amount` (rate, label, jurisdiction, reverse charge). */
+  tax_details: NullableJson;
   customer_metadata: Json;
   metadata: Json;
   custom_field_data: Json;

@@ -18,6 +18,8 @@ export interface OrganizationsTable {
   feature_settings: Json;
   subscription_settings: Json;
   customer_invoice_prefix: string;
+  /** Migration 0026: prices include tax, Stripe Tax opt-in (docs/tax.md). */
+  tax_settings: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface UsersTable {

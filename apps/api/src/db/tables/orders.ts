@@ -37,6 +37,8 @@ export interface OrdersTable {
   /** Migration 0014: what the customer's credit balance paid of the total. */
   applied_balance_amount: Defaulted<number>;
   refunded_tax_amount: Defaulted<number>;
+  /** Migration 0026: the calculation behind `tax_amount` (rate, label, jurisdiction, reverse charge). */
+  tax_details: NullableJson;
   billing_name: string | null;
   billing_address: NullableJson;
   invoice_number: string;

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, NullableTimestamp, Timestamp } from './types.js';
 
 /** Tables of migration 0005: products, their prices, attached benefits and custom fields. */
@@ -13,6 +14,8 @@ export interface ProductsTable {
   metadata: Json;
   price_sort_type: number | null;
   price_sort_amount: number | null;
+  /** Migration 0026: false for a product exempt from tax. */
+  is_tax_applicable: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ProductPricesTable {
