@@ -5,7 +5,10 @@ import {
   discountCovers,
   divideRoundHalfAwayFromZero,
   divideRoundHalfEven,
+  centsAsDollars,
+  formatUnits,
   meteredLineAmount,
+  meteredLineLabel,
   priceSubscriptionOrder,
   prorate,
   prorationEntries,
@@ -233,5 +236,58 @@ describe('meteredLineAmount', () => {
     ],
   ])('%s', (_, input, amount, capped) => {
     expect(meteredLineAmount(input)).toMatchObject({ amount, capped });
+  });
+});
+
+describe('centsAsDollars', () => {
+  it.each([
+    [50, '0.50'],
+    ['0.5', '0.005'],
+    [123456, '1234.56'],
+    ['0.000000000001', '0.00000000000001'],
+    [0, '0.00'],
+    ['1234.5', '12.345'],
+  ])('%s cents', (cents, dollars) => expect(centsAsDollars(cents)).toBe(dollars));
+});
+
+describe('formatUnits', () => {
+  it.each([
+    [0, '0'],
+    [1234, '1,234'],
+    [1234.5, '1,234.5'],
+    [2.0004, '2'],
+    [0.1235, '0.124'],
+  ])('%s', (units, text) => expect(formatUnits(units)).toBe(text));
+});
+
+describe('meteredLineLabel', () => {
+  it.each([
+    [
+      'units beyond the credits at the unit price',
+      { units: 1500, credited: 500, unitAmount: '2', capAmount: null },
+      'API calls — (1,000 consumed units) × $0.02',
+    ],
+    [
+      'a fraction of a cent',
+      { units: 5, credited: 0, unitAmount: '0.5', capAmount: null },
+      'API calls — (5 consumed units) × $0.005',
+    ],
+    [
+      'capped',
+      { units: 1000, credited: 0, unitAmount: '10', capAmount: 5000 },
+      'API calls — (1,000 consumed units) × $0.10 — Capped at $50.00',
+    ],
+    [
+      'under the cap says nothing of it',
+      { units: 10, credited: 0, unitAmount: '10', capAmount: 5000 },
+      'API calls — (10 consumed units) × $0.10',
+    ],
+    [
+      'credits beyond the usage: no units',
+      { units: 3, credited: 10, unitAmount: '100', capAmount: null },
+      'API calls — (0 consumed units) × $1.00',
+    ],
+  ])('%s', (_, input, label) => {
+    expect(meteredLineLabel('API calls', meteredLineAmount(input), input)).toBe(label);
   });
 });

@@ -239,3 +239,33 @@ export function meteredLineAmount(input: MeteredLineInput): { amount: number; bi
     return { amount: input.capAmount, billableUnits, capped: true };
   return { amount, billableUnits, capped: false };
 }
+
+/**
+ * Cents as dollars, exactly: at least two decimals, and every further decimal of the amount
+ * (50 → "0.50", 0.5 → "0.005", 123456 → "1234.56"). Takes a decimal string or an integer.
+ */
+export function centsAsDollars(cents: string | number): string {
+  const scaled = toScaled(cents);
+  const whole = scaled / (100n * SCALE);
+  const fraction = (scaled % (100n * SCALE)).toString().padStart(DECIMALS + 2, '0').replace(/0+$/, '');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+/** Units as the reference writes them on a line: thousands separated, at most three decimals. */
+export function formatUnits(units: number): string {
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(units);
+}
+
+/**
+ * The label of a metered price's line (research §5.6): `{meter} — ({units} consumed units) × ${unit
+ * price}`, with ` — Capped at ${cap}` when the cap set the amount. The units are those the price is
+ * computed on (consumed less credited, never below 0); prices are in dollars, exactly.
+ */
+export function meteredLineLabel(
+  meterName: string,
+  line: { billableUnits: number; capped: boolean },
+  price: { unitAmount: string; capAmount: number | null },
+): string {
+  const label = `${meterName} — (${formatUnits(line.billableUnits)} consumed units) × $${centsAsDollars(price.unitAmount)}`;
+  return line.capped && price.capAmount !== null ? `${label} — Capped at $${centsAsDollars(price.capAmount)}` : label;
+}
