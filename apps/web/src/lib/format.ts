@@ -105,3 +105,8 @@ export function formatCreditBalances(balances: Record<string, number>): string |
     .map(([currency, amount]) => formatMoney(amount, currency));
   return parts.length > 0 ? parts.join(' · ') : null;
 }
+
+/** A quantity of metered units: whole numbers grouped, fractions to at most 2 decimals. */
+export function formatUnits(value: number): string {
+  return value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+}

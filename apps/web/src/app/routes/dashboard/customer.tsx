@@ -4,6 +4,7 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
 import { useBenefits } from '../../../features/benefits/api/get-benefits';
+import { CustomerMetersList } from '../../../features/customer-meters/components/customer-meters-list';
 import { useCustomer } from '../../../features/customers/api/get-customer';
 import { CustomerDetails } from '../../../features/customers/components/customer-details';
 import { CustomerState } from '../../../features/customers/components/customer-state';
@@ -51,6 +52,18 @@ export function Component() {
           productNames={productNames}
           benefitNames={benefitNames}
           subscriptionPath={(id) => `${dashboardPath}/subscriptions/${id}`}
+        />
+      </Section>
+      <Section id="customer-usage" title="Usage">
+        <p className="mb-3 text-sm text-slate-600">
+          Per meter, this period: units consumed since the meter’s last reset at renewal, units credited by benefits,
+          and the balance left.
+        </p>
+        <CustomerMetersList
+          organizationId={organization.id}
+          dashboardPath={dashboardPath}
+          customerId={customer.data.id}
+          label="Usage"
         />
       </Section>
       <Section id="customer-subscriptions" title="Subscriptions">

@@ -16,6 +16,8 @@ const NAVIGATION = [
   { to: 'discounts', label: 'Discounts' },
   { to: 'checkout-links', label: 'Checkout links' },
   { to: 'customers', label: 'Customers' },
+  { to: 'meters', label: 'Meters' },
+  { to: 'events', label: 'Events' },
   { to: 'orders', label: 'Orders' },
   { to: 'subscriptions', label: 'Subscriptions' },
   { to: 'payments', label: 'Payments' },
