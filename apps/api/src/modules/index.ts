@@ -11,6 +11,7 @@ import { productRoutes } from './products/products.routes.js';
 import { discountRoutes } from './discounts/discounts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links/checkout-links.routes.js';
 import { orderRoutes } from './orders/orders.routes.js';
+import { generateInvoiceJob } from './orders/orders.invoice.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import {
@@ -75,6 +76,7 @@ export const jobs: JobDefinition<never>[] = [
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,
   eventsIngestedJob as JobDefinition<never>,
+  generateInvoiceJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */

@@ -191,3 +191,24 @@ export async function upsertInvoiceRequest(db: Executor, orderId: string, at: Da
     .onConflict((oc) => oc.column('order_id').doUpdateSet({ modified_at: at }))
     .execute();
 }
+
+/** Marks the order's invoice request done (the renderer stored the PDF). */
+export async function markInvoiceRequestGenerated(db: Executor, orderId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('order_invoice_requests')
+    .set({ generated_at: at, modified_at: at })
+    .where('order_id', '=', orderId)
+    .execute();
+}
+
+/** The seller as an invoice names it. */
+export async function findInvoiceSeller(
+  db: Executor,
+  organizationId: string,
+): Promise<{ name: string; email: string | null; website: string | null } | undefined> {
+  return db
+    .selectFrom('organizations')
+    .select(['name', 'email', 'website'])
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+}

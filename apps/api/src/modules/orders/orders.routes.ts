@@ -9,7 +9,8 @@ import {
   OrderListQuery,
   OrderUpdate,
 } from './orders.schemas.js';
-import { getInvoice, getOrder, listOrders, requestInvoice, updateOrder } from './orders.service.js';
+import { getOrderInvoice, requestOrderInvoice } from './orders.invoice.js';
+import { getOrder, listOrders, updateOrder } from './orders.service.js';
 
 const tags = ['orders'];
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
@@ -66,7 +67,7 @@ export const orderRoutes = [
     errors: ['ResourceNotFound', 'InvoiceAlreadyExists', 'MissingInvoiceBillingDetails', 'NotPaidOrder'],
     status: 202,
     response: InvoiceGenerationAccepted,
-    handler: (ctx, { params }) => requestInvoice(ctx, params.id),
+    handler: (ctx, { params }) => requestOrderInvoice(ctx, params.id),
   }),
   defineRoute({
     method: 'GET',
@@ -79,6 +80,6 @@ export const orderRoutes = [
     errors: ['ResourceNotFound'],
     status: 200,
     response: OrderInvoice,
-    handler: (ctx, { params }) => getInvoice(ctx, params.id),
+    handler: (ctx, { params }) => getOrderInvoice(ctx, params.id),
   }),
 ];

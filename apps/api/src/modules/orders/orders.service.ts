@@ -8,13 +8,7 @@ import type { Metadata } from '../../platform/http/metadata.js';
 import { pageOf } from '../../platform/http/query.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
-import {
-  InvoiceAlreadyExists,
-  InvoiceDoesNotExist,
-  MissingInvoiceBillingDetails,
-  NotPaidOrder,
-  OrderInvariantError,
-} from './orders.errors.js';
+import { OrderInvariantError } from './orders.errors.js';
 import {
   allocateInvoiceSequence,
   findCustomersByIds,
@@ -30,14 +24,12 @@ import {
   lockOrderById,
   lockVisibleOrder,
   updateOrderRow,
-  upsertInvoiceRequest,
   type OrderChanges,
   type OrderRow,
 } from './orders.repository.js';
 import type { OrderListParams, OrderUpdateInput } from './orders.schemas.js';
 import {
   formatInvoiceNumber,
-  isPaidStatus,
   serializeOrder,
   serializeOrderSubscription,
   type OrderSubscriptionWire,
@@ -114,10 +106,22 @@ export async function getOrder(ctx: Context, id: string): Promise<OrderWire> {
 
 const FROZEN_AFTER_INVOICE = 'This field cannot be updated after the invoice is generated.';
 
-/** Billing name and address, as printed on the invoice: frozen once the invoice exists. */
 export async function updateOrder(ctx: Context, id: string, input: OrderUpdateInput): Promise<OrderWire> {
   const current = await lockVisibleOrder(ctx.db, ctx.subject, id);
   if (!current) throw new ResourceNotFound();
+  return updateBillingDetails(ctx, current, input);
+}
+
+/**
+ * Billing name and address, as printed on the invoice: frozen once the invoice exists. For an order
+ * the caller has locked (the seller's update and the customer portal's); records `order.updated`.
+ */
+export async function updateBillingDetails(
+  ctx: Context,
+  current: OrderRow,
+  input: OrderUpdateInput,
+): Promise<OrderWire> {
+  const id = current.id;
   const address = input.billing_address ? JSON.stringify(input.billing_address) : null;
   const currentAddress = current.billing_address ? JSON.stringify(normalizeAddress(current.billing_address)) : null;
   const nameChanged = input.billing_name !== current.billing_name;
@@ -149,27 +153,6 @@ function normalizeAddress(stored: unknown): AddressValue {
     state: value.state ?? null,
     country: value.country as AddressValue['country'],
   };
-}
-
-/**
- * Accepts an invoice generation request (202): the checks of the reference, in its order, then a
- * durable request row that the invoice renderer works through.
- */
-export async function requestInvoice(ctx: Context, id: string): Promise<Record<string, never>> {
-  const order = await lockVisibleOrder(ctx.db, ctx.subject, id);
-  if (!order) throw new ResourceNotFound();
-  if (order.invoice_path !== null) throw new InvoiceAlreadyExists(order.id);
-  if (!isPaidStatus(order.status)) throw new NotPaidOrder(order.id);
-  if (order.billing_name === null || order.billing_address === null) throw new MissingInvoiceBillingDetails();
-  await upsertInvoiceRequest(ctx.db, order.id, ctx.clock.now());
-  return {};
-}
-
-export async function getInvoice(ctx: Context, id: string): Promise<{ url: string }> {
-  const order = await findVisibleOrder(ctx.db, ctx.subject, id);
-  if (!order) throw new ResourceNotFound();
-  if (order.invoice_path === null) throw new InvoiceDoesNotExist(order.id);
-  return { url: new URL(order.invoice_path, `${ctx.config.baseUrl}/`).toString() };
 }
 
 export interface CreateOrderItemInput {

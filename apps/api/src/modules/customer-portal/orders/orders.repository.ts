@@ -15,6 +15,11 @@ export async function findOwnedOrder(db: Executor, subject: Subject, id: string)
   return owned(db, subject).where('orders.id', '=', id).executeTakeFirst();
 }
 
+/** Locks the customer's order for the rest of the transaction (billing updates, invoice requests). */
+export async function lockOwnedOrder(db: Executor, subject: Subject, id: string): Promise<OrderRow | undefined> {
+  return owned(db, subject).where('orders.id', '=', id).forUpdate().executeTakeFirst();
+}
+
 export async function listOwnedOrders(db: Executor, subject: Subject, params: CustomerOrderListParams) {
   let query = owned(db, subject).innerJoin('products', 'products.id', 'orders.product_id');
   if (params.organization_id?.length) query = query.where('orders.organization_id', 'in', params.organization_id);

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { oneOrList, paginationQuery, queryString, sortingQuery } from '../../../platform/http/query.js';
 import { Id, ListResource } from '../../../platform/http/schemas.js';
-import { Order, OrderSubscription, ProductBillingType } from '../../orders/orders.schemas.js';
+import { Order, OrderSubscription, OrderUpdate, ProductBillingType } from '../../orders/orders.schemas.js';
 import { CustomerOrderProduct } from '../customer-portal.schemas.js';
 
 /** The subscription an order embeds, without the seller's metadata. */
@@ -29,3 +29,11 @@ export const CustomerOrderListQuery = z.object({
   sorting: sortingQuery(CUSTOMER_ORDER_SORT_KEYS, ['-created_at']),
 });
 export type CustomerOrderListParams = z.output<typeof CustomerOrderListQuery>;
+
+/** The seller's update body: both keys required (nullable), frozen once the invoice exists. */
+export const CustomerOrderUpdate = OrderUpdate.meta({ id: 'CustomerOrderUpdate' });
+
+export const CustomerOrderInvoice = z.object({ url: z.string() }).meta({ id: 'CustomerOrderInvoice' });
+
+/** `POST …/invoice` answers 202 with an empty JSON object. */
+export const CustomerOrderInvoiceAccepted = z.object({}).meta({ id: 'CustomerOrderInvoiceAccepted' });

@@ -9,7 +9,10 @@ import {
 } from '../../orders/orders.repository.js';
 import { findSubscriptionsByIds } from '../../subscriptions/subscriptions.repository.js';
 import { loadProductsWithOrganization } from '../customer-portal.service.js';
-import { findOwnedOrder, listOwnedOrders } from './orders.repository.js';
+import { invoiceUrl, requestInvoice } from '../../orders/orders.invoice.js';
+import type { OrderUpdateInput } from '../../orders/orders.schemas.js';
+import { updateBillingDetails } from '../../orders/orders.service.js';
+import { findOwnedOrder, listOwnedOrders, lockOwnedOrder } from './orders.repository.js';
 import type { CustomerOrderListParams } from './orders.schemas.js';
 import { serializeCustomerOrder, type CustomerOrderWire } from './orders.serializer.js';
 
@@ -53,4 +56,28 @@ export async function getCustomerOrder(ctx: Context, id: string): Promise<Custom
   const row = await findOwnedOrder(ctx.db, ctx.subject, id);
   if (!row) throw new ResourceNotFound();
   return (await serializeCustomerOrders(ctx, [row]))[0]!;
+}
+
+/** The billing name and address of one of the customer's orders, under the seller's rules. */
+export async function updateCustomerOrder(
+  ctx: Context,
+  id: string,
+  input: OrderUpdateInput,
+): Promise<CustomerOrderWire> {
+  const row = await lockOwnedOrder(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  await updateBillingDetails(ctx, row, input);
+  return getCustomerOrder(ctx, id);
+}
+
+export async function requestCustomerOrderInvoice(ctx: Context, id: string): Promise<Record<string, never>> {
+  const row = await lockOwnedOrder(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return requestInvoice(ctx, row);
+}
+
+export async function getCustomerOrderInvoice(ctx: Context, id: string): Promise<{ url: string }> {
+  const row = await findOwnedOrder(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return invoiceUrl(ctx, row);
 }
