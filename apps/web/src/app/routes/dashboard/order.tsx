@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -5,6 +6,7 @@ import { Loading } from '../../../components/ui/spinner';
 import { useOrder } from '../../../features/orders/api/get-order';
 import { OrderDetails } from '../../../features/orders/components/order-details';
 import { PaymentsList } from '../../../features/payments/components/payments-list';
+import { getProductQueryOptions } from '../../../features/products/api/get-product';
 import { formatDateTime } from '../../../lib/format';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
@@ -12,6 +14,9 @@ export function Component() {
   const organization = useCurrentOrganization();
   const { orderId = '' } = useParams();
   const order = useOrder(orderId);
+  // The product's prices tell which lines bill usage (a metered price) and on which meter.
+  const productId = order.data?.product_id ?? '';
+  const product = useQuery({ ...getProductQueryOptions(productId), enabled: productId !== '' });
   const back = (
     <Link className="text-sm font-medium text-blue-800 underline" to={organizationPath(organization, '/orders')}>
       ← Orders
@@ -34,7 +39,7 @@ export function Component() {
           description={`Placed ${formatDateTime(order.data.created_at)} by ${order.data.customer.email}`}
         />
       </div>
-      <OrderDetails order={order.data} dashboardPath={organizationPath(organization)} />
+      <OrderDetails order={order.data} dashboardPath={organizationPath(organization)} prices={product.data?.prices} />
       <section aria-labelledby="order-payments" className="mt-8">
         <h2 id="order-payments" className="mb-3 text-base font-semibold text-slate-900">
           Payments

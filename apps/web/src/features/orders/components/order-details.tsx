@@ -1,4 +1,4 @@
-import type { Order } from '@tessera/sdk';
+import type { Order, ProductPrice } from '@tessera/sdk';
 import { BillingDetailsCard } from '../../../components/orders/billing-details-card';
 import { OrderItems } from '../../../components/orders/order-items';
 import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
@@ -14,9 +14,11 @@ export interface OrderDetailsProps {
   order: Order;
   /** The organization's dashboard path: the customer, product and subscription link below it. */
   dashboardPath: string;
+  /** The prices of the order's product (composed by the page): metered lines say their meter and units. */
+  prices?: readonly ProductPrice[];
 }
 
-export function OrderDetails({ order, dashboardPath }: OrderDetailsProps) {
+export function OrderDetails({ order, dashboardPath, prices }: OrderDetailsProps) {
   const money = (amount: number) => formatMoney(amount, order.currency);
   const refunded = order.refunded_amount + order.refunded_tax_amount;
   return (
@@ -62,7 +64,14 @@ export function OrderDetails({ order, dashboardPath }: OrderDetailsProps) {
           </DetailRow>
         </dl>
       </Card>
-      <OrderItems items={order.items} currency={order.currency} prorationLabel="Proration" className="lg:col-span-2" />
+      <OrderItems
+        items={order.items}
+        currency={order.currency}
+        prorationLabel="Proration"
+        prices={prices}
+        meterPath={(meterId) => `${dashboardPath}/meters/${meterId}`}
+        className="lg:col-span-2"
+      />
       <BillingDetailsCard title="Billing details" name={order.billing_name} address={order.billing_address} />
       <OrderInvoice order={order} />
     </div>
