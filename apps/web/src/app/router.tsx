@@ -66,6 +66,7 @@ export function createRouter() {
             { path: 'subscriptions', lazy: () => import('./routes/portal/subscriptions') },
             { path: 'subscriptions/:subscriptionId', lazy: () => import('./routes/portal/subscription') },
             { path: 'benefits', lazy: () => import('./routes/portal/benefits') },
+            { path: 'usage', lazy: () => import('./routes/portal/usage') },
             { path: 'profile', lazy: () => import('./routes/portal/profile') },
           ],
         },

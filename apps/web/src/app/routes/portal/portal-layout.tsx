@@ -6,6 +6,7 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { useCustomer } from '../../../features/customer-portal/api/get-customer';
+import { useCustomerMeters } from '../../../features/customer-portal/api/get-customer-meters';
 import { useOrganization } from '../../../features/customer-portal/api/get-organization';
 import { createCustomerClient } from '../../../features/customer-portal/api/portal-client';
 import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
@@ -91,6 +92,9 @@ function PortalLayout({ slug }: { slug: string }) {
 function SignedIn() {
   const { storefront, signOut } = usePortalSession();
   const customer = useCustomer();
+  // The Usage page is offered to customers with at least one meter (usage or credits).
+  const meters = useCustomerMeters({ limit: 1 });
+  const hasUsage = (meters.data?.pagination.total_count ?? 0) > 0;
   const organization = storefront.organization;
 
   if (customer.isPending)
@@ -110,7 +114,11 @@ function SignedIn() {
       </PortalShell>
     );
   return (
-    <PortalShell organization={organization} account={{ email: customer.data.email, onSignOut: signOut }}>
+    <PortalShell
+      organization={organization}
+      account={{ email: customer.data.email, onSignOut: signOut }}
+      hasUsage={hasUsage}
+    >
       <Outlet />
     </PortalShell>
   );

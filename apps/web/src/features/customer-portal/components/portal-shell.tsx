@@ -13,6 +13,7 @@ const NAVIGATION = [
   { to: '/orders', label: 'Orders' },
   { to: '/subscriptions', label: 'Subscriptions' },
   { to: '/benefits', label: 'Benefits' },
+  { to: '/usage', label: 'Usage', isUsage: true },
   { to: '/profile', label: 'Profile' },
 ];
 
@@ -20,6 +21,8 @@ export interface PortalShellProps {
   organization: Pick<Organization, 'name' | 'slug' | 'avatar_url'>;
   /** Who is signed in, with the way out; absent when there is no session. */
   account?: { email: string; onSignOut(): void };
+  /** The customer has meters: the Usage page is in the navigation. */
+  hasUsage?: boolean;
   children: ReactNode;
 }
 
@@ -37,7 +40,8 @@ function OrganizationMark({ organization }: { organization: PortalShellProps['or
 }
 
 /** The frame of the customer portal: the seller on top, the sections, and the customer's way out. */
-export function PortalShell({ organization, account, children }: PortalShellProps) {
+export function PortalShell({ organization, account, hasUsage = false, children }: PortalShellProps) {
+  const navigation = NAVIGATION.filter((item) => hasUsage || !item.isUsage);
   return (
     <div className="min-h-screen bg-slate-50">
       <title>{`Customer portal · ${organization.name}`}</title>
@@ -70,7 +74,7 @@ export function PortalShell({ organization, account, children }: PortalShellProp
         {account && (
           <nav aria-label="Customer portal" className="mx-auto max-w-5xl overflow-x-auto px-2 sm:px-4">
             <ul className="flex gap-1">
-              {NAVIGATION.map((item) => (
+              {navigation.map((item) => (
                 <li key={item.label}>
                   <NavLink
                     to={portalPath(organization.slug, item.to)}
