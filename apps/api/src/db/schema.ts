@@ -15,6 +15,7 @@ import type { RateLimitTables } from './tables/rate-limits.js';
 import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
 import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
+import type { PaymentMethodsTables } from './tables/payment-methods.js';
 import type { TaxTables } from './tables/tax.js';
 
 /**
@@ -37,6 +38,7 @@ export interface DB
     SubscriptionsTables,
     TestClockTables,
     PaymentAttemptsTables,
+    PaymentMethodsTables,
     BillingTables,
     RateLimitTables,
     IdempotencyKeyTables,

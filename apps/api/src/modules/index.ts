@@ -35,6 +35,7 @@ import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
+import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment-methods.defaults.js';
 import { cleanRateLimitsJob, cleanRateLimitsSchedule } from '../platform/http/rate-limit.js';
 import { cleanIdempotencyKeysJob, cleanIdempotencyKeysSchedule } from '../platform/http/idempotency.js';
 
@@ -72,6 +73,7 @@ export const jobs: JobDefinition<never>[] = [
   reconcileCheckoutPaymentsJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
+  retryPastDueChargeJob as JobDefinition<never>,
   ...(benefitGrantJobs as JobDefinition<never>[]),
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,

@@ -20,6 +20,9 @@ const PROCESSOR_METHODS = [
   'retrieveCharge',
   'retrieveSetup',
   'refund',
+  'setupPaymentMethod',
+  'retrievePaymentMethodSetup',
+  'detachPaymentMethod',
 ] as const;
 
 type Method = (typeof PROCESSOR_METHODS)[number];

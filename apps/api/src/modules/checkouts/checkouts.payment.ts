@@ -10,6 +10,7 @@ import type {
 } from '../../platform/payments/processor.js';
 import { onOrganizationClock } from '../../platform/test-clock.js';
 import { recordPayment } from '../payments/payments.service.js';
+import { recordSavedPaymentMethod } from '../customer-portal/payment-methods/payment-methods.defaults.js';
 import { openCustomerSession } from './checkouts.customer.js';
 import {
   deleteCheckoutRedemptions,
@@ -190,6 +191,16 @@ export async function settleAttempt(
       paymentId: payment?.id ?? null,
       paymentMethodId: outcome.paymentMethodId ?? null,
     });
+    if (outcome.paymentMethodId) {
+      // The customer's saved methods (portal) show it, and it becomes the default the renewals charge.
+      await recordSavedPaymentMethod(ctx, {
+        organizationId: attempt.organization_id,
+        customerId: customer.id,
+        processor: attempt.processor,
+        paymentMethodId: outcome.paymentMethodId,
+        card: outcome.card,
+      });
+    }
     await updateCheckoutRow(ctx.db, checkout.id, { status: 'succeeded' });
     const succeeded = await saveDraft(ctx, { ...draft, row: { ...draft.row, status: 'succeeded' } });
     const token = options.answer && attempt.issue_customer_session ? await openCustomerSession(ctx, customer.id) : null;

@@ -2,6 +2,7 @@ import { portalBenefitGrantRoutes } from './benefit-grants/benefit-grants.routes
 import { portalCustomerRoutes } from './customers/customers.routes.js';
 import { portalCustomerSessionRoutes } from './customer-session/customer-session.routes.js';
 import { portalOrderRoutes } from './orders/orders.routes.js';
+import { portalPaymentMethodRoutes } from './payment-methods/payment-methods.routes.js';
 import { portalOrganizationRoutes } from './organizations/organizations.routes.js';
 import { portalSubscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 
@@ -11,6 +12,7 @@ import { portalSubscriptionRoutes } from './subscriptions/subscriptions.routes.j
  */
 export const customerPortalRoutes = [
   ...portalCustomerRoutes,
+  ...portalPaymentMethodRoutes,
   ...portalOrderRoutes,
   ...portalSubscriptionRoutes,
   ...portalBenefitGrantRoutes,

@@ -31,6 +31,9 @@ export class UnavailablePaymentProcessor implements PaymentProcessor {
   retrieveCharge = async (): Promise<never> => this.refuse();
   retrieveSetup = async (): Promise<never> => this.refuse();
   refund = async (): Promise<never> => this.refuse();
+  setupPaymentMethod = async (): Promise<never> => this.refuse();
+  retrievePaymentMethodSetup = async (): Promise<never> => this.refuse();
+  detachPaymentMethod = async (): Promise<never> => this.refuse();
 }
 
 export interface PaymentProcessorDeps {

@@ -66,6 +66,20 @@ export type SetupResult =
 
 export type RetrievedSetup = SetupResult | { status: 'not_found' };
 
+/**
+ * A method the customer saves in the portal: saved, refused, or waiting for the customer's
+ * authentication (3-D Secure: the page completes it with the client secret, then the setup is asked again).
+ */
+export type PaymentMethodSetupResult =
+  | SetupResult
+  | {
+      status: 'requires_action';
+      /** The processor's id of the setup (SetupIntent id for Stripe). */
+      processorSetupId: string;
+      /** The secret the page hands to the processor's script. Never logged. */
+      clientSecret: string;
+    };
+
 export type RefundResult =
   | { status: 'succeeded'; processorRefundId: string }
   | { status: 'pending'; processorRefundId: string }
@@ -120,6 +134,28 @@ export interface PaymentProcessor {
     idempotencyKey: string;
     metadata: Record<string, string>;
   }): Promise<ChargeResult>;
+
+  /**
+   * Saves a confirmation token's method for off-session charges without charging (a customer adds a
+   * card in the portal). Unlike `setupWithConfirmationToken`, the setup may wait for the customer's
+   * authentication; `returnUrl` is where a redirecting method comes back to.
+   */
+  setupPaymentMethod(input: {
+    confirmationTokenId: string;
+    customer: ProcessorCustomerInput;
+    idempotencyKey: string;
+    returnUrl: string;
+    metadata: Record<string, string>;
+  }): Promise<PaymentMethodSetupResult>;
+
+  /** A setup made with `setupPaymentMethod`, as it stands now (after the customer's authentication). */
+  retrievePaymentMethodSetup(input: {
+    processorSetupId: string;
+    customer: ProcessorCustomerInput;
+  }): Promise<PaymentMethodSetupResult | { status: 'not_found' }>;
+
+  /** Detaches a saved method from the customer: it is never charged again. Detaching twice is harmless. */
+  detachPaymentMethod(input: { paymentMethodId: string; customer: ProcessorCustomerInput }): Promise<void>;
 
   /** Refunds part or all of a succeeded payment. */
   refund(input: {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { SimulatedChargesTable } from '../../db/tables/orders.js';
+import type { SimulatedSetupIntentsTable } from '../../db/tables/payment-methods.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/v4';
 import type { Clock } from '../clock.js';
@@ -22,6 +23,7 @@ import type {
   CardDetails,
   ChargeResult,
   CheckoutChargeResult,
+  PaymentMethodSetupResult,
   PaymentProcessor,
   RefundResult,
   RetrievedCharge,
@@ -216,6 +218,21 @@ function resultOfCharge(row: ChargeRow): CheckoutChargeResult {
   };
 }
 
+/** A setup as it stands now. */
+function resultOfSetup(row: Selectable<SimulatedSetupIntentsTable>): PaymentMethodSetupResult {
+  if (row.status === 'requires_action')
+    return { status: 'requires_action', processorSetupId: row.id, clientSecret: row.client_secret! };
+  if (row.status === 'failed') {
+    const decline = Object.values(DECLINES).find((candidate) => candidate.reason === row.decline_reason);
+    return {
+      status: 'failed',
+      declineReason: row.decline_reason ?? 'card_declined',
+      declineMessage: decline?.message ?? 'Your card was declined.',
+    };
+  }
+  return { status: 'succeeded', paymentMethodId: row.payment_method_id!, card: cardOf(row) };
+}
+
 export class SimulatedPaymentProcessor implements PaymentProcessor {
   readonly name = 'simulated' as const;
 
@@ -342,7 +359,8 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
         .where('client_secret', '=', clientSecret)
         .forUpdate()
         .executeTakeFirst();
-      if (!row || row.status !== 'requires_action') return undefined;
+      if (!row) return this.authenticateSetup(db, clientSecret, approve);
+      if (row.status !== 'requires_action') return undefined;
       if (!approve) {
         await db
           .updateTable('simulated_charges')
@@ -363,6 +381,112 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
         .execute();
       return 'succeeded';
     });
+  }
+
+  /** The customer's answer to the authentication of a setup (a card added in the portal). */
+  private async authenticateSetup(
+    db: Executor,
+    clientSecret: string,
+    approve: boolean,
+  ): Promise<'succeeded' | 'failed' | undefined> {
+    const setup = await db
+      .selectFrom('simulated_setup_intents')
+      .selectAll()
+      .where('client_secret', '=', clientSecret)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!setup || setup.status !== 'requires_action') return undefined;
+    if (!approve) {
+      await db
+        .updateTable('simulated_setup_intents')
+        .set({ status: 'failed', decline_reason: DECLINES.authentication_failed.reason })
+        .where('id', '=', setup.id)
+        .execute();
+      return 'failed';
+    }
+    const { brand, last4, exp_month, exp_year, outcome } = setup;
+    const paymentMethodId = await this.savePaymentMethod(db, setup.customer_id, {
+      brand,
+      last4,
+      exp_month,
+      exp_year,
+      outcome,
+    });
+    await db
+      .updateTable('simulated_setup_intents')
+      .set({ status: 'succeeded', payment_method_id: paymentMethodId })
+      .where('id', '=', setup.id)
+      .execute();
+    return 'succeeded';
+  }
+
+  /**
+   * A card saved from the portal: as `setupWithConfirmationToken`, except that the 3-D Secure card
+   * (4000 0025 0000 3155) waits for the customer's authentication instead of failing.
+   */
+  setupPaymentMethod(input: Parameters<PaymentProcessor['setupPaymentMethod']>[0]) {
+    return this.once(input.idempotencyKey, 'setup_payment_method', async (db): Promise<PaymentMethodSetupResult> => {
+      const card = await this.consumeToken(db, input.confirmationTokenId);
+      if (!card)
+        return { status: 'failed', declineReason: INVALID_TOKEN.reason, declineMessage: INVALID_TOKEN.message };
+      const customerId = input.customer.customerId;
+      const id = simulatedId('seti');
+      const decline = setupDecline(card, this.clock.now());
+      if (decline?.reason === DECLINES.authentication_required.reason) {
+        const row = await db
+          .insertInto('simulated_setup_intents')
+          .values({
+            id,
+            created_at: this.clock.now(),
+            customer_id: customerId,
+            status: 'requires_action',
+            client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+            payment_method_id: null,
+            decline_reason: null,
+            ...card,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return resultOfSetup(row);
+      }
+      const paymentMethodId = decline ? null : await this.savePaymentMethod(db, customerId, card);
+      const row = await db
+        .insertInto('simulated_setup_intents')
+        .values({
+          id,
+          created_at: this.clock.now(),
+          customer_id: customerId,
+          status: decline ? 'failed' : 'succeeded',
+          client_secret: null,
+          payment_method_id: paymentMethodId,
+          decline_reason: decline?.reason ?? null,
+          ...card,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return resultOfSetup(row);
+    });
+  }
+
+  async retrievePaymentMethodSetup(
+    input: Parameters<PaymentProcessor['retrievePaymentMethodSetup']>[0],
+  ): Promise<PaymentMethodSetupResult | { status: 'not_found' }> {
+    const row = await this.db
+      .selectFrom('simulated_setup_intents')
+      .selectAll()
+      .where('id', '=', input.processorSetupId)
+      .where('customer_id', '=', input.customer.customerId)
+      .executeTakeFirst();
+    return row ? resultOfSetup(row) : { status: 'not_found' };
+  }
+
+  /** A detached method is gone from the customer: a later charge of it finds no method. */
+  async detachPaymentMethod(input: Parameters<PaymentProcessor['detachPaymentMethod']>[0]): Promise<void> {
+    await this.db
+      .deleteFrom('simulated_payment_methods')
+      .where('id', '=', input.paymentMethodId)
+      .where('customer_id', '=', input.customer.customerId)
+      .execute();
   }
 
   /** The outcome of a charge made with this idempotency key (or this id), as it stands now. */

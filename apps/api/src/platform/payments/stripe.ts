@@ -3,6 +3,7 @@ import type {
   CardDetails,
   ChargeResult,
   CheckoutChargeResult,
+  PaymentMethodSetupResult,
   PaymentProcessor,
   RetrievedCharge,
   RetrievedSetup,
@@ -126,6 +127,21 @@ function failedChargeFromError(error: unknown): ChargeResult {
   };
 }
 
+/** A SetupIntent of the portal: saved, waiting for the customer's authentication, or refused. */
+function setupResult(intent: Stripe.SetupIntent): PaymentMethodSetupResult {
+  const paymentMethodId = methodId(intent.payment_method);
+  if (intent.status === 'succeeded' && paymentMethodId)
+    return { status: 'succeeded', paymentMethodId, card: cardOf(intent.payment_method) ?? UNKNOWN_CARD };
+  if (intent.status === 'requires_action' && intent.client_secret)
+    return { status: 'requires_action', processorSetupId: intent.id, clientSecret: intent.client_secret };
+  const lastError = intent.last_setup_error;
+  return {
+    status: 'failed',
+    declineReason: lastError?.decline_code ?? lastError?.code ?? `setup_intent_${intent.status}`,
+    declineMessage: lastError?.message ?? 'The card could not be saved.',
+  };
+}
+
 const REFUND_REASONS: Record<string, Stripe.RefundCreateParams.Reason> = {
   duplicate: 'duplicate',
   fraudulent: 'fraudulent',
@@ -222,6 +238,66 @@ export class StripePaymentProcessor implements PaymentProcessor {
       const decline = declineOf(error);
       if (!decline) throw error;
       return { status: 'failed', declineReason: decline.reason, declineMessage: decline.message };
+    }
+  }
+
+  /**
+   * A SetupIntent confirmed with the portal's confirmation token (as the reference's add payment
+   * method), with `return_url` for methods that redirect. 3-D Secure leaves it `requires_action`: the
+   * page runs Stripe.js `handleNextAction` with the client secret, then the setup is retrieved.
+   */
+  async setupPaymentMethod(
+    input: Parameters<PaymentProcessor['setupPaymentMethod']>[0],
+  ): Promise<PaymentMethodSetupResult> {
+    const customer = await this.stripeCustomerId(input.customer);
+    try {
+      const intent = await this.stripe.setupIntents.create(
+        {
+          customer,
+          confirm: true,
+          confirmation_token: input.confirmationTokenId,
+          usage: 'off_session',
+          automatic_payment_methods: { enabled: true },
+          return_url: input.returnUrl,
+          metadata: { ...input.metadata, [IDEMPOTENCY_METADATA_KEY]: input.idempotencyKey },
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return setupResult(intent);
+    } catch (error) {
+      const decline = declineOf(error);
+      if (!decline) throw error;
+      return { status: 'failed', declineReason: decline.reason, declineMessage: decline.message };
+    }
+  }
+
+  async retrievePaymentMethodSetup(
+    input: Parameters<PaymentProcessor['retrievePaymentMethodSetup']>[0],
+  ): Promise<PaymentMethodSetupResult | { status: 'not_found' }> {
+    const customer = await this.stripeCustomerId(input.customer);
+    try {
+      const intent = await this.stripe.setupIntents.retrieve(input.processorSetupId, { expand: ['payment_method'] });
+      // Another customer's setup is not this customer's to finish.
+      if ((typeof intent.customer === 'string' ? intent.customer : intent.customer?.id) !== customer)
+        return { status: 'not_found' };
+      return setupResult(intent);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        return { status: 'not_found' };
+      throw error;
+    }
+  }
+
+  async detachPaymentMethod(input: Parameters<PaymentProcessor['detachPaymentMethod']>[0]): Promise<void> {
+    try {
+      await this.stripe.paymentMethods.detach(input.paymentMethodId);
+    } catch (error) {
+      // Detached already (or never attached): the outcome asked for holds.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_method_unexpected_state')
+        return;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return;
+      throw error;
     }
   }
 
