@@ -539,3 +539,141 @@ describe('checkout charges that wait, and outcomes asked again', () => {
     expect(requests[1]!.params.get('customer')).toBe('cus_123');
   });
 });
+
+describe('portal payment methods', () => {
+  const setupIntent = (fields: Record<string, unknown>) => ({
+    id: 'seti_portal',
+    object: 'setup_intent',
+    customer: 'cus_123',
+    usage: 'off_session',
+    last_setup_error: null,
+    metadata: {},
+    ...fields,
+  });
+  const add = (processor: StripePaymentProcessor) =>
+    processor.setupPaymentMethod({
+      confirmationTokenId: 'ctoken_portal',
+      customer,
+      idempotencyKey: 'payment-method:m1',
+      returnUrl: 'https://billing.example.com/portal/acme/payment-methods?payment_method_id=m1',
+      metadata: { customer_id: customer.customerId },
+    });
+
+  it('confirms a SetupIntent with the confirmation token, the return URL and the idempotency key', async () => {
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({ status: 200, body: setupIntent({ status: 'succeeded', payment_method: card('4444', 'mastercard') }) }),
+    ]);
+    expect(await add(processor)).toEqual({
+      status: 'succeeded',
+      paymentMethodId: 'pm_4444',
+      card: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2030 },
+    });
+    const request = requests[1]!;
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/setup_intents', idempotencyKey: 'payment-method:m1' });
+    expect(request.params.get('customer')).toBe('cus_123');
+    expect(request.params.get('confirm')).toBe('true');
+    expect(request.params.get('confirmation_token')).toBe('ctoken_portal');
+    expect(request.params.get('usage')).toBe('off_session');
+    expect(request.params.get('return_url')).toBe(
+      'https://billing.example.com/portal/acme/payment-methods?payment_method_id=m1',
+    );
+    expect(request.params.get('automatic_payment_methods[enabled]')).toBe('true');
+    expect(request.params.get('metadata[tessera_idempotency_key]')).toBe('payment-method:m1');
+  });
+
+  it('3-D Secure: requires_action carries the SetupIntent and its client secret; retrieved once authenticated', async () => {
+    const { processor, requests } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 200,
+        body: setupIntent({
+          status: 'requires_action',
+          client_secret: 'seti_portal_secret_abc',
+          payment_method: card('3155'),
+          next_action: { type: 'use_stripe_sdk' },
+        }),
+      }),
+      () => ({ status: 200, body: setupIntent({ status: 'succeeded', payment_method: card('3155') }) }),
+    ]);
+    expect(await add(processor)).toEqual({
+      status: 'requires_action',
+      processorSetupId: 'seti_portal',
+      clientSecret: 'seti_portal_secret_abc',
+    });
+    expect(await processor.retrievePaymentMethodSetup({ processorSetupId: 'seti_portal', customer })).toEqual({
+      status: 'succeeded',
+      paymentMethodId: 'pm_3155',
+      card: { brand: 'visa', last4: '3155', exp_month: 12, exp_year: 2030 },
+    });
+    expect(requests[2]).toMatchObject({ method: 'GET', path: '/v1/setup_intents/seti_portal' });
+    expect(requests[2]!.params.getAll('expand[]').length + requests[2]!.params.getAll('expand[0]').length).toBe(1);
+  });
+
+  it('a failed authentication or a decline is a failed result; a setup of another customer is not found', async () => {
+    const { processor } = fakeStripe([
+      searchFound,
+      () => ({
+        status: 402,
+        body: cardError({ code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' }),
+      }),
+      () => ({
+        status: 200,
+        body: setupIntent({
+          status: 'requires_payment_method',
+          payment_method: null,
+          last_setup_error: {
+            code: 'setup_intent_authentication_failure',
+            message: 'We are unable to authenticate your payment method.',
+          },
+        }),
+      }),
+      () => ({
+        status: 200,
+        body: setupIntent({ customer: 'cus_other', status: 'succeeded', payment_method: card('1') }),
+      }),
+      () => ({
+        status: 404,
+        body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such setupintent' } },
+      }),
+    ]);
+    expect(await add(processor)).toEqual({
+      status: 'failed',
+      declineReason: 'card_declined',
+      declineMessage: 'Your card was declined.',
+    });
+    expect(await processor.retrievePaymentMethodSetup({ processorSetupId: 'seti_portal', customer })).toEqual({
+      status: 'failed',
+      declineReason: 'setup_intent_authentication_failure',
+      declineMessage: 'We are unable to authenticate your payment method.',
+    });
+    expect(await processor.retrievePaymentMethodSetup({ processorSetupId: 'seti_portal', customer })).toEqual({
+      status: 'not_found',
+    });
+    expect(await processor.retrievePaymentMethodSetup({ processorSetupId: 'seti_gone', customer })).toEqual({
+      status: 'not_found',
+    });
+  });
+
+  it('detaches a method; one detached already is not an error', async () => {
+    const { processor, requests } = fakeStripe([
+      () => ({ status: 200, body: { ...card('4242'), customer: null } }),
+      () => ({
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_method_unexpected_state',
+            message: 'The payment method you provided is not attached to a customer so detachment is impossible.',
+          },
+        },
+      }),
+    ]);
+    await processor.detachPaymentMethod({ paymentMethodId: 'pm_4242', customer });
+    await processor.detachPaymentMethod({ paymentMethodId: 'pm_4242', customer });
+    expect(requests.map((r) => [r.method, r.path])).toEqual([
+      ['POST', '/v1/payment_methods/pm_4242/detach'],
+      ['POST', '/v1/payment_methods/pm_4242/detach'],
+    ]);
+  });
+});
