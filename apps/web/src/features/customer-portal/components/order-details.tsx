@@ -7,6 +7,7 @@ import { Card, CardTitle } from '../../../components/ui/card';
 import { DetailRow } from '../../../components/ui/detail-row';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { BILLING_REASON } from '../../../lib/order-labels';
+import { OrderInvoice } from './order-invoice';
 import { portalPath } from './portal-shell';
 
 export function OrderDetails({ slug, order }: { slug: string; order: CustomerOrder }) {
@@ -46,6 +47,7 @@ export function OrderDetails({ slug, order }: { slug: string; order: CustomerOrd
       </Card>
       <OrderItems items={order.items} currency={order.currency} prorationLabel="Prorated" className="lg:col-span-2" />
       <BillingDetailsCard title="Billed to" name={order.billing_name} address={order.billing_address} />
+      <OrderInvoice order={order} />
       {order.product.description && (
         <Card>
           <CardTitle>{order.product.name}</CardTitle>
