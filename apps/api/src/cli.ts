@@ -13,6 +13,8 @@ import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 import { ApiError, RequestValidationError } from './platform/http/errors.js';
 import { buildOpenApiDocument } from './platform/http/openapi.js';
+import { listEmails } from './platform/mail/mail.repository.js';
+import { serializeOutboxEmail } from './modules/emails/emails.serializer.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -234,6 +236,47 @@ clock
         );
       } finally {
         await runtime.stop();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+const mail = program.command('mail').description('Outgoing email (the outbox)');
+mail
+  .command('list')
+  .description('List outgoing emails, newest first (without SMTP_URL they stay here, in the local outbox)')
+  .option('--org <slug>', "only this organization's")
+  .option('--limit <n>', 'how many', positiveInteger, 20)
+  .option('--json', 'print JSON (one object with the emails, bodies included)')
+  .action(async (options: { org?: string; limit: number; json?: boolean }) => {
+    try {
+      const emails = await withRuntime(async (runtime) => {
+        const ctx = runtime.context();
+        if (options.org) {
+          const organization = await findOrganizationBySlug(ctx.db, options.org);
+          if (!organization) throw new UsageError(`no organization with slug "${options.org}"`);
+        }
+        const { items } = await listEmails(ctx.db, {
+          organizationSlug: options.org,
+          limit: Math.max(1, options.limit),
+          offset: 0,
+        });
+        return items;
+      });
+      if (options.json) {
+        const items = emails.map((row) => ({ ...serializeOutboxEmail(row), organization_slug: row.organization_slug }));
+        process.stdout.write(JSON.stringify({ items }, null, 2) + '\n');
+        return;
+      }
+      if (emails.length === 0) process.stdout.write('no emails\n');
+      for (const row of emails) {
+        const when = (row.sent_at ?? row.created_at).toISOString();
+        const where = row.status === 'sent' ? `sent via ${row.transport}` : row.status;
+        process.stdout.write(
+          `${when}  ${row.organization_slug ?? '-'}  ${where}  ${row.template ?? row.kind}\n` +
+            `  to: ${row.to_addresses.join(', ')}\n  subject: ${row.subject}\n`,
+        );
       }
     } catch (error) {
       fail(error);

@@ -66,6 +66,13 @@ export interface Config {
    * deployment's network).
    */
   trustProxy: boolean | string;
+  /**
+   * Outgoing mail (platform/mail): `SMTP_URL` (smtp:// or smtps://, credentials in it; never logged)
+   * sends through that server; unset, emails stay in the local outbox (`tessera mail list`).
+   */
+  smtpUrl: string | undefined;
+  /** The sender address (`MAIL_FROM`, default `noreply@` the host of BASE_URL); the display name is the organization's. */
+  mailFrom: string;
 }
 
 /** `TRUST_PROXY` as Fastify takes it. */
@@ -162,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       scale: Math.max(1, intFromEnv(env, 'RATE_LIMIT_SCALE', 1)),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || `noreply@${new URL(baseUrl).hostname}`,
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

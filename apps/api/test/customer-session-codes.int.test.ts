@@ -26,7 +26,7 @@ async function codeEmails(to: string) {
   const rows = await server.runtime.database.db
     .selectFrom('emails')
     .selectAll()
-    .where('kind', '=', 'customer_session.code')
+    .where('template', '=', 'portal_sign_in_code')
     .orderBy('created_at')
     .execute();
   return rows.filter((row) => row.to_addresses.some((address) => address.toLowerCase() === to.toLowerCase()));
@@ -36,7 +36,7 @@ async function requestCode(email: string): Promise<string> {
   const answer = await request({ email, organization_id: acme.organization.id });
   expect(answer.statusCode).toBe(202);
   const sent = (await codeEmails(email)).at(-1)!;
-  return /is: ([A-Z0-9]{6})/.exec(sent.text_body)![1]!;
+  return /is:\s+([A-Z0-9]{6})/.exec(sent.text_body)![1]!;
 }
 
 describe('email-code sign-in', () => {

@@ -256,7 +256,7 @@ describe('refunds and disputes', () => {
     const email = await server.runtime.database.db
       .selectFrom('emails')
       .selectAll()
-      .where('kind', '=', 'order.dispute_created')
+      .where('template', '=', 'order_dispute_created')
       .executeTakeFirstOrThrow();
     expect(email.to_addresses).toContain('billing@acme.example');
 

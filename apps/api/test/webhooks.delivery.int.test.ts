@@ -214,7 +214,7 @@ describe('retries', () => {
       .where('organization_id', '=', org.organization.id)
       .execute();
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ kind: 'webhook_endpoint.disabled', to_addresses: ['billing@example.com'] });
+    expect(emails[0]).toMatchObject({ template: 'webhook_endpoint_disabled', to_addresses: ['billing@example.com'] });
     expect(emails[0]!.subject).toContain(endpoint.url);
     expect(emails[0]!.text_body).toContain('410');
 

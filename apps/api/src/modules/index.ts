@@ -14,6 +14,8 @@ import { orderRoutes } from './orders/orders.routes.js';
 import { generateInvoiceJob } from './orders/orders.invoice.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import { sendEmailJob, sweepEmailsJob, sweepEmailsSchedule } from '../platform/mail/sender.js';
+import { emailRoutes } from './emails/emails.routes.js';
 import {
   deliveryJobs as webhookJobs,
   sweepDeliveriesJob,
@@ -63,6 +65,7 @@ export const routes: AnyRoute[] = [
   ...meterRoutes,
   ...customerMeterRoutes,
   ...testClockRoutes,
+  ...emailRoutes,
 ];
 
 /** Every background job the worker runs. */
@@ -78,6 +81,8 @@ export const jobs: JobDefinition<never>[] = [
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,
   eventsIngestedJob as JobDefinition<never>,
+  sendEmailJob as JobDefinition<never>,
+  sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
 ];
 
@@ -89,4 +94,5 @@ export const periodicTasks: PeriodicTask[] = [
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,
   cleanIdempotencyKeysSchedule,
+  sweepEmailsSchedule,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context.js';
 import { fanOutWebhookEvent } from '../modules/webhooks/webhooks.delivery.js';
+import { queueEmailsForEvent } from './mail/event-emails.js';
 import type { WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
@@ -8,7 +9,8 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../modules/webhooks/
 /**
  * Records a webhook event in the caller's transaction, with `data` serialized exactly as the API
  * serializes the resource. It exists if and only if the change that caused it commits, and so do its
- * deliveries: one per subscribed endpoint, each with the job that sends it (modules/webhooks).
+ * deliveries: one per subscribed endpoint, each with the job that sends it (modules/webhooks), and the
+ * customer emails the event means (platform/mail/event-emails.ts).
  */
 export async function recordWebhookEvent(
   ctx: Context,
@@ -24,5 +26,6 @@ export async function recordWebhookEvent(
     .values({ id, created_at: createdAt, organization_id: organizationId, type, payload })
     .execute();
   await fanOutWebhookEvent(ctx, { eventId: id, organizationId, type, data, payload, createdAt });
+  await queueEmailsForEvent(ctx, organizationId, type, data);
   return id;
 }

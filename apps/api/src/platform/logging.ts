@@ -37,6 +37,9 @@ const FOREIGN_TOKENS: RegExp[] = [
   /\beyJ[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g,
 ];
 
+/** The password of a URL's user information (SMTP_URL, DATABASE_URL) as an error message may quote it. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)[^\s@/]+@/gi;
+
 /** `Bearer x`, `Basic x` as an authorization header or an error message carries them. */
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+|%20|\+)[0-9A-Za-z._~+/=%-]+/gi;
 
@@ -52,6 +55,7 @@ export function redactSecrets(text: string): string {
   let out = text.replace(OWN_TOKEN, REDACTED);
   for (const pattern of FOREIGN_TOKENS) out = out.replace(pattern, REDACTED);
   out = out.replace(AUTH_SCHEME, (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+  out = out.replace(URL_PASSWORD, (_match, head: string) => `${head}${REDACTED}@`);
   return out;
 }
 

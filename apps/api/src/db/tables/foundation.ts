@@ -20,6 +20,8 @@ export interface OrganizationsTable {
   customer_invoice_prefix: string;
   /** Migration 0026: prices include tax, Stripe Tax opt-in (docs/tax.md). */
   tax_settings: ColumnType<unknown, string | undefined, string>;
+  /** Migration 0025: customer emails turned off by the seller (a missing key is on). */
+  customer_email_settings: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface UsersTable {

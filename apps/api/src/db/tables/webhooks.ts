@@ -62,6 +62,15 @@ export interface EmailsTable {
   text_body: string;
   kind: string;
   sent_at: NullableTimestamp;
+  /** Migration 0025 (platform/mail). */
+  template: string | null;
+  html_body: string | null;
+  status: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, 'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  sending_until: NullableTimestamp;
+  last_error: string | null;
+  transport: string | null;
 }
 
 export interface WebhooksTables {

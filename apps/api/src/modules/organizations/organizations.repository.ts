@@ -54,7 +54,10 @@ export async function findOrganizationBySlug(db: Executor, slug: string): Promis
 
 export async function insertOrganization(
   db: Executor,
-  row: Omit<OrganizationRow, 'socials' | 'details' | 'feature_settings' | 'subscription_settings'> & {
+  row: Omit<
+    OrganizationRow,
+    'socials' | 'details' | 'feature_settings' | 'subscription_settings' | 'customer_email_settings' | 'tax_settings'
+  > & {
     socials: unknown;
     details: unknown;
     feature_settings: unknown;
@@ -85,6 +88,7 @@ export interface OrganizationChanges {
   details_submitted_at?: Date;
   feature_settings?: unknown;
   subscription_settings?: unknown;
+  customer_email_settings?: unknown;
 }
 
 export async function updateOrganization(
@@ -92,7 +96,7 @@ export async function updateOrganization(
   id: string,
   changes: OrganizationChanges,
 ): Promise<OrganizationRow> {
-  const { socials, details, feature_settings, subscription_settings, ...plain } = changes;
+  const { socials, details, feature_settings, subscription_settings, customer_email_settings, ...plain } = changes;
   return db
     .updateTable('organizations')
     .set({
@@ -101,6 +105,9 @@ export async function updateOrganization(
       ...(details !== undefined ? { details: JSON.stringify(details) } : {}),
       ...(feature_settings !== undefined ? { feature_settings: JSON.stringify(feature_settings) } : {}),
       ...(subscription_settings !== undefined ? { subscription_settings: JSON.stringify(subscription_settings) } : {}),
+      ...(customer_email_settings !== undefined
+        ? { customer_email_settings: JSON.stringify(customer_email_settings) }
+        : {}),
     })
     .where('id', '=', id)
     .returningAll()

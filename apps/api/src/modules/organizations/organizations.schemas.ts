@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import { paginationQuery, queryString, sortingQuery } from '../../platform/http/query.js';
 import { DateTime, ListResource } from '../../platform/http/schemas.js';
+import { CUSTOMER_EMAIL_SETTING_KEYS, type CustomerEmailSettingKey } from '../../platform/mail/settings.js';
 
 export const SOCIAL_PLATFORMS = [
   'x',
@@ -37,6 +38,32 @@ export const OrganizationSubscriptionSettings = z
   })
   .meta({ id: 'OrganizationSubscriptionSettings' });
 
+/**
+ * Extension: which customer emails the organization sends (platform/mail). Later versions of the
+ * reference have a `customer_email_settings` object on the organization; the keys are ours where the
+ * emails are (`order_refunded`). Every key defaults to true.
+ */
+export const OrganizationCustomerEmailSettings = z
+  .object(Object.fromEntries(CUSTOMER_EMAIL_SETTING_KEYS.map((key) => [key, z.boolean()])) as CustomerEmailShape)
+  .meta({
+    id: 'OrganizationCustomerEmailSettings',
+    description:
+      'Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; ' +
+      'subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and ' +
+      'later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: ' +
+      'a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent.',
+  });
+
+/** In updates the settings merge: only the keys sent change. */
+const OrganizationCustomerEmailSettingsPatch = z
+  .object(
+    Object.fromEntries(CUSTOMER_EMAIL_SETTING_KEYS.map((key) => [key, z.boolean().optional()])) as CustomerEmailPatchShape,
+  )
+  .meta({ id: 'OrganizationCustomerEmailSettingsUpdate' });
+
+type CustomerEmailShape = Record<CustomerEmailSettingKey, z.ZodBoolean>;
+type CustomerEmailPatchShape = Record<CustomerEmailSettingKey, z.ZodOptional<z.ZodBoolean>>;
+
 export const OrganizationDetails = z
   .object({
     about: z.string().min(1).max(5000),
@@ -64,6 +91,7 @@ export const Organization = z
     details_submitted_at: DateTime().nullable(),
     feature_settings: OrganizationFeatureSettings.nullable(),
     subscription_settings: OrganizationSubscriptionSettings,
+    customer_email_settings: OrganizationCustomerEmailSettings,
   })
   .meta({ id: 'Organization' });
 
@@ -96,6 +124,7 @@ export const OrganizationUpdate = z
     name: name.nullable().optional(),
     ...optionalFields,
     feature_settings: OrganizationFeatureSettingsPatch.nullable().optional(),
+    customer_email_settings: OrganizationCustomerEmailSettingsPatch.nullable().optional(),
   })
   .meta({ id: 'OrganizationUpdate' });
 

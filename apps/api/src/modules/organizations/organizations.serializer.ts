@@ -1,4 +1,5 @@
 import { iso } from '../../platform/http/schemas.js';
+import { customerEmailSettings } from '../../platform/mail/settings.js';
 import type { OrganizationRow } from './organizations.repository.js';
 import type { z } from 'zod/v4';
 import type { Organization } from './organizations.schemas.js';
@@ -23,5 +24,6 @@ export function serializeOrganization(row: OrganizationRow): OrganizationWire {
       usage_based_billing_enabled: features.usage_based_billing_enabled ?? false,
     },
     subscription_settings: row.subscription_settings as OrganizationWire['subscription_settings'],
+    customer_email_settings: customerEmailSettings(row.customer_email_settings),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
+import { customerEmailSettings } from '../../platform/mail/settings.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { recordWebhookEvent } from '../../platform/events.js';
@@ -141,7 +142,7 @@ export async function listOrganizations(ctx: Context, params: OrganizationListPa
 
 /**
  * The slug never changes (URLs and invoice numbers depend on it); `details` are stored the first time
- * only; `feature_settings` merge; `subscription_settings` replace.
+ * only; `feature_settings` and `customer_email_settings` merge; `subscription_settings` replace.
  */
 export async function updateOrganization(
   ctx: Context,
@@ -169,6 +170,12 @@ export async function updateOrganization(
     changes.feature_settings = { ...(current.feature_settings as object), ...input.feature_settings };
   }
   if (input.subscription_settings) changes.subscription_settings = input.subscription_settings;
+  if (input.customer_email_settings) {
+    changes.customer_email_settings = {
+      ...customerEmailSettings(current.customer_email_settings),
+      ...Object.fromEntries(Object.entries(input.customer_email_settings).filter(([, on]) => on !== undefined)),
+    };
+  }
 
   const updated = await updateOrganizationRow(ctx.db, id, changes);
   await recordWebhookEvent(ctx, updated.id, 'organization.updated', serializeOrganization(updated));

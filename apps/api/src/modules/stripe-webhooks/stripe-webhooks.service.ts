@@ -9,7 +9,8 @@ import { settleAttempt } from '../checkouts/checkouts.payment.js';
 import { findAttemptByIdempotencyKey, findAttemptByProcessorPaymentId } from '../checkouts/checkouts.repository.js';
 import { loadOrder, markOrderRefunded } from '../orders/orders.service.js';
 import { findOrderById, lockOrderById, updateOrderRow } from '../orders/orders.repository.js';
-import { insertEmail, organizationRecipients } from '../webhooks/webhooks.repository.js';
+import { organizationRecipients } from '../webhooks/webhooks.repository.js';
+import { queueEmail } from '../../platform/mail/outbox.js';
 import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe.js';
 import {
   findDispute,
@@ -155,23 +156,17 @@ async function recordDispute(ctx: Context, dispute: Stripe.Dispute): Promise<boo
   const order = (await findOrderById(ctx.db, payment.order_id))!;
   await recordWebhookEvent(ctx, payment.organization_id, 'order.updated', await loadOrder(ctx, order.id));
   const recipients = await organizationRecipients(ctx.db, payment.organization_id);
-  if (recipients.length > 0) {
-    await insertEmail(ctx.db, {
-      id: randomUUID(),
-      created_at: now,
-      organization_id: payment.organization_id,
-      to_addresses: recipients,
-      kind: 'order.dispute_created',
-      subject: `A payment was disputed: order ${order.invoice_number}`,
-      text_body: [
-        `The customer's bank disputed the payment of order ${order.invoice_number} (${order.id}):`,
-        `${dispute.amount} ${dispute.currency.toUpperCase()} (minor units), reason: ${dispute.reason.replaceAll('_', ' ')}.`,
-        '',
-        'Answer the dispute with your evidence in the Stripe dashboard before its deadline; until it is',
-        'settled, the disputed amount is withheld from your balance.',
-      ].join('\n'),
-      sent_at: null,
-    });
-  }
+  await queueEmail(ctx, {
+    organizationId: payment.organization_id,
+    to: recipients,
+    template: 'order_dispute_created',
+    data: {
+      orderId: order.id,
+      invoiceNumber: order.invoice_number,
+      amount: dispute.amount,
+      currency: dispute.currency,
+      reason: dispute.reason,
+    },
+  });
   return true;
 }

@@ -30,7 +30,7 @@ import {
 } from './subscriptions.repository.js';
 import {
   discountAppliedAt,
-  emailCustomer,
+  emailPaymentOutcome,
   endSubscription,
   onSubscriptionBenefitsRestored,
   onSubscriptionCycled,
@@ -231,13 +231,7 @@ async function record(
         });
         await onSubscriptionBenefitsRestored(tx, active);
         await recordSubscriptionEvents(tx, active, ['subscription.active']);
-        await emailCustomer(
-          tx,
-          active,
-          'subscription.payment_recovered',
-          'Your payment went through',
-          'Thank you: your subscription is active again.',
-        );
+        await emailPaymentOutcome(tx, active, { template: 'payment_recovered' });
       } else if (charge.billing_reason === 'subscription_cycle') {
         await onSubscriptionCycled(tx, subscription);
       }
@@ -256,14 +250,8 @@ async function record(
     }
     if (subscription.ended_at) return false;
     if (!next) {
+      // Its `subscription.revoked` event emails the customer that it ended (platform/mail/event-emails.ts).
       await endSubscription(tx, subscription);
-      await emailCustomer(
-        tx,
-        subscription,
-        'subscription.payment_failed_final',
-        'Your subscription has ended',
-        `We could not collect the payment for your subscription (${result.declineMessage}). It has ended.`,
-      );
       return false;
     }
     if (subscription.status !== 'past_due') {
@@ -274,13 +262,13 @@ async function record(
       });
       await recordSubscriptionEvents(tx, pastDue);
     }
-    await emailCustomer(
-      tx,
-      subscription,
-      'subscription.payment_failed',
-      'Your payment failed',
-      `We could not collect the payment for your subscription (${result.declineMessage}). We will try again on ${shortDate(next)}.`,
-    );
+    await emailPaymentOutcome(tx, subscription, {
+      template: 'payment_failed',
+      amount: attempt.amount,
+      currency: attempt.currency,
+      declineMessage: result.declineMessage,
+      nextAttemptAt: next,
+    });
     return false;
   });
 }

@@ -3,6 +3,8 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { BadRequest, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { iso } from '../../platform/http/schemas.js';
+import { organizationPortalUrls } from '../../platform/mail/event-emails.js';
+import { queueEmail } from '../../platform/mail/outbox.js';
 import { pageOf } from '../../platform/http/query.js';
 import { discountCovers, netOfDiscount, prorate, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance, type BillSubscriptionInput } from '../billing/billing.orders.js';
@@ -22,7 +24,6 @@ import {
   findSubscriptionPrices,
   findVisibleSubscription,
   insertBillingEntries,
-  insertEmail,
   listVisibleSubscriptions,
   lockVisibleSubscription,
   replaceSubscriptionPrices,
@@ -169,24 +170,42 @@ export async function onSubscriptionCycled(ctx: Context, row: SubscriptionRow): 
   await cycleGrantsForSubscription(ctx, row.id);
 }
 
-/** A row of the `emails` outbox for the subscription's customer. */
-export async function emailCustomer(
-  ctx: Context,
-  row: SubscriptionRow,
-  kind: string,
-  subject: string,
-  body: string,
-): Promise<void> {
+export type PaymentEmail =
+  | { template: 'payment_failed'; amount: number; currency: string; declineMessage: string | null; nextAttemptAt: Date | null }
+  | { template: 'payment_recovered' };
+
+/**
+ * The dunning's emails to the subscription's customer (no webhook event marks a failed or recovered
+ * renewal payment, so the renewal engine asks for them here): queued in the caller's transaction.
+ */
+export async function emailPaymentOutcome(ctx: Context, row: SubscriptionRow, email: PaymentEmail): Promise<void> {
   const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
   if (!customer) return;
-  await insertEmail(ctx.db, {
-    id: randomUUID(),
-    created_at: ctx.clock.now(),
-    organization_id: row.organization_id,
+  const [product] = (await findProductRowsByIds(ctx.db, [row.product_id])).values();
+  const urls = await organizationPortalUrls(ctx, row.organization_id);
+  if (!urls) return;
+  const common = { customerName: customer.name, productName: product?.name ?? 'your subscription' };
+  if (email.template === 'payment_failed') {
+    await queueEmail(ctx, {
+      organizationId: row.organization_id,
+      to: customer.email,
+      template: 'payment_failed',
+      data: {
+        ...common,
+        amount: email.amount,
+        currency: email.currency,
+        declineMessage: email.declineMessage,
+        nextAttemptAt: email.nextAttemptAt,
+        updatePaymentUrl: urls.paymentMethods,
+      },
+    });
+    return;
+  }
+  await queueEmail(ctx, {
+    organizationId: row.organization_id,
     to: customer.email,
-    subject,
-    text_body: body,
-    kind,
+    template: 'payment_recovered',
+    data: { ...common, subscriptionUrl: urls.subscription(row.id) },
   });
 }
 

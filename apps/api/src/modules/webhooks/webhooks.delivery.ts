@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
+import { queueEmail } from '../../platform/mail/outbox.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import { defineJob, JOB_SCHEMA, runIn, type JobDefinition, type JobRun } from '../../platform/jobs/queue.js';
 import { serverClock } from '../../platform/test-clock.js';
@@ -12,7 +13,6 @@ import {
   findStalledEndpoints,
   findSubscribedEndpoints,
   insertDelivery,
-  insertEmail,
   insertEndpointEvents,
   lockEndpointForUpdate,
   organizationRecipients,
@@ -336,20 +336,10 @@ async function disableEndpoint(
       ? 'it answered HTTP 410 Gone, which asks senders to stop'
       : `its deliveries have failed continuously since ${endpoint.failing_since!.toISOString()} ` +
         `(${endpoint.consecutive_failures} failed attempts in a row)`;
-  await insertEmail(ctx.db, {
-    id: randomUUID(),
-    created_at: now,
-    organization_id: endpoint.organization_id,
-    to_addresses: recipients,
-    kind: 'webhook_endpoint.disabled',
-    subject: `Webhook endpoint disabled: ${endpoint.url}`,
-    text_body: [
-      `Your webhook endpoint ${endpoint.url} (${endpoint.id}) has been disabled because ${why}.`,
-      '',
-      'Events already queued for it are kept; new events are not sent to it while it is disabled. Once the',
-      `receiver works again, re-enable it (PATCH /v1/webhooks/endpoints/${endpoint.id} with {"enabled": true})`,
-      'and the queued events are delivered in order. The delivery log (GET /v1/webhooks/deliveries) shows',
-      'each attempt and its response.',
-    ].join('\n'),
+  await queueEmail(ctx, {
+    organizationId: endpoint.organization_id,
+    to: recipients,
+    template: 'webhook_endpoint_disabled',
+    data: { endpointId: endpoint.id, url: endpoint.url, why },
   });
 }

@@ -1,6 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type {
-  EmailsTable,
   WebhookDeliveriesTable,
   WebhookEndpointEventsTable,
   WebhookEndpointsTable,
@@ -285,8 +284,4 @@ export async function organizationRecipients(db: Executor, organizationId: strin
     if (email && !seen.has(email.toLowerCase())) seen.set(email.toLowerCase(), email);
   }
   return [...seen.values()];
-}
-
-export async function insertEmail(db: Executor, row: Insertable<EmailsTable>): Promise<void> {
-  await db.insertInto('emails').values(row).execute();
 }

@@ -29,3 +29,14 @@ export async function deleteExpiredCounters(db: Executor, now: Date): Promise<nu
   const result = await db.deleteFrom('rate_limits').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** A counter's value in its window (0 when absent), without counting. */
+export async function readCounter(db: Executor, key: string, windowStart: Date): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('count')
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return row ? Number(row.count) : 0;
+}

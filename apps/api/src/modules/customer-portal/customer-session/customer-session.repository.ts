@@ -32,22 +32,3 @@ export async function deleteSessionCodes(db: Executor, customerId: string, now: 
     .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('expires_at', '<=', now)]))
     .execute();
 }
-
-export async function insertCodeEmail(
-  db: Executor,
-  row: { id: string; created_at: Date; organization_id: string; to: string; subject: string; text_body: string },
-): Promise<void> {
-  await db
-    .insertInto('emails')
-    .values({
-      id: row.id,
-      created_at: row.created_at,
-      organization_id: row.organization_id,
-      to_addresses: [row.to],
-      subject: row.subject,
-      text_body: row.text_body,
-      kind: 'customer_session.code',
-      sent_at: null,
-    })
-    .execute();
-}

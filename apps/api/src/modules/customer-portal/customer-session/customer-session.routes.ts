@@ -32,7 +32,9 @@ export const portalCustomerSessionRoutes = [
     auth: PUBLIC,
     internal: true,
     body: CustomerSessionCodeAuthenticateRequest,
-    errors: ['Unauthorized'],
+    // Wrong guesses are counted outside the code's transaction (customer-session.service.ts).
+    transaction: false,
+    errors: ['Unauthorized', 'TooManyRequests'],
     status: 200,
     response: CustomerSessionCodeAuthenticateResponse,
     handler: (ctx, { body }) => authenticateSessionCode(ctx, body),

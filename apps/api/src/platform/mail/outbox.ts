@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../context.js';
+import { serverClock } from '../test-clock.js';
+import { findOrganizationForMail, insertEmailRow } from './mail.repository.js';
+import { sendEmailJob } from './sender.js';
+import { templateEnabled } from './settings.js';
+import { renderTemplate, type TemplateData, type TemplateName } from './templates.js';
+
+export interface QueueEmailInput<K extends TemplateName> {
+  organizationId: string;
+  to: string | string[];
+  template: K;
+  data: TemplateData[K];
+}
+
+/**
+ * The one way to send an email. It is rendered now and written to the outbox (`emails`) in the caller's
+ * transaction, with the job that sends it: it goes out if and only if the change that caused it
+ * commits. Answers the row's id, or null when nothing was queued (no recipient, or the organization
+ * turned this customer email off in `customer_email_settings`).
+ */
+export async function queueEmail<K extends TemplateName>(
+  ctx: Context,
+  input: QueueEmailInput<K>,
+): Promise<string | null> {
+  const to = (Array.isArray(input.to) ? input.to : [input.to]).filter((address) => address.trim() !== '');
+  if (to.length === 0) return null;
+  const organization = await findOrganizationForMail(ctx.db, input.organizationId);
+  if (!organization) return null;
+  if (!templateEnabled(input.template, organization.customer_email_settings)) return null;
+  const rendered = renderTemplate(input.template, { name: organization.name }, input.data);
+  const id = randomUUID();
+  await insertEmailRow(ctx.db, {
+    id,
+    // The organization's time (what its dashboard shows); sending is due on the server's clock.
+    created_at: ctx.clock.now(),
+    organization_id: organization.id,
+    to_addresses: to,
+    subject: rendered.subject,
+    text_body: rendered.text,
+    html_body: rendered.html,
+    template: input.template,
+    kind: input.template,
+    status: 'pending',
+    next_attempt_at: serverClock(ctx.clock).now(),
+    sent_at: null,
+  });
+  await ctx.jobs.enqueue(sendEmailJob, { email_id: id });
+  return id;
+}
