@@ -25,6 +25,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
   'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
+  'PATCH /v1/customer-portal/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
 };
 
 /** A query that passes validation, for reads whose query has required values. */
