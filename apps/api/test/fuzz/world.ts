@@ -59,6 +59,8 @@ export interface WorldIds {
   event: string;
   /** The buyer's meter (seller and portal address it alike). */
   customerMeter: string;
+  /** The buyer's saved card (the checkout saved it). */
+  paymentMethod: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -195,6 +197,14 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     }),
     'create customer session',
   );
+  const paymentMethods = ok(
+    await server.inject({
+      method: 'GET',
+      url: '/v1/customer-portal/customers/me/payment-methods',
+      headers: bearer(session.token),
+    }),
+    'list payment methods',
+  );
 
   return {
     organizationId,
@@ -228,6 +238,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       meter: meter.id,
       event: events.items[0].id,
       customerMeter: customerMeters.items[0].id,
+      paymentMethod: paymentMethods.items[0].id,
     },
   };
 }
@@ -248,6 +259,7 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/events/{id}': 'event',
   '/v1/meters/{id}': 'meter',
   '/v1/customer-portal/benefit-grants/{id}': 'benefitGrant',
+  '/v1/customer-portal/customers/me/payment-methods/{id}': 'paymentMethod',
   '/v1/customer-portal/license-keys/{id}': 'licenseKey',
   '/v1/customer-portal/orders/{id}': 'order',
   '/v1/customer-portal/organizations/{slug}': 'organizationSlug',
