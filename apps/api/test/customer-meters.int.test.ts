@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleGrantsForSubscription } from '../src/modules/benefit-grants/benefit-grants.service.js';
 import { CustomerMeter } from '../src/modules/customer-meters/customer-meters.schemas.js';
 import { customerMeterUsage } from '../src/modules/customer-meters/customer-meters.service.js';
+import { ingestEvents } from '../src/modules/events/events.service.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { meterFactory } from './factories/benefits.js';
 import { inTransaction, purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
@@ -39,7 +40,7 @@ const PRO_TOKENS = {
   aggregation: { func: 'sum', property: 'tokens' },
 };
 
-/** A usage event as ingestion would store it (there is no ingestion route yet), ingested now. */
+/** A usage event ingested now, as `POST /v1/events/ingest` does (rollups included). */
 async function ingest(
   customer: { customer_id?: string | null; external_customer_id?: string | null },
   name: string,
@@ -47,20 +48,22 @@ async function ingest(
   organizationId = acme.organization.id,
 ) {
   const now = clock().now();
-  await db()
-    .insertInto('events')
-    .values({
-      id: randomUUID(),
-      timestamp: now,
-      ingested_at: now,
-      organization_id: organizationId,
-      customer_id: customer.customer_id ?? null,
-      external_customer_id: customer.external_customer_id ?? null,
-      name,
-      source: 'user',
-      metadata: JSON.stringify(metadata),
-    })
-    .execute();
+  await inTransaction(server, (ctx) =>
+    ingestEvents(
+      { ...ctx, subject: { kind: 'organization', organizationId, tokenId: 'test', scopes: new Set() } },
+      {
+        events: [
+          {
+            name,
+            timestamp: now.toISOString(),
+            customer_id: customer.customer_id ?? undefined,
+            external_customer_id: customer.external_customer_id ?? undefined,
+            metadata: metadata as never,
+          },
+        ],
+      },
+    ),
+  );
   return now;
 }
 

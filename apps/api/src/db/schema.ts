@@ -16,6 +16,7 @@ import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
 import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
 import type { PaymentMethodsTables } from './tables/payment-methods.js';
+import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 
 /**
@@ -42,4 +43,5 @@ export interface DB
     BillingTables,
     RateLimitTables,
     IdempotencyKeyTables,
+    MeterRollupTables,
     TaxTables {}

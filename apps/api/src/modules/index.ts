@@ -35,6 +35,9 @@ import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
+import { taxSettingsRoutes } from './tax-settings/tax-settings.routes.js';
+import { taxRegistrationRoutes } from './tax-registrations/tax-registrations.routes.js';
+import { taxReportRoutes } from './tax-reports/tax-reports.routes.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
 import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment-methods.defaults.js';
@@ -65,6 +68,9 @@ export const routes: AnyRoute[] = [
   ...meterRoutes,
   ...customerMeterRoutes,
   ...testClockRoutes,
+  ...taxSettingsRoutes,
+  ...taxRegistrationRoutes,
+  ...taxReportRoutes,
   ...emailRoutes,
 ];
 

@@ -1,13 +1,16 @@
+import { calculateTax, type TaxDetails, type TaxRules } from '../modules/billing/billing.tax.js';
+
 /**
- * Sales tax on checkouts and orders. The reference computes tax with Stripe Tax on the net amount once
- * the billing country is known; until then `tax_amount` is null. No external tax service is reachable
- * from a self-hosted install by default, so the built-in calculator answers "unknown" until a billing
- * country is known and 0 afterwards: operators who must collect tax configure real rates (or a Stripe
- * Tax adapter implementing this interface) later. A calculator that fails makes confirm answer 422 at
- * `customer_billing_address`, as the reference does; create and update swallow the failure.
+ * Sales tax on checkouts and orders (docs/tax.md). The reference computes tax with Stripe Tax on the
+ * net amount once the billing country is known; until then `tax_amount` is null. A self-hosted seller
+ * is their own merchant: by default the tax is computed from the rates the organization registered
+ * (`modules/billing/billing.tax.ts`, no network), and an organization that opts in has Stripe Tax
+ * compute it instead (`platform/stripe-tax.ts`, same interface) when Stripe is configured. A calculator
+ * that fails makes confirm answer 422 at `customer_billing_address`, as the reference does; create and
+ * update swallow the failure.
  */
 export interface TaxInput {
-  /** The taxable amount (net of discounts), in minor units. */
+  /** The taxable amount (net of discounts), in minor units; gross when the rules include tax. */
   amount: number;
   currency: string;
   /** ISO 3166-1 alpha-2 billing country, null when not known yet. */
@@ -17,25 +20,50 @@ export interface TaxInput {
   /** `[value, format]` of a business customer's tax id (reverse charge). */
   taxId: readonly [string, string] | null;
   productId: string;
+  /** false for a product exempt from tax. */
+  taxable?: boolean;
+  /** The organization's settings and registrations, as they are now (a renewal reads today's rates). */
+  rules?: TaxRules;
 }
 
 export type TaxResult =
-  { status: 'unknown' } | { status: 'calculated'; amount: number } | { status: 'failed'; message: string };
+  | { status: 'unknown' }
+  | { status: 'calculated'; amount: number; details?: TaxDetails }
+  | { status: 'failed'; message: string };
 
 export interface TaxCalculator {
   readonly name: string;
   calculate(input: TaxInput): Promise<TaxResult>;
 }
 
-/** The default: no tax service, so no tax; unknown until the billing country is. */
-export const builtInTaxCalculator: TaxCalculator = {
-  name: 'built-in',
+export type { TaxDetails, TaxRules } from '../modules/billing/billing.tax.js';
+
+/** No rules: the organization registered nowhere, so nothing is collected. */
+export const NO_TAX_RULES: TaxRules = { pricesIncludeTax: false, homeCountry: null, registrations: [] };
+
+/** The organization's own rates: unknown until the billing country is, then what its registrations say. */
+export const registrationsTaxCalculator: TaxCalculator = {
+  name: 'registrations',
   calculate(input) {
-    return Promise.resolve(input.country ? { status: 'calculated', amount: 0 } : { status: 'unknown' });
+    const answer = calculateTax(input.rules ?? NO_TAX_RULES, {
+      amount: input.amount,
+      country: input.country,
+      state: input.state,
+      taxId: input.taxId,
+      taxable: input.taxable ?? true,
+    });
+    return Promise.resolve(
+      answer.status === 'unknown'
+        ? answer
+        : { status: 'calculated', amount: answer.details.tax_amount, details: answer.details },
+    );
   },
 };
 
-/** The tax calculator of this installation (the Stripe Tax adapter will be chosen here by configuration). */
+/**
+ * The calculator that runs inside a database transaction: the organization's registrations (no network
+ * call). The Stripe Tax adapter is asked only where no transaction is open (docs/tax.md).
+ */
 export function taxCalculator(): TaxCalculator {
-  return builtInTaxCalculator;
+  return registrationsTaxCalculator;
 }

@@ -41,6 +41,8 @@ export interface MetersTable {
   aggregation: Json;
   metadata: Json;
   archived_at: NullableTimestamp;
+  /** 0021: when the meter's rollups were last built (null: not built, reads scan the events). */
+  rollups_built_at: NullableTimestamp;
 }
 
 export interface BenefitsTables {

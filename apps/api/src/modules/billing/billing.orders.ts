@@ -1,7 +1,7 @@
 import type { Context } from '../../platform/context.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
-import { taxCalculator } from '../../platform/tax.js';
+import { taxCalculator, type TaxDetails } from '../../platform/tax.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { createOrder } from '../orders/orders.service.js';
@@ -11,7 +11,9 @@ import {
   insertCharge,
   type SubscriptionRow,
 } from '../subscriptions/subscriptions.repository.js';
+import { findTaxRules, isProductTaxable } from '../tax-settings/tax-settings.repository.js';
 import { priceSubscriptionOrder, settleWithBalance, type CycleLine } from './billing.money.js';
+import { taxLines } from './billing.tax.js';
 import { lockBillingCustomer, recordBalanceMovement } from './billing.repository.js';
 
 /**
@@ -52,8 +54,12 @@ export async function billSubscription(
   const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
   // The balance is read and moved under the customer's row lock: two orders never spend it twice.
   const customer = await lockBillingCustomer(ctx.db, row.customer_id);
-  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : 0;
-  const total = priced.net + tax;
+  // Tax on the order's net over all its lines (period, proration, anything billed here), each line
+  // carrying its share; prices that include tax give it up from the lines (docs/tax.md).
+  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : NO_TAX;
+  const items = taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false });
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
+  const total = subtotal - priced.discount + tax.amount;
   const { applied, due } = settleWithBalance(total, customer?.credit_balances[row.currency] ?? 0);
   const now = ctx.clock.now();
   const order = await createOrder(ctx, {
@@ -68,14 +74,15 @@ export async function billSubscription(
     billing_name: customer?.name ?? null,
     billing_address: (customer?.billing_address ?? null) as AddressValue | null,
     currency: row.currency,
-    subtotal_amount: priced.subtotal,
+    subtotal_amount: subtotal,
     discount_amount: priced.discount,
-    tax_amount: tax,
+    tax_amount: tax.amount,
+    tax_details: tax.details,
     applied_balance_amount: applied,
     status: due > 0 ? 'pending' : 'paid',
     metadata: (row.metadata ?? {}) as Metadata,
     custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,
-    items: priced.items.map((item) => ({ ...item, tax_amount: 0 })),
+    items,
     subscription: serializeOrderSubscription(row),
   });
   await attachBillingEntries(ctx.db, priced.entryIds, order.id);
@@ -126,19 +133,27 @@ export async function restoreAppliedBalance(
   });
 }
 
+const NO_TAX = { amount: 0, details: null };
+
 /**
  * Tax of a subscription order on its net amount, from the customer's billing address and tax id as they
- * are now (as the reference recomputes tax at each cycle). A renewal cannot ask the buyer to fix an
- * address: a calculator that cannot answer leaves the order untaxed, and the reason is logged for the
- * operator.
+ * are now (as the reference recomputes tax at each cycle), at the organization's rates in force now (a
+ * rate changed mid-subscription applies from the next order; orders keep theirs). A renewal cannot ask
+ * the buyer to fix an address: a calculator that cannot answer leaves the order untaxed, and the reason
+ * is logged for the operator. The organization's registrations are used even where it opted into Stripe
+ * Tax: this runs inside the order's transaction, where no network call may be made (docs/tax.md).
  */
 async function renewalTax(
   ctx: Context,
   row: SubscriptionRow,
   customer: { billing_address: unknown; tax_id: unknown } | undefined,
   net: number,
-): Promise<number> {
+): Promise<{ amount: number; details: TaxDetails | null }> {
   const address = (customer?.billing_address ?? null) as AddressValue | null;
+  const [rules, taxable] = await Promise.all([
+    findTaxRules(ctx.db, row.organization_id),
+    isProductTaxable(ctx.db, row.product_id),
+  ]);
   const result = await taxCalculator().calculate({
     amount: net,
     currency: row.currency,
@@ -147,8 +162,10 @@ async function renewalTax(
     postalCode: address?.postal_code ?? null,
     taxId: (customer?.tax_id ?? null) as readonly [string, string] | null,
     productId: row.product_id,
+    taxable,
+    rules,
   });
-  if (result.status === 'calculated') return result.amount;
+  if (result.status === 'calculated') return { amount: result.amount, details: result.details ?? null };
   ctx.log.warn({ subscriptionId: row.id, tax: result }, 'renewal order left untaxed');
-  return 0;
+  return NO_TAX;
 }

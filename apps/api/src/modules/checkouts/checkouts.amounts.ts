@@ -53,9 +53,18 @@ export interface CheckoutAmounts {
   total_amount: number;
 }
 
-export function checkoutAmounts(amount: number, discount: DiscountForAmount | null, taxAmount: number | null) {
+/**
+ * `net = amount − discount` and `total = net + tax`; with prices that include tax (docs/tax.md) the tax
+ * is inside the discounted amount, so `net = amount − discount − tax` and the total is what was shown.
+ */
+export function checkoutAmounts(
+  amount: number,
+  discount: DiscountForAmount | null,
+  taxAmount: number | null,
+  taxInclusive = false,
+) {
   const discounted = discountAmount(discount, amount);
-  const net = amount - discounted;
+  const net = amount - discounted - (taxInclusive ? (taxAmount ?? 0) : 0);
   return {
     amount,
     discount_amount: discounted,

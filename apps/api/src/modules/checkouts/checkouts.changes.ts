@@ -158,7 +158,7 @@ async function setDiscount(
 
 /** Recomputes tax (failures are kept for confirm) and applies the subscription-uniqueness rule. */
 export async function finalizeDraft(ctx: Context, draft: Draft): Promise<{ taxFailure?: string }> {
-  const tax = await computeTax({
+  const tax = await computeTax(ctx, {
     amount: draft.row.amount,
     currency: draft.row.currency,
     discount: draft.discount,
@@ -168,6 +168,7 @@ export async function finalizeDraft(ctx: Context, draft: Draft): Promise<{ taxFa
     taxId: (draft.row.customer_tax_id ?? null) as TaxId | null,
   });
   draft.row.tax_amount = tax.amount;
+  draft.row.tax_details = tax.details;
   await checkSubscriptionUniqueness(ctx, {
     organization: draft.organization,
     product: draft.product,
@@ -190,6 +191,7 @@ export function draftChanges(draft: Draft, now: Date): CheckoutChanges {
     amount: row.amount,
     currency: row.currency,
     tax_amount: row.tax_amount,
+    tax_details: json(row.tax_details),
     discount_id: row.discount_id,
     allow_discount_codes: row.allow_discount_codes,
     require_billing_address: row.require_billing_address,

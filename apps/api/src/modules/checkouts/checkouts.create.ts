@@ -64,7 +64,7 @@ export interface NewCheckout {
 export async function insertNewCheckout(ctx: Context, input: NewCheckout): Promise<CheckoutState> {
   const now = ctx.clock.now();
   const address = JSON.parse(input.fields.customer_billing_address ?? 'null') as AddressValue | null;
-  const tax = await computeTax({
+  const tax = await computeTax(ctx, {
     amount: input.amount,
     currency: priceCurrency(input.price),
     discount: input.discount,
@@ -92,6 +92,7 @@ export async function insertNewCheckout(ctx: Context, input: NewCheckout): Promi
       amount: input.amount,
       currency: priceCurrency(input.price),
       tax_amount: tax.amount,
+      tax_details: tax.details ? JSON.stringify(tax.details) : null,
       discount_id: input.discount?.id ?? null,
       require_billing_address: input.fields.require_billing_address || presetForcesFullAddress(address),
     },

@@ -2,7 +2,8 @@ import type { Context } from '../../platform/context.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import { IssueCollector, type Loc } from '../../platform/http/errors.js';
 import { detectTaxId, type TaxId } from '../../platform/http/tax-ids.js';
-import { taxCalculator } from '../../platform/tax.js';
+import { taxCalculator, type TaxDetails } from '../../platform/tax.js';
+import { findTaxRules } from '../tax-settings/tax-settings.repository.js';
 import { findDiscountByCode, findDiscountsByIds, type DiscountRow } from '../discounts/discounts.repository.js';
 import type { PriceWithMeter } from '../products/products.repository.js';
 import { isStaticAmountType, MINIMUM_PRICE_AMOUNT } from '../products/products.prices.js';
@@ -134,11 +135,19 @@ export interface TaxSubject {
   taxId: TaxId | null;
 }
 
+export interface CheckoutTax {
+  amount: number | null;
+  /** The calculation behind the amount (null while unknown), kept on the checkout and its order. */
+  details: TaxDetails | null;
+  failure?: string;
+}
+
 /**
  * The tax of a checkout: 0 when no payment is required, null while it cannot be computed (no billing
- * country), else the calculator's. A failure is reported (`{failed}`) so confirm can refuse it.
+ * country), else the calculator's on the organization's rules as they are now (docs/tax.md). A failure
+ * is reported (`{failed}`) so confirm can refuse it.
  */
-export async function computeTax(subject: TaxSubject): Promise<{ amount: number | null; failure?: string }> {
+export async function computeTax(ctx: Context, subject: TaxSubject): Promise<CheckoutTax> {
   const { net_amount, total_amount } = checkoutAmounts(subject.amount, subject.discount, null);
   const { is_payment_required } = checkoutFlags({
     productPrices: subject.product.prices,
@@ -148,7 +157,8 @@ export async function computeTax(subject: TaxSubject): Promise<{ amount: number 
     totalAmount: total_amount,
     discount: subject.discount,
   });
-  if (!is_payment_required) return { amount: 0 };
+  if (!is_payment_required) return { amount: 0, details: null };
+  const rules = await findTaxRules(ctx.db, subject.product.product.organization_id);
   const result = await taxCalculator().calculate({
     amount: net_amount,
     currency: subject.currency,
@@ -157,10 +167,12 @@ export async function computeTax(subject: TaxSubject): Promise<{ amount: number 
     postalCode: subject.address?.postal_code ?? null,
     taxId: subject.taxId,
     productId: subject.product.product.id,
+    taxable: subject.product.product.is_tax_applicable,
+    rules,
   });
-  if (result.status === 'calculated') return { amount: result.amount };
-  if (result.status === 'failed') return { amount: null, failure: result.message };
-  return { amount: null };
+  if (result.status === 'calculated') return { amount: result.amount, details: result.details ?? null };
+  if (result.status === 'failed') return { amount: null, details: null, failure: result.message };
+  return { amount: null, details: null };
 }
 
 /**

@@ -57,7 +57,8 @@ export function computeCheckout(state: Pick<CheckoutState, 'row' | 'product' | '
   amounts: CheckoutAmounts;
   flags: CheckoutFlags;
 } {
-  const amounts = checkoutAmounts(state.row.amount, state.discount, state.row.tax_amount);
+  const inclusive = (state.row.tax_details as { inclusive?: boolean } | null)?.inclusive ?? false;
+  const amounts = checkoutAmounts(state.row.amount, state.discount, state.row.tax_amount, inclusive);
   const flags = checkoutFlags({
     productPrices: state.product.prices,
     price: state.price,

@@ -3,6 +3,7 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
+import type { TaxDetails } from '../../platform/tax.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 import { enqueueGrantsForPurchase } from '../benefit-grants/benefit-grants.service.js';
 import { createOrder } from '../orders/orders.service.js';
@@ -163,19 +164,21 @@ export async function fulfilCheckout(
     billing_name: draft.row.customer_billing_name ?? draft.row.customer_name ?? customer.name,
     billing_address: (draft.row.customer_billing_address ?? customer.billing_address ?? null) as AddressValue | null,
     currency: draft.row.currency,
-    subtotal_amount: amounts.amount,
+    // Prices that include tax: the line gives its tax up, so subtotal − discount + tax is what was paid.
+    subtotal_amount: amounts.net_amount + amounts.discount_amount,
     discount_amount: amounts.discount_amount,
     tax_amount: amounts.tax_amount ?? 0,
     total_amount: amounts.total_amount,
+    tax_details: (draft.row.tax_details ?? null) as TaxDetails | null,
     status: 'paid',
     metadata: (draft.row.metadata ?? {}) as Metadata,
     custom_field_data: (draft.row.custom_field_data ?? {}) as Record<string, unknown>,
     items: [
       {
         label: draft.product.product.name,
-        amount: amounts.amount,
-        // Tax sits on the order, not on its items (as the reference).
-        tax_amount: 0,
+        amount: amounts.net_amount + amounts.discount_amount,
+        // One line: it carries the order's tax (the invoice shows it per line).
+        tax_amount: amounts.tax_amount ?? 0,
         proration: false,
         product_price_id: draft.price.id,
       },

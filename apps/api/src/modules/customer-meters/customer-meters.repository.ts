@@ -5,6 +5,7 @@ import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { EventRow } from '../benefit-grants/benefit-grants.repository.js';
 import type { MeterRow } from '../benefits/benefits.repository.js';
+import { meterRollsUp, rawWindowPartSql, rollupAggregateSql } from '../meters/meter-rollups.repository.js';
 import { aggregateSql, meterEventsSql } from '../meters/meters.repository.js';
 import type { MeterDefinition } from './customer-meters.window.js';
 
@@ -92,6 +93,7 @@ export async function summarizeMeterWindows(
   windows: { customer: MeterCustomer; since: Date | null }[],
 ): Promise<Map<string, MeterWindowSummary>> {
   if (windows.length === 0) return new Map();
+  if (await meterRollsUp(db, meter.id)) return summarizeMeterWindowsFromRollups(db, organizationId, meter, windows);
   const result = await sql<{
     customer_id: string;
     quantity: string | null;
@@ -111,6 +113,57 @@ export async function summarizeMeterWindows(
       AND (window_of.since IS NULL OR events.ingested_at >= window_of.since)
       AND ${meterEventsSql(meter)}
     GROUP BY window_of.id`.execute(db);
+  return new Map(
+    result.rows.map((row) => [
+      row.customer_id,
+      { quantity: row.quantity, events: Number(row.events), first: row.first, last: row.last },
+    ]),
+  );
+}
+
+/**
+ * `summarizeMeterWindows` for a meter with built rollups: the rollup rows of the whole hours of
+ * ingestion after each window's start, plus the events of the partial hour the window starts in (a
+ * reset's instant is not on the hour), combined exactly (avg as sum / count).
+ */
+async function summarizeMeterWindowsFromRollups(
+  db: Executor,
+  organizationId: string,
+  meter: MeterDefinition,
+  windows: { customer: MeterCustomer; since: Date | null }[],
+): Promise<Map<string, MeterWindowSummary>> {
+  const result = await sql<{
+    customer_id: string;
+    quantity: string | null;
+    events: string;
+    first: Date | null;
+    last: Date | null;
+  }>`
+    WITH window_of AS MATERIALIZED (
+      SELECT * FROM unnest(
+        ${windows.map((w) => w.customer.id)}::uuid[],
+        ${windows.map((w) => w.customer.external_id)}::text[],
+        ${windows.map((w) => w.since?.toISOString() ?? null)}::timestamptz[]
+      ) AS window_of (id, external_id, since)
+    ),
+    parts AS (
+      SELECT window_of.id, r.events, r.sum, r.min, r.max, r.first_ingested_at AS first, r.last_ingested_at AS last
+      FROM window_of JOIN meter_rollups AS r ON r.meter_id = ${meter.id}
+        AND (r.customer_id = window_of.id OR r.external_customer_id = window_of.external_id)
+        AND (window_of.since IS NULL OR r.ingested_bucket > date_trunc('hour', window_of.since, 'UTC'))
+      UNION ALL
+      SELECT window_of.id, ${rawWindowPartSql(meter.aggregation, 'events')}
+      FROM window_of JOIN events ON events.organization_id = ${organizationId}
+        AND (events.customer_id = window_of.id OR events.external_customer_id = window_of.external_id)
+        AND window_of.since IS NOT NULL
+        AND events.ingested_at >= window_of.since
+        AND events.ingested_at < date_trunc('hour', window_of.since, 'UTC') + interval '1 hour'
+        AND ${meterEventsSql(meter)}
+    )
+    SELECT parts.id AS customer_id, ${rollupAggregateSql(meter.aggregation, 'parts')} AS quantity,
+      sum(parts.events) AS events, min(parts.first) AS first, max(parts.last) AS last
+    FROM parts
+    GROUP BY parts.id`.execute(db);
   return new Map(
     result.rows.map((row) => [
       row.customer_id,

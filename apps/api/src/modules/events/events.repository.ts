@@ -9,6 +9,7 @@ import { likeContains } from '../../platform/db/like.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { MeterDefinition, MeterFilter } from '../customer-meters/customer-meters.window.js';
+import { withRollups, type RolledUpMeter } from '../meters/meter-rollups.repository.js';
 import { customerEventsSql, filterSql, meterEventsSql } from '../meters/meters.repository.js';
 import type { EventListParams, EventNameListParams } from './events.schemas.js';
 
@@ -30,12 +31,18 @@ export interface NewEvent {
 /**
  * Inserts a batch in one statement: one array per column, unnested (the statement's size does not
  * grow with the batch, and no per-event round trip). Events whose (organization, external_id) exists
- * already are skipped; the ids of the inserted ones are returned.
+ * already are skipped; the ids of the inserted ones are returned. The rollups of `meters` (built, of
+ * the events' organizations, under their shared rollup lock) count the inserted events in the same
+ * statement.
  */
-export async function insertEvents(db: Executor, events: NewEvent[]): Promise<Set<string>> {
+export async function insertEvents(
+  db: Executor,
+  events: NewEvent[],
+  meters: RolledUpMeter[] = [],
+): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const column = <T>(pick: (event: NewEvent) => T) => events.map(pick);
-  const result = await sql<{ id: string }>`
+  const insert = sql`
     INSERT INTO events
       (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, source, metadata)
     SELECT id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, 'user', metadata::jsonb
@@ -51,7 +58,8 @@ export async function insertEvents(db: Executor, events: NewEvent[]): Promise<Se
       ${column((e) => JSON.stringify(e.metadata))}::text[]
     ) AS batch (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, metadata)
     ON CONFLICT (organization_id, external_id) DO NOTHING
-    RETURNING id`.execute(db);
+    RETURNING id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, name, source, metadata`;
+  const result = await withRollups(insert, meters).execute(db);
   return new Set(result.rows.map((row) => row.id));
 }
 

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { toValidationIssues } from '../../platform/http/validation.js';
-import { findActiveMeters } from '../customer-meters/customer-meters.repository.js';
 import { countsFor, type MeterAggregation, type MeterFilter } from '../customer-meters/customer-meters.window.js';
+import { findMetersOf, lockRollupsShared, rollsUp } from '../meters/meter-rollups.repository.js';
 import { findVisibleMeter } from '../meters/meters.repository.js';
 import { Filter } from '../meters/meters.schemas.js';
 import { meterDefinition } from '../meters/meters.service.js';
@@ -84,7 +84,7 @@ export async function ingestEvents(
     }
     if (organizationId === null) return;
     rows.push({
-      id: randomUUID(),
+      id: timeOrderedId(),
       timestamp,
       ingested_at: now,
       organization_id: organizationId,
@@ -96,11 +96,34 @@ export async function ingestEvents(
     });
   });
   issues.throwIfAny();
+  if (rows.length === 0) return { inserted: 0, duplicates: 0 };
 
-  const insertedIds = await insertEvents(ctx.db, rows);
+  // Under the organizations' shared rollup lock, read after taking it: a meter's rollups built before
+  // are maintained by this insert, and a build after waits for this transaction.
+  const organizationIds = [...new Set(rows.map((row) => row.organization_id))];
+  await lockRollupsShared(ctx.db, organizationIds);
+  const meters = (await findMetersOf(ctx.db, organizationIds)).map(meterDefinition);
+  const insertedIds = await insertEvents(ctx.db, rows, meters.filter(rollsUp));
   const inserted = rows.filter((row) => insertedIds.has(row.id));
-  await enqueueCustomerStateChanges(ctx, inserted);
+  await enqueueCustomerStateChanges(
+    ctx,
+    inserted,
+    meters.filter((meter) => meter.archived_at === null),
+  );
   return { inserted: inserted.length, duplicates: rows.length - inserted.length };
+}
+
+/**
+ * A version 7 UUID (RFC 9562): the millisecond time first, so new events' ids grow and their primary
+ * key index is appended to instead of written at random places.
+ */
+export function timeOrderedId(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
@@ -108,12 +131,15 @@ export async function ingestEvents(
  * reach (by id or external id) through such an event get a `customer.state_changed`, recorded by a job
  * enqueued with this transaction.
  */
-async function enqueueCustomerStateChanges(ctx: Context, inserted: NewEvent[]): Promise<void> {
+async function enqueueCustomerStateChanges(
+  ctx: Context,
+  inserted: NewEvent[],
+  activeMeters: ReturnType<typeof meterDefinition>[],
+): Promise<void> {
   if (inserted.length === 0) return;
   const meters = new Map<string, ReturnType<typeof meterDefinition>[]>();
-  for (const organizationId of new Set(inserted.map((e) => e.organization_id))) {
-    meters.set(organizationId, (await findActiveMeters(ctx.db, organizationId)).map(meterDefinition));
-  }
+  for (const meter of activeMeters)
+    meters.set(meter.organization_id, [...(meters.get(meter.organization_id) ?? []), meter]);
   const counted = inserted.filter((event) =>
     (meters.get(event.organization_id) ?? []).some((meter) => countsFor(meter, { ...event, source: 'user' })),
   );

@@ -185,6 +185,7 @@ export interface MeterChanges {
   filter?: unknown;
   aggregation?: unknown;
   metadata?: unknown;
+  rollups_built_at?: null;
 }
 
 export async function updateMeter(db: Executor, id: string, changes: MeterChanges): Promise<MeterRow> {

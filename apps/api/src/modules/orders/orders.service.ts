@@ -28,6 +28,7 @@ import {
   type OrderRow,
 } from './orders.repository.js';
 import type { OrderListParams, OrderUpdateInput } from './orders.schemas.js';
+import type { TaxDetails } from '../../platform/tax.js';
 import {
   formatInvoiceNumber,
   serializeOrder,
@@ -187,6 +188,8 @@ export interface CreateOrderInput {
   tax_amount: number;
   /** Optional: when given it must equal net + tax. */
   total_amount?: number;
+  /** The calculation behind `tax_amount` (rate, label, jurisdiction, reverse charge; docs/tax.md). */
+  tax_details?: TaxDetails | null;
   /** What the customer's credit balance pays of the total (0 unless told); the rest is charged. */
   applied_balance_amount?: number;
   /** `paid` when the money is in (a succeeded charge, or nothing to pay); `pending` when it is to be charged. */
@@ -289,6 +292,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
     net_amount: net,
     tax_amount: input.tax_amount,
     total_amount: total,
+    tax_details: input.tax_details ? JSON.stringify(input.tax_details) : null,
     applied_balance_amount: input.applied_balance_amount ?? 0,
     billing_name: input.billing_name,
     billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,

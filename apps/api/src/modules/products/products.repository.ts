@@ -130,6 +130,7 @@ export interface ProductChanges {
   name?: string;
   description?: string | null;
   is_archived?: boolean;
+  is_tax_applicable?: boolean;
   metadata?: unknown;
   price_sort_type?: number | null;
   price_sort_amount?: number | null;

@@ -97,6 +97,12 @@ export const AttachedCustomField = z
   .object({ custom_field_id: z.uuid(), custom_field: CustomField, order: z.int(), required: z.boolean() })
   .meta({ id: 'AttachedCustomField' });
 
+/** An extension of the reference (docs/tax.md): false for a product exempt from tax. */
+const TaxApplicable = z.boolean().meta({
+  description: 'Whether tax applies to this product (false: exempt). A Tessera extension (docs/tax.md).',
+  'x-tessera-extension': true,
+});
+
 /** The product fields every view shares (the SDK's OrderProduct and DiscountProduct are exactly these). */
 const productBase = {
   metadata: MetadataOutput,
@@ -118,6 +124,7 @@ export const Product = z
     benefits: z.array(Benefit),
     medias: z.array(ProductMediaFileRead),
     attached_custom_fields: z.array(AttachedCustomField),
+    is_tax_applicable: TaxApplicable,
   })
   .meta({ id: 'Product' });
 
@@ -230,6 +237,7 @@ export const ProductCreate = z
     prices: z.array(ProductPriceCreate).min(1, 'At least one price is required.'),
     medias: z.array(Id()).nullable().optional(),
     attached_custom_fields: z.array(AttachedCustomFieldCreate).nullable().optional(),
+    is_tax_applicable: TaxApplicable.optional(),
     organization_id: Id().nullable().optional(),
   })
   .meta({ id: 'ProductCreate' });
@@ -250,6 +258,7 @@ export const ProductUpdate = z
       .optional(),
     medias: z.array(Id()).nullable().optional(),
     attached_custom_fields: z.array(AttachedCustomFieldCreate).nullable().optional(),
+    is_tax_applicable: TaxApplicable.nullable().optional(),
   })
   .meta({ id: 'ProductUpdate' });
 export type ProductUpdateInput = z.output<typeof ProductUpdate>;

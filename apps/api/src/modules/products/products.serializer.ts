@@ -117,6 +117,7 @@ export function serializeProduct(bundle: ProductBundle): ProductWire {
       order: attached.order,
       required: attached.required,
     })),
+    is_tax_applicable: bundle.product.is_tax_applicable,
   };
 }
 

@@ -221,6 +221,7 @@ export async function createProduct(ctx: Context, input: ProductCreateInput): Pr
     description: input.description ?? null,
     recurring_interval: input.recurring_interval,
     is_archived: false,
+    is_tax_applicable: input.is_tax_applicable ?? true,
     metadata: input.metadata ?? {},
     ...priceSortKeys(prices),
   });
@@ -281,6 +282,7 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   if (input.description != null) changes.description = input.description;
   if (input.metadata !== undefined) changes.metadata = input.metadata;
   if (input.is_archived != null) changes.is_archived = input.is_archived;
+  if (input.is_tax_applicable != null) changes.is_tax_applicable = input.is_tax_applicable;
   if (input.prices != null) {
     const keptIds = new Set(kept.map(({ price }) => price.id));
     await archivePrices(

@@ -193,7 +193,11 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     } else {
       responses[String(route.status)] = {
         description: 'Successful response',
-        content: { 'application/json': { schema: route.response ? components.named(route.response, 'output') : {} } },
+        content: {
+          [route.produces ?? 'application/json']: {
+            schema: route.response ? components.named(route.response, 'output') : {},
+          },
+        },
       };
     }
     const authenticated = !route.auth.optional;
@@ -229,6 +233,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       responses,
       security,
       'x-tessera-scopes': route.auth.scopes,
+      ...(route.extension ? { 'x-tessera-extension': true } : {}),
     };
   }
 

@@ -173,6 +173,9 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
             throw new Error(`response of ${route.operationId} does not match its schema`);
           }
         }
+        if (route.produces) {
+          return reply.code(route.status).type(`${route.produces}; charset=utf-8`).send(output);
+        }
         return reply
           .code(route.status)
           .type('application/json; charset=utf-8')

@@ -92,6 +92,10 @@ export interface RouteDefinition<
   internal?: boolean;
   /** Registered only outside production (`NODE_ENV` not `production`): development tools. */
   developmentOnly?: boolean;
+  /** Not in the reference's API: marked `x-tessera-extension: true` in OpenAPI. */
+  extension?: boolean;
+  /** The body's media type when not JSON (the handler returns the text, e.g. a CSV export). */
+  produces?: 'text/csv';
   handler: (
     ctx: Context,
     input: RouteInput<

@@ -1,0 +1,36 @@
+import type { NullableTimestamp, Timestamp } from './types.js';
+
+/**
+ * Tables of migration 0021: per-meter rollups of the events each meter counts (and `rollups_built_at`
+ * on meters, declared with the meters table).
+ */
+export interface MeterRollupsTable {
+  meter_id: string;
+  organization_id: string;
+  customer_id: string | null;
+  external_customer_id: string | null;
+  /** The hour (UTC) of the events' `timestamp`. */
+  bucket: Timestamp;
+  /** The hour (UTC) of the events' `ingested_at`. */
+  ingested_bucket: Timestamp;
+  events: string;
+  sum: string;
+  min: string | null;
+  max: string | null;
+  first_ingested_at: Timestamp;
+  last_ingested_at: Timestamp;
+}
+
+export interface MeterRollupTotalsTable {
+  meter_id: string;
+  bucket: Timestamp;
+  events: string;
+  sum: string;
+  min: string | null;
+  max: string | null;
+}
+
+export interface MeterRollupTables {
+  meter_rollups: MeterRollupsTable;
+  meter_rollup_totals: MeterRollupTotalsTable;
+}
