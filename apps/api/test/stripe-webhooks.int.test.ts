@@ -228,6 +228,60 @@ describe('refunds and disputes', () => {
     expect(partial).toMatchObject({ status: 'partially_refunded', refunded_amount: 400 });
   });
 
+  it('refund.updated settles a refund Tessera made; charge.refunded leaves that order to its refunds', async () => {
+    const { orderId, intentId } = await paidOrder();
+    // The refund reaches the processor but its answer is lost: pending, as a Stripe refund may stay.
+    guard.failAfterProcessing('refund');
+    const created = await server.inject({
+      method: 'POST',
+      url: '/v1/refunds/',
+      headers: { authorization: `Bearer ${acme.token}` },
+      payload: { order_id: orderId, reason: 'customer_request', amount: 400 },
+    });
+    expect(json(created)).toMatchObject({ status: 'pending' });
+    const db = server.runtime.database.db;
+    await db
+      .updateTable('refunds')
+      .set({ processor_refund_id: 're_hook_1' })
+      .where('id', '=', json(created).id)
+      .execute();
+
+    const refundEvent = (status: string) =>
+      stripeEvent('refund.updated', {
+        id: 're_hook_1',
+        object: 'refund',
+        amount: 400,
+        status,
+        payment_intent: intentId,
+      });
+    expect((await send(refundEvent('pending'))).statusCode).toBe(200);
+    expect(
+      await db.selectFrom('refunds').select('status').where('id', '=', json(created).id).executeTakeFirst(),
+    ).toEqual({ status: 'pending' });
+    expect((await send(refundEvent('succeeded'))).statusCode).toBe(200);
+    expect(
+      await db.selectFrom('refunds').select('status').where('id', '=', json(created).id).executeTakeFirst(),
+    ).toEqual({ status: 'succeeded' });
+    const order = () => db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(await order()).toMatchObject({ status: 'partially_refunded', refunded_amount: 400 });
+    expect((await webhookEvents('refund.updated')).map((refund) => refund.id)).toContain(json(created).id);
+
+    // Stripe's charge.refunded for the same money: the refund already accounts for it.
+    const charge = stripeEvent('charge.refunded', {
+      id: `ch_${intentId}`,
+      object: 'charge',
+      payment_intent: intentId,
+      amount: 1000,
+      amount_refunded: 400,
+      refunded: false,
+    });
+    expect((await send(charge)).statusCode).toBe(200);
+    expect(await order()).toMatchObject({ status: 'partially_refunded', refunded_amount: 400 });
+    // A second settlement of a settled refund changes nothing.
+    expect((await send(refundEvent('failed'))).statusCode).toBe(200);
+    expect(await order()).toMatchObject({ status: 'partially_refunded', refunded_amount: 400 });
+  });
+
   it('charge.dispute.created records the dispute on the order and tells the seller (webhook and email), once', async () => {
     const { orderId, intentId } = await paidOrder();
     const updatesBefore = (await webhookEvents('order.updated')).length;

@@ -16,6 +16,7 @@ import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
 import type { BillingTables } from './tables/billing.js';
 import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
 import type { PaymentMethodsTables } from './tables/payment-methods.js';
+import type { RefundsTables } from './tables/refunds.js';
 import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 
@@ -41,6 +42,7 @@ export interface DB
     PaymentAttemptsTables,
     PaymentMethodsTables,
     BillingTables,
+    RefundsTables,
     RateLimitTables,
     IdempotencyKeyTables,
     MeterRollupTables,

@@ -22,6 +22,8 @@ import {
   sweepDeliveriesSchedule,
 } from './webhooks/webhooks.delivery.js';
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
+import { refundRoutes } from './refunds/refunds.routes.js';
+import { reconcileRefundsJob, reconcileRefundsSchedule } from './refunds/refunds.settle.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
 import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from './checkouts/checkouts.reconcile.js';
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
@@ -59,6 +61,7 @@ export const routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...orderRoutes,
   ...paymentRoutes,
+  ...refundRoutes,
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,
@@ -80,6 +83,7 @@ export const jobs: JobDefinition<never>[] = [
   sweepDeliveriesJob as JobDefinition<never>,
   expireCheckoutsJob as JobDefinition<never>,
   reconcileCheckoutPaymentsJob as JobDefinition<never>,
+  reconcileRefundsJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
   retryPastDueChargeJob as JobDefinition<never>,
@@ -96,6 +100,7 @@ export const jobs: JobDefinition<never>[] = [
 export const periodicTasks: PeriodicTask[] = [
   expireCheckoutsSchedule,
   reconcileCheckoutPaymentsSchedule,
+  reconcileRefundsSchedule,
   sweepDeliveriesSchedule,
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,

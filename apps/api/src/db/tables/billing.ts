@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Timestamp } from './types.js';
 
 /** Tables of migration 0014 (billing). Its columns on customers, orders and subscriptions are typed there. */
@@ -9,8 +10,10 @@ export interface CustomerBalanceTransactionsTable {
   currency: string;
   /** Minor units: > 0 adds credit, < 0 uses it. */
   amount: number;
-  kind: 'credit' | 'applied' | 'restored';
+  kind: 'credit' | 'applied' | 'restored' | 'refunded';
   order_id: string | null;
+  /** Migration 0022: the refund that gave this back (one movement per refund). */
+  refund_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface BillingTables {

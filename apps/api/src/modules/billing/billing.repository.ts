@@ -27,14 +27,17 @@ export interface BalanceMovement {
   currency: string;
   /** > 0 adds credit, < 0 uses it. */
   amount: number;
-  kind: 'credit' | 'applied' | 'restored';
+  kind: 'credit' | 'applied' | 'restored' | 'refunded';
   order_id: string;
+  /** Set for `refunded`: an order may have several refunds, each moves the balance once. */
+  refund_id?: string;
   at: Date;
 }
 
 /**
  * Records one movement and adds it to the customer's balance in its currency. A movement of the same
- * kind for the same order is recorded once: a retry moves nothing and answers false.
+ * kind for the same order (or for the same refund) is recorded once: a retry moves nothing and answers
+ * false.
  */
 export async function recordBalanceMovement(db: Executor, movement: BalanceMovement): Promise<boolean> {
   if (movement.amount === 0) return false;
@@ -49,8 +52,13 @@ export async function recordBalanceMovement(db: Executor, movement: BalanceMovem
       amount: movement.amount,
       kind: movement.kind,
       order_id: movement.order_id,
+      refund_id: movement.refund_id ?? null,
     })
-    .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
+    .onConflict((oc) =>
+      movement.refund_id
+        ? oc.column('refund_id').where('refund_id', 'is not', null).doNothing()
+        : oc.columns(['order_id', 'kind']).where('refund_id', 'is', null).doNothing(),
+    )
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;

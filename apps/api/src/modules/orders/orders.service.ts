@@ -9,6 +9,7 @@ import { pageOf } from '../../platform/http/query.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { OrderInvariantError } from './orders.errors.js';
+import { orderStatusAfterRefunds } from '../refunds/refunds.money.js';
 import {
   allocateInvoiceSequence,
   findCustomersByIds,
@@ -342,22 +343,49 @@ export async function markOrderPaid(
 }
 
 /**
+ * Adds a settled refund to the order's refunded amounts (negative amounts take back a refund that
+ * succeeded and later failed), with the status the refunded net gives (`orderStatusAfterRefunds`);
+ * records `order.updated`, and `order.refunded` when money went back. For the caller's transaction;
+ * the order's row is locked. Amounts outside [0, net] and [0, tax] are a programming error.
+ */
+export async function recordOrderRefund(
+  ctx: Context,
+  orderId: string,
+  refund: { amount: number; tax_amount: number },
+): Promise<OrderWire> {
+  const current = await lockOrderById(ctx.db, orderId);
+  if (!current) throw new ResourceNotFound();
+  const refunded = current.refunded_amount + refund.amount;
+  const refundedTax = current.refunded_tax_amount + refund.tax_amount;
+  if (refunded < 0 || refunded > current.net_amount || refundedTax < 0 || refundedTax > current.tax_amount) {
+    throw new OrderInvariantError(
+      `refund of ${refund.amount} + ${refund.tax_amount} tax exceeds the balance of order ${orderId}`,
+    );
+  }
+  await updateOrderRow(ctx.db, orderId, {
+    status: orderStatusAfterRefunds(current, refunded),
+    refunded_amount: refunded,
+    refunded_tax_amount: refundedTax,
+    modified_at: ctx.clock.now(),
+  });
+  const order = await loadOrder(ctx, orderId);
+  await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
+  if (refund.amount > 0 || refund.tax_amount > 0)
+    await recordWebhookEvent(ctx, current.organization_id, 'order.refunded', order);
+  return order;
+}
+
+/**
  * Records that the whole of a paid order went back to the customer (a renewal charged after its
- * subscription ended): `refunded`, with the net and tax refunded; `order.updated` and `order.refunded`.
- * An order already refunded is returned unchanged.
+ * subscription ended, a full refund made at the processor): what was left of the net and tax is
+ * refunded, through `recordOrderRefund`. An order already refunded is returned unchanged.
  */
 export async function markOrderRefunded(ctx: Context, orderId: string): Promise<OrderWire> {
   const current = await lockOrderById(ctx.db, orderId);
   if (!current) throw new ResourceNotFound();
   if (current.status === 'refunded') return loadOrder(ctx, orderId);
-  await updateOrderRow(ctx.db, orderId, {
-    status: 'refunded',
-    refunded_amount: current.net_amount,
-    refunded_tax_amount: current.tax_amount,
-    modified_at: ctx.clock.now(),
+  return recordOrderRefund(ctx, orderId, {
+    amount: current.net_amount - current.refunded_amount,
+    tax_amount: current.tax_amount - current.refunded_tax_amount,
   });
-  const order = await loadOrder(ctx, orderId);
-  await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
-  await recordWebhookEvent(ctx, current.organization_id, 'order.refunded', order);
-  return order;
 }

@@ -7,8 +7,10 @@ import type { CheckoutChargeResult } from '../../platform/payments/processor.js'
 import { checkoutChargeResult } from '../../platform/payments/stripe.js';
 import { settleAttempt } from '../checkouts/checkouts.payment.js';
 import { findAttemptByIdempotencyKey, findAttemptByProcessorPaymentId } from '../checkouts/checkouts.repository.js';
-import { loadOrder, markOrderRefunded } from '../orders/orders.service.js';
-import { findOrderById, lockOrderById, updateOrderRow } from '../orders/orders.repository.js';
+import { loadOrder, markOrderRefunded, recordOrderRefund } from '../orders/orders.service.js';
+import { findOrderById, lockOrderById } from '../orders/orders.repository.js';
+import { hasRefunds } from '../refunds/refunds.repository.js';
+import { settleFromProcessor } from '../refunds/refunds.settle.js';
 import { organizationRecipients } from '../webhooks/webhooks.repository.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
 import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe.js';
@@ -26,8 +28,11 @@ import {
  * - `payment_intent.succeeded` / `payment_failed` / `processing` / `canceled`: a checkout payment that
  *   waited (3-D Secure, a bank's `processing`, a lost answer) is settled as the PaymentIntent says,
  *   through the same step 3 as confirm (exactly once, whoever comes first);
- * - `charge.refunded`: the order is marked refunded (in full or in part) with `order.updated` and
- *   `order.refunded`;
+ * - `charge.refunded`: a refund made in the Stripe dashboard: the order is marked refunded (in full or
+ *   in part) with `order.updated` and `order.refunded` (orders refunded through Tessera are left to
+ *   their refunds);
+ * - `refund.updated` / `refund.failed` / `charge.refund.updated`: a refund Tessera asked for settles as
+ *   Stripe reports it (modules/refunds);
  * - `charge.dispute.created` / `updated` / `closed`: the dispute is recorded on the order, and its opening
  *   is told to the seller (`order.updated` webhook, an email to the organization).
  * Events about anything Tessera did not create are acknowledged and ignored.
@@ -41,8 +46,16 @@ const PAYMENT_INTENT_EVENTS = new Set([
   'payment_intent.canceled',
 ]);
 
+/** A refund Tessera asked for, reported by Stripe as it settles (a card refund may stay pending for days). */
+const REFUND_EVENTS = new Set(['refund.updated', 'refund.failed', 'charge.refund.updated']);
+
 export async function handleStripeEvent(ctx: Context, run: JobRun, event: Stripe.Event): Promise<StripeEventOutcome> {
   if (await isStripeEventHandled(ctx.db, event.id)) return 'duplicate';
+  if (REFUND_EVENTS.has(event.type)) {
+    const handled = await settleFromStripeRefund(ctx, run, event.data.object as Stripe.Refund);
+    await run.transaction((tx) => markStripeEventHandled(tx.db, event.id, event.type, tx.clock.now()));
+    return handled ? 'handled' : 'ignored';
+  }
   if (PAYMENT_INTENT_EVENTS.has(event.type)) {
     const handled = await settleFromPaymentIntent(ctx, run, event.data.object as Stripe.PaymentIntent);
     await run.transaction((tx) => markStripeEventHandled(tx.db, event.id, event.type, tx.clock.now()));
@@ -104,30 +117,41 @@ async function settleFromPaymentIntent(ctx: Context, run: JobRun, intent: Stripe
 const intentIdOf = (value: string | Stripe.PaymentIntent | null): string | null =>
   value === null ? null : typeof value === 'string' ? value : value.id;
 
-/** `charge.refunded`: the order of the charge's payment records what Stripe says was refunded. */
+/**
+ * `charge.refunded`: a refund made outside Tessera (in the Stripe dashboard): the order of the charge's
+ * payment records what Stripe says was refunded in all, the tax in proportion of the total. An order
+ * refunded through Tessera's refunds is left to them (each refund settles its own amounts).
+ */
 async function recordRefund(ctx: Context, charge: Stripe.Charge): Promise<boolean> {
   const intentId = intentIdOf(charge.payment_intent);
   const payment = intentId ? await findPaymentByProcessorId(ctx.db, intentId) : undefined;
   if (!payment?.order_id) return false;
   const order = await lockOrderById(ctx.db, payment.order_id);
   if (!order) return false;
+  if (await hasRefunds(ctx.db, order.id)) return true;
   if (charge.amount_refunded >= charge.amount) {
     await markOrderRefunded(ctx, order.id);
     return true;
   }
-  // In part: the refunded total splits between net and tax as the order's total does.
   const refunded = Math.min(charge.amount_refunded, order.total_amount);
   const tax = order.total_amount > 0 ? Math.floor((refunded * order.tax_amount) / order.total_amount) : 0;
-  await updateOrderRow(ctx.db, order.id, {
-    status: 'partially_refunded',
-    refunded_amount: Math.min(refunded - tax, order.net_amount),
-    refunded_tax_amount: Math.min(tax, order.tax_amount),
-    modified_at: ctx.clock.now(),
-  });
-  const wire = await loadOrder(ctx, order.id);
-  await recordWebhookEvent(ctx, order.organization_id, 'order.updated', wire);
-  await recordWebhookEvent(ctx, order.organization_id, 'order.refunded', wire);
+  const amount = Math.min(refunded - tax, order.net_amount) - order.refunded_amount;
+  const taxAmount = Math.min(tax, order.tax_amount) - order.refunded_tax_amount;
+  if (amount <= 0 && taxAmount <= 0) return true;
+  await recordOrderRefund(ctx, order.id, { amount: Math.max(amount, 0), tax_amount: Math.max(taxAmount, 0) });
   return true;
+}
+
+/** `refund.updated` and the like: a refund Tessera made is settled as Stripe now reports it. */
+async function settleFromStripeRefund(ctx: Context, run: JobRun, refund: Stripe.Refund): Promise<boolean> {
+  const status = refund.status ?? 'pending';
+  const outcome =
+    status === 'succeeded'
+      ? ({ status: 'succeeded', processorRefundId: refund.id } as const)
+      : status === 'failed' || status === 'canceled'
+        ? ({ status: 'failed', processorRefundId: refund.id, failureReason: refund.failure_reason ?? status } as const)
+        : ({ status: 'pending', processorRefundId: refund.id } as const);
+  return settleFromProcessor(ctx, run, refund.id, outcome);
 }
 
 /** `charge.dispute.*`: the dispute on the order, its status kept; the seller is told when it opens. */

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../platform/context.js';
+import { recordWebhookEvent } from '../../platform/events.js';
+import { BadRequest, IssueCollector } from '../../platform/http/errors.js';
+import { pageOf } from '../../platform/http/query.js';
+import { runIn } from '../../platform/jobs/queue.js';
+import { PaymentProcessorUnavailable, UnavailablePaymentProcessor } from '../../platform/payments/index.js';
+import { lockVisibleOrder } from '../orders/orders.repository.js';
+import { RefundAmountTooHigh, RefundedAlready, RevokeSubscriptionBenefitsProhibited } from './refunds.errors.js';
+import { refundableAmount, refundTaxPortion, splitRefund } from './refunds.money.js';
+import {
+  findRefundablePayment,
+  insertRefund,
+  listVisibleRefunds,
+  sumRefundsOfOrder,
+  type RefundRow,
+} from './refunds.repository.js';
+import type { RefundCreateInput, RefundListParams } from './refunds.schemas.js';
+import { serializeRefund, type RefundWire } from './refunds.serializer.js';
+import { askProcessor, settleRefund } from './refunds.settle.js';
+
+/**
+ * Refunds (research §7.2, §7.3). Creating one takes three steps, as a checkout payment does:
+ * 1. `reserveRefund`, in one short transaction under the order's row lock: the reference's checks in
+ *    its order, the tax portion, the split between card and credit balance, and the refund committed
+ *    `pending` (its amount is reserved: a concurrent refund of the same order sees it) with
+ *    `refund.created`;
+ * 2. the processor is asked with NO transaction open, with the refund's idempotency key
+ *    (`refund:{id}`): asking again after a crash or a lost answer never refunds twice;
+ * 3. `settleRefund` records the outcome once, in a transaction of its own (refunds.settle.ts).
+ * A refund left pending (a crash, a lost answer, a processor that settles later) is finished by the
+ * reconciliation job or the processor's webhook.
+ */
+
+export async function listRefunds(ctx: Context, params: RefundListParams) {
+  const { rows, total } = await listVisibleRefunds(ctx.db, ctx.subject, params);
+  return pageOf(rows.map(serializeRefund), total, params);
+}
+
+export function refundIdempotencyKey(refundId: string): string {
+  return `refund:${refundId}`;
+}
+
+/** What step 2 needs, read in step 1. */
+export interface RefundCall {
+  refund: RefundRow;
+  processorPaymentId: string | null;
+}
+
+/** Step 1, in the caller's transaction. */
+export async function reserveRefund(ctx: Context, input: RefundCreateInput): Promise<RefundCall> {
+  // The row lock serializes refunds of one order: the amounts reserved below are read under it.
+  const order = await lockVisibleOrder(ctx.db, ctx.subject, input.order_id);
+  if (!order) {
+    const issues = new IssueCollector();
+    issues.add(['body', 'order_id'], 'Order not found');
+    issues.throwIfAny();
+  }
+  const found = order!;
+  if (found.status === 'refunded') throw new RefundedAlready(found.id);
+  if (input.revoke_benefits && found.subscription_id) throw new RevokeSubscriptionBenefitsProhibited();
+  if (found.status === 'pending') {
+    const issues = new IssueCollector();
+    issues.add(['body', 'order_id'], 'Order is not paid');
+    issues.throwIfAny();
+  }
+
+  const held = await sumRefundsOfOrder(ctx.db, found.id);
+  // Refunds still pending count as refunded: their amounts are reserved until they settle.
+  const state = {
+    net_amount: found.net_amount,
+    tax_amount: found.tax_amount,
+    refunded_amount: found.refunded_amount + held.pending_amount,
+    refunded_tax_amount: found.refunded_tax_amount + held.pending_tax_amount,
+  };
+  const refundable = refundableAmount(state);
+  if (input.amount > refundable) throw new RefundAmountTooHigh(refundable);
+  const tax = refundTaxPortion(state, input.amount);
+
+  const payment = await findRefundablePayment(ctx.db, found.id);
+  const cardRefundable = payment ? payment.amount - held.processor_amount : 0;
+  const split = splitRefund(input.amount + tax, cardRefundable);
+  const processor = ctx.payments;
+  if (split.processor > 0 && (!processor || processor instanceof UnavailablePaymentProcessor)) {
+    throw new BadRequest(new PaymentProcessorUnavailable().message);
+  }
+
+  const id = randomUUID();
+  const now = ctx.clock.now();
+  const refund = await insertRefund(ctx.db, {
+    id,
+    created_at: now,
+    modified_at: now,
+    organization_id: found.organization_id,
+    order_id: found.id,
+    subscription_id: found.subscription_id,
+    customer_id: found.customer_id,
+    payment_id: split.processor > 0 ? payment!.id : null,
+    status: 'pending',
+    reason: input.reason,
+    amount: input.amount,
+    tax_amount: tax,
+    currency: found.currency,
+    comment: input.comment ?? null,
+    revoke_benefits: input.revoke_benefits,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    processor: payment?.processor ?? processor?.name ?? 'simulated',
+    processor_amount: split.processor,
+    balance_amount: split.balance,
+    idempotency_key: refundIdempotencyKey(id),
+  });
+  await recordWebhookEvent(ctx, found.organization_id, 'refund.created', serializeRefund(refund));
+  return { refund, processorPaymentId: split.processor > 0 ? payment!.processor_payment_id : null };
+}
+
+/**
+ * `POST /v1/refunds/` (a route without a request-wide transaction): reserve, ask the processor with no
+ * transaction open, settle. Answers the refund as it stands: `succeeded`, `failed` when the processor
+ * refused it, or `pending` when the processor settles it later.
+ */
+export async function createRefund(base: Context, input: RefundCreateInput): Promise<RefundWire> {
+  const run = base.transactions ?? runIn(base);
+  const call = await run.transaction((tx) => reserveRefund({ ...tx, log: base.log, request: base.request }, input));
+  const outcome = await askProcessor(base, call);
+  const settled = await settleRefund(base, run, call.refund.id, outcome);
+  return serializeRefund(settled);
+}
