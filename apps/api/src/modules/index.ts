@@ -32,6 +32,7 @@ import { customerPortalRoutes } from './customer-portal/customer-portal.routes.j
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
 import { eventsIngestedJob } from './events/events.jobs.js';
+import { meterRollupsJob, meterRollupsSchedule } from './meters/meters.rollups.js';
 import { meterRoutes } from './meters/meters.routes.js';
 import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
@@ -91,6 +92,7 @@ export const jobs: JobDefinition<never>[] = [
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,
   eventsIngestedJob as JobDefinition<never>,
+  meterRollupsJob as JobDefinition<never>,
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
@@ -105,5 +107,6 @@ export const periodicTasks: PeriodicTask[] = [
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,
   cleanIdempotencyKeysSchedule,
+  meterRollupsSchedule,
   sweepEmailsSchedule,
 ];
