@@ -122,6 +122,7 @@ describe('auth matrix', () => {
   const routes = () =>
     [
       ['GET', PATH, undefined],
+      ['GET', `${PATH}/processor`, undefined],
       ['POST', PATH, { confirmation_token_id: 'x', set_default: true, return_url: '/' }],
       ['POST', `${PATH}/${methodId}/confirm`, undefined],
       ['POST', `${PATH}/${methodId}/default`, undefined],
@@ -143,7 +144,7 @@ describe('auth matrix', () => {
     const neighbour = (await subscriber(acme)).token;
     const stranger = (await subscriber(other)).token;
     for (const otherToken of [neighbour, stranger]) {
-      for (const [method, url] of routes().slice(2)) {
+      for (const [method, url] of routes().slice(3)) {
         const response = await portal(method, url, otherToken);
         expect(response.statusCode, `${method} ${url}`).toBe(404);
         expect(json(response)).toEqual({ error: 'ResourceNotFound', detail: 'Not found' });
@@ -195,6 +196,16 @@ describe('list', () => {
     const page = json(await portal('GET', `${PATH}?limit=1&page=2`, token));
     expect(page.pagination).toEqual({ total_count: 2, max_page: 2 });
     expect(page.items.map((m: Listed) => m.card?.last4)).toEqual(['4242']);
+  });
+});
+
+describe('processor', () => {
+  it('tells the page which card form to show: the simulated processor, without a publishable key', async () => {
+    const org = await organizationFactory(server);
+    const { token } = await subscriber(org);
+    const response = await portal('GET', `${PATH}/processor`, token);
+    expect(response.statusCode).toBe(200);
+    expect(json(response)).toEqual({ processor: 'simulated', publishable_key: null });
   });
 });
 

@@ -4,6 +4,7 @@ import { IdParams } from '../../../platform/http/schemas.js';
 import {
   CustomerPaymentMethodCreate,
   CustomerPaymentMethodCreateResponse,
+  CustomerPaymentMethodProcessor,
   ListResourcePaymentMethod,
   PaymentMethod,
   PaymentMethodListQuery,
@@ -13,6 +14,7 @@ import {
   confirmPaymentMethod,
   deletePaymentMethod,
   listPaymentMethods,
+  paymentMethodProcessor,
   setDefaultPaymentMethod,
 } from './payment-methods.service.js';
 
@@ -31,6 +33,17 @@ export const portalPaymentMethodRoutes = [
     status: 200,
     response: ListResourcePaymentMethod,
     handler: (ctx, { query }) => listPaymentMethods(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${PATH}/processor`,
+    operationId: 'customer_portal:customers:get_payment_method_processor',
+    summary: 'Which card form saves a payment method (Stripe with its publishable key, or the simulated processor)',
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    status: 200,
+    response: CustomerPaymentMethodProcessor,
+    handler: async (ctx) => paymentMethodProcessor(ctx),
   }),
   defineRoute({
     method: 'POST',

@@ -75,3 +75,15 @@ export const CustomerPaymentMethodCreateResponse = z
   ])
   .meta({ id: 'CustomerPaymentMethodCreateResponse' });
 export type CustomerPaymentMethodCreateResponseWire = z.input<typeof CustomerPaymentMethodCreateResponse>;
+
+/**
+ * What the portal's card form needs: `stripe` with Stripe's publishable key (the page shows Stripe's
+ * Payment Element), or the `simulated` card processor (the page shows its own card form).
+ */
+export const CustomerPaymentMethodProcessor = z
+  .object({
+    processor: z.enum(['stripe', 'simulated']),
+    publishable_key: z.string().nullable(),
+  })
+  .meta({ id: 'CustomerPaymentMethodProcessor' });
+export type CustomerPaymentMethodProcessorWire = z.input<typeof CustomerPaymentMethodProcessor>;

@@ -24,6 +24,7 @@ import { planRemoval, safeReturnUrl, STILL_NEEDED } from './payment-methods.rule
 import type {
   CustomerPaymentMethodCreateInput,
   CustomerPaymentMethodCreateResponseWire,
+  CustomerPaymentMethodProcessorWire,
 } from './payment-methods.schemas.js';
 import { serializePaymentMethod, type PaymentMethodWire } from './payment-methods.serializer.js';
 
@@ -38,6 +39,15 @@ import { serializePaymentMethod, type PaymentMethodWire } from './payment-method
 export async function listPaymentMethods(ctx: Context, params: PageParams) {
   const { rows, total } = await listActiveMethods(ctx.db, ctx.subject, params);
   return pageOf(rows.map(serializePaymentMethod), total, params);
+}
+
+/** `GET …/payment-methods/processor`: which card form the page shows. */
+export function paymentMethodProcessor(ctx: Context): CustomerPaymentMethodProcessorWire {
+  const stripe = Boolean(ctx.config.stripeSecretKey && ctx.config.stripePublishableKey);
+  return {
+    processor: stripe ? 'stripe' : 'simulated',
+    publishable_key: stripe ? ctx.config.stripePublishableKey! : null,
+  };
 }
 
 async function sessionCustomer(ctx: Context, lock = false): Promise<{ customer: CustomerRow; ctx: Context }> {
