@@ -61,6 +61,8 @@ export interface WorldIds {
   customerMeter: string;
   /** The buyer's saved card (the checkout saved it). */
   paymentMethod: string;
+  /** A place the organization collects tax (docs/tax.md). */
+  taxRegistration: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -188,6 +190,15 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     }),
     'list customer meters',
   );
+  const taxRegistration = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/tax-registrations/',
+      headers: auth,
+      payload: { country: 'FR', rate_basis_points: 2000, label: 'VAT' },
+    }),
+    'create tax registration',
+  );
   const session = ok(
     await server.inject({
       method: 'POST',
@@ -239,6 +250,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       event: events.items[0].id,
       customerMeter: customerMeters.items[0].id,
       paymentMethod: paymentMethods.items[0].id,
+      taxRegistration: taxRegistration.id,
     },
   };
 }
@@ -275,6 +287,7 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/payments/{id}': 'payment',
   '/v1/products/{id}': 'product',
   '/v1/subscriptions/{id}': 'subscription',
+  '/v1/tax-registrations/{id}': 'taxRegistration',
   '/v1/webhooks/endpoints/{id}': 'webhookEndpoint',
   '/v1/webhooks/events/{id}': 'webhookEvent',
 };
