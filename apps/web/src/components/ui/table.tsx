@@ -3,8 +3,10 @@ import { cn } from '../../lib/cn';
 import { Button } from './button';
 
 export function Table({ label, children }: { label: string; children: ReactNode }) {
+  // `relative`: visually hidden text (position: absolute) of cells scrolled out of view stays clipped by
+  // the scroll box; without it, it is placed against the page and widens the page on a phone.
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table aria-label={label} className="w-full text-left text-sm">
         {children}
       </table>

@@ -21,10 +21,7 @@ export function Component() {
         title="Events"
         description="The usage events your application sends, and those Tessera records (credits, resets, benefits)."
       />
-      <section aria-labelledby="events-heading" className="space-y-3">
-        <h2 id="events-heading" className="sr-only">
-          Events
-        </h2>
+      <section aria-label="Events found" className="space-y-3">
         <EventsExplorer
           organizationId={organization.id}
           dashboardPath={organizationPath(organization)}

@@ -35,12 +35,14 @@ export function UsageMeters({ sellerName }: { sellerName: string }) {
                 {meter.meter.name}
               </h2>
               <p className="mt-1 text-sm text-slate-700">{gauge.summary}</p>
-              <div aria-hidden className="mt-3 h-3 w-full overflow-hidden rounded-full bg-slate-100">
-                <div
-                  className={cn('h-full rounded-full', gauge.overage > 0 ? 'bg-amber-600' : 'bg-blue-700')}
-                  style={{ width: `${gauge.usedPercent ?? (meter.consumed_units > 0 ? 100 : 0)}%` }}
-                />
-              </div>
+              {gauge.usedPercent !== null && (
+                <div aria-hidden className="mt-3 h-3 w-full overflow-hidden rounded-full bg-slate-100">
+                  <div
+                    className={cn('h-full rounded-full', gauge.overage > 0 ? 'bg-amber-600' : 'bg-blue-700')}
+                    style={{ width: `${gauge.usedPercent}%` }}
+                  />
+                </div>
+              )}
               <dl className="mt-3 divide-y divide-slate-100">
                 <DetailRow label="Used this period">{formatUnits(meter.consumed_units)}</DetailRow>
                 <DetailRow label="Included (credited)">{formatUnits(meter.credited_units)}</DetailRow>
@@ -48,7 +50,7 @@ export function UsageMeters({ sellerName }: { sellerName: string }) {
                   {formatUnits(meter.balance)}
                 </DetailRow>
               </dl>
-              {gauge.overage > 0 && (
+              {gauge.overage > 0 && meter.credited_units > 0 && (
                 <p className="mt-2 text-xs text-slate-600">
                   Units beyond those included are billed with your next renewal, at your plan’s price per unit.
                 </p>

@@ -74,14 +74,15 @@ function GroupEditor({ group, onChange, onRemove, path, label, depth, errorFor, 
       <legend className="sr-only">{label ? `Group ${label}` : 'Filter'}</legend>
       <div className="flex flex-wrap items-center gap-2 text-sm text-slate-800">
         <span>{depth === 1 ? 'Count events matching' : 'Events matching'}</span>
-        <Select
-          aria-label={`Match of ${name}`}
-          value={group.conjunction}
-          options={CONJUNCTIONS}
-          onValueChange={(conjunction) => onChange({ ...group, conjunction: conjunction as Conjunction })}
-          disabled={disabled}
-          className="w-28"
-        />
+        <div className="w-28">
+          <Select
+            aria-label={`Match of ${name}`}
+            value={group.conjunction}
+            options={CONJUNCTIONS}
+            onValueChange={(conjunction) => onChange({ ...group, conjunction: conjunction as Conjunction })}
+            disabled={disabled}
+          />
+        </div>
         <span>these conditions{group.clauses.length === 0 ? ' (none yet: every event)' : ':'}</span>
         {onRemove && (
           <Button variant="ghost" size="sm" className="ml-auto" onClick={onRemove} disabled={disabled}>
