@@ -43,6 +43,7 @@ export function createRouter() {
                 { path: 'subscriptions', lazy: () => import('./routes/dashboard/subscriptions') },
                 { path: 'subscriptions/:subscriptionId', lazy: () => import('./routes/dashboard/subscription') },
                 { path: 'payments', lazy: () => import('./routes/dashboard/payments') },
+                { path: 'refunds', lazy: () => import('./routes/dashboard/refunds') },
                 { path: 'settings', lazy: () => import('./routes/dashboard/settings') },
                 { path: 'settings/access-tokens', lazy: () => import('./routes/dashboard/access-tokens') },
                 { path: 'license-keys', lazy: () => import('./routes/dashboard/license-keys') },

@@ -21,6 +21,7 @@ const NAVIGATION = [
   { to: 'orders', label: 'Orders' },
   { to: 'subscriptions', label: 'Subscriptions' },
   { to: 'payments', label: 'Payments' },
+  { to: 'refunds', label: 'Refunds' },
   { to: 'license-keys', label: 'License keys' },
   { to: 'settings', label: 'Settings', end: true },
   { to: 'settings/access-tokens', label: 'Access tokens' },

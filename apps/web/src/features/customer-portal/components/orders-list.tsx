@@ -1,8 +1,9 @@
 import type { CustomerOrder } from '@tessera/sdk';
 import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
+import { OrderTotal } from '../../../components/orders/order-total';
 import { DataTable } from '../../../components/ui/table';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { BILLING_REASON } from '../../../lib/order-labels';
 import { portalPath } from './portal-shell';
 
@@ -25,7 +26,7 @@ export function OrdersTable({ slug, orders, label = 'Orders' }: OrdersTableProps
         { header: 'Date', cell: (order) => formatDate(order.created_at) },
         { header: 'Reason', cell: (order) => BILLING_REASON.customer[order.billing_reason] },
         { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
-        { header: 'Total', align: 'right', cell: (order) => formatMoney(order.total_amount, order.currency) },
+        { header: 'Total', align: 'right', cell: (order) => <OrderTotal order={order} /> },
       ]}
     />
   );

@@ -1,6 +1,7 @@
 import type { OrdersListRequest } from '@tessera/sdk';
 import { useState, type ReactNode } from 'react';
 import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
+import { OrderTotal } from '../../../components/orders/order-total';
 import { customerColumn } from '../../../components/sales/customer-column';
 import { ALL_PRODUCTS, ProductFilter } from '../../../components/sales/product-filter';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -102,7 +103,7 @@ export function OrdersList({
             sortField: 'net_amount',
             cell: (order) => formatMoney(order.net_amount, order.currency),
           },
-          { header: 'Total', align: 'right', cell: (order) => formatMoney(order.total_amount, order.currency) },
+          { header: 'Total', align: 'right', cell: (order) => <OrderTotal order={order} /> },
         ]}
       />
     </div>

@@ -1,0 +1,16 @@
+import { PageHeader } from '../../../components/ui/page-header';
+import { RefundsList } from '../../../features/refunds/components/refunds-list';
+import { organizationPath, useCurrentOrganization } from './current-organization';
+
+export function Component() {
+  const organization = useCurrentOrganization();
+  return (
+    <>
+      <PageHeader
+        title="Refunds"
+        description="Money given back to customers: refund an order from its page, in full or in part."
+      />
+      <RefundsList organizationId={organization.id} dashboardPath={organizationPath(organization)} />
+    </>
+  );
+}
