@@ -11,7 +11,7 @@ import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
 /**
  * A customer downloads the invoice of an order from the customer portal: the first click asks for it,
  * the page says it is being generated while the worker renders the PDF, then the browser downloads it
- * through the signed link. The server's base URL is its real address, so the link the API signs is
+ * through the signed link; before that the customer corrects the billing details it is issued to. The server's base URL is its real address, so the link the API signs is
  * the one the browser follows.
  */
 const SLUG = 'acme-invoices';
@@ -74,6 +74,17 @@ describe.skipIf(!hasChromium)('invoices in the customer portal', () => {
     await page.goto(`/portal/${SLUG}/orders/${orderId}`);
     await page.getByRole('heading', { name: /^Order of / }).waitFor();
 
+    // The invoice is issued to the billing details of the order, which the customer may correct first.
+    await page.getByRole('button', { name: 'Edit billing details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Billing details' });
+    await dialog.getByLabel('Billing name').fill('Ada Lovelace Ltd');
+    await dialog.getByLabel('Street address').fill('5 avenue Anatole France');
+    await dialog.getByRole('button', { name: 'Save billing details' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const billedTo = page.getByRole('heading', { name: 'Billed to' }).locator('..');
+    await expect.poll(() => billedTo.textContent()).toContain('Ada Lovelace Ltd');
+    expect(await billedTo.textContent()).toContain('5 avenue Anatole France');
+
     const invoice = page.getByRole('heading', { name: 'Invoice' }).locator('..');
     expect(await invoice.textContent()).toContain('Your invoice is issued to the billing name and address');
     const downloading = page.waitForEvent('download');
@@ -95,13 +106,16 @@ describe.skipIf(!hasChromium)('invoices in the customer portal', () => {
     const text = execFileSync('pdftotext', ['-layout', (await download.path())!, '-']).toString('utf8');
     expect(text).toContain(number);
     expect(text).toContain('Acme Invoices');
-    expect(text).toContain('Buyer');
+    expect(text).toContain('Ada Lovelace Ltd');
+    expect(text).toContain('5 avenue Anatole France');
     expect(text).toContain(order.items[0].label);
     expect(text).toMatch(/Total\s+\$10\.00/);
 
     // Once it exists, the button downloads it straight away (a fresh link each time).
     await page.getByText('The invoice is being generated.').waitFor({ state: 'detached' });
     expect(await invoice.textContent()).not.toContain('Your invoice is issued');
+    // Frozen now: the invoice says what it says.
+    expect(await page.getByRole('button', { name: 'Edit billing details' }).count()).toBe(0);
     const again = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download invoice' }).click();
     expect((await again).suggestedFilename()).toBe(`Invoice-${number}.pdf`);

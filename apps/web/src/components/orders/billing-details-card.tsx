@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatAddressLines, type PostalAddress } from '../../lib/format';
 import { Card, CardTitle } from '../ui/card';
 import { DetailRow } from '../ui/detail-row';
@@ -6,10 +7,12 @@ export interface BillingDetailsCardProps {
   title: string;
   name: string | null;
   address: PostalAddress | null;
+  /** Under the details: a way to change them, where the reader may. */
+  action?: ReactNode;
 }
 
 /** Who an order was billed to: the name and address printed on its invoice. */
-export function BillingDetailsCard({ title, name, address }: BillingDetailsCardProps) {
+export function BillingDetailsCard({ title, name, address, action }: BillingDetailsCardProps) {
   return (
     <Card>
       <CardTitle>{title}</CardTitle>
@@ -27,6 +30,7 @@ export function BillingDetailsCard({ title, name, address }: BillingDetailsCardP
           )}
         </DetailRow>
       </dl>
+      {action && <div className="mt-3">{action}</div>}
     </Card>
   );
 }

@@ -7,6 +7,7 @@ import { Card, CardTitle } from '../../../components/ui/card';
 import { DetailRow } from '../../../components/ui/detail-row';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { BILLING_REASON } from '../../../lib/order-labels';
+import { OrderBillingDialog } from './order-billing-dialog';
 import { OrderInvoice } from './order-invoice';
 import { portalPath } from './portal-shell';
 
@@ -46,7 +47,12 @@ export function OrderDetails({ slug, order }: { slug: string; order: CustomerOrd
         </dl>
       </Card>
       <OrderItems items={order.items} currency={order.currency} prorationLabel="Prorated" className="lg:col-span-2" />
-      <BillingDetailsCard title="Billed to" name={order.billing_name} address={order.billing_address} />
+      <BillingDetailsCard
+        title="Billed to"
+        name={order.billing_name}
+        address={order.billing_address}
+        action={order.is_invoice_generated ? undefined : <OrderBillingDialog key={order.modified_at} order={order} />}
+      />
       <OrderInvoice order={order} />
       {order.product.description && (
         <Card>
