@@ -166,10 +166,9 @@ describe('POST /v1/refunds/', () => {
     expect(row).toMatchObject({ processor_amount: 1200, balance_amount: 0, idempotency_key: `refund:${refund.id}` });
     expect(row!.processor_refund_id).toMatch(/^re_/);
 
-    expect((await webhookData('refund.created')).find((r) => r.id === refund.id)).toMatchObject({ status: 'pending' });
-    expect((await webhookData('refund.updated')).find((r) => r.id === refund.id)).toMatchObject({
-      status: 'succeeded',
-    });
+    // Announced once the processor answered, as the reference creates its refund from the answer.
+    expect((await webhookData('refund.created')).filter((r) => r.id === refund.id)).toEqual([refund]);
+    expect((await webhookData('refund.updated')).filter((r) => r.id === refund.id)).toEqual([]);
     expect((await webhookData('order.refunded')).filter((o) => o.id === orderId)).toEqual([
       expect.objectContaining({ status: 'refunded', refunded_amount: 1000, refunded_tax_amount: 200 }),
     ]);
@@ -308,7 +307,7 @@ describe('the processor', () => {
     expect(refund).toMatchObject({ status: 'failed', amount: 400, tax_amount: 0 });
     expect(await refundsOf(orderId)).toEqual([expect.objectContaining({ failure_reason: 'amount_too_large' })]);
     expect(await getOrder(orderId)).toMatchObject({ status: 'paid', refunded_amount: 0 });
-    expect((await webhookData('refund.updated')).find((r) => r.id === refund.id)).toMatchObject({ status: 'failed' });
+    expect((await webhookData('refund.created')).find((r) => r.id === refund.id)).toMatchObject({ status: 'failed' });
     expect((await webhookData('order.refunded')).some((o) => o.id === orderId)).toBe(false);
 
     // The failed refund reserves nothing: the whole amount is refundable again.
@@ -323,6 +322,8 @@ describe('the processor', () => {
     expect(lost).toMatchObject({ status: 'pending', tax_amount: 50 });
     expect(await chargeOf(orderId)).toMatchObject({ amount_refunded: 550 });
     expect(await getOrder(orderId)).toMatchObject({ status: 'paid', refunded_amount: 0 });
+    // Not announced until the processor's answer is known.
+    expect((await webhookData('refund.created')).some((r) => r.id === lost.id)).toBe(false);
 
     // The pending refund holds its amount: the rest only can be refunded meanwhile.
     const tooHigh = await create({ order_id: orderId, reason: 'other', amount: 501 });
@@ -337,6 +338,9 @@ describe('the processor', () => {
 
     const [refund] = await refundsOf(orderId);
     expect(refund).toMatchObject({ status: 'succeeded' });
+    expect((await webhookData('refund.created')).filter((r) => r.id === lost.id)).toEqual([
+      expect.objectContaining({ status: 'succeeded', amount: 500, tax_amount: 50 }),
+    ]);
     const processorRefunds = await db()
       .selectFrom('simulated_refunds')
       .selectAll()

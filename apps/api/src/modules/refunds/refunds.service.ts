@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
-import { recordWebhookEvent } from '../../platform/events.js';
 import { BadRequest, IssueCollector } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { runIn } from '../../platform/jobs/queue.js';
@@ -23,11 +22,12 @@ import { askProcessor, settleRefund } from './refunds.settle.js';
  * Refunds (research §7.2, §7.3). Creating one takes three steps, as a checkout payment does:
  * 1. `reserveRefund`, in one short transaction under the order's row lock: the reference's checks in
  *    its order, the tax portion, the split between card and credit balance, and the refund committed
- *    `pending` (its amount is reserved: a concurrent refund of the same order sees it) with
- *    `refund.created`;
+ *    `pending` (its amount is reserved: a concurrent refund of the same order sees it);
  * 2. the processor is asked with NO transaction open, with the refund's idempotency key
  *    (`refund:{id}`): asking again after a crash or a lost answer never refunds twice;
- * 3. `settleRefund` records the outcome once, in a transaction of its own (refunds.settle.ts).
+ * 3. `settleRefund` records the outcome once, in a transaction of its own (refunds.settle.ts), with
+ *    `refund.created` for the processor's first answer (as the reference creates its refund from it, so
+ *    a refund announced as created is one the processor took), `refund.updated` for later ones.
  * A refund left pending (a crash, a lost answer, a processor that settles later) is finished by the
  * reconciliation job or the processor's webhook.
  */
@@ -109,7 +109,6 @@ export async function reserveRefund(ctx: Context, input: RefundCreateInput): Pro
     balance_amount: split.balance,
     idempotency_key: refundIdempotencyKey(id),
   });
-  await recordWebhookEvent(ctx, found.organization_id, 'refund.created', serializeRefund(refund));
   return { refund, processorPaymentId: split.processor > 0 ? payment!.processor_payment_id : null };
 }
 

@@ -60,7 +60,8 @@ export async function askProcessor(ctx: Context, call: RefundCall): Promise<Refu
  * Step 3, in a transaction of its own, under the order's row lock (taken before the refund's, as step
  * 1 does). A refund no longer pending is answered as it is. `succeeded`: the order's refunded amounts
  * and status move (`order.updated`, `order.refunded`), the credit balance gets back its part, the
- * order's benefit grants are revoked when asked; `failed`: the reserved amount is released. Either way
+ * order's benefit grants are revoked when asked; `failed`: the reserved amount is released. The
+ * processor's first answer records `refund.created` (pending, succeeded or failed), later ones
  * `refund.updated`.
  */
 export async function settleRefund(base: Context, run: JobRun, refundId: string, outcome: RefundOutcome) {
@@ -71,9 +72,17 @@ export async function settleRefund(base: Context, run: JobRun, refundId: string,
     const refund = (await lockRefund(ctx.db, refundId))!;
     if (refund.status !== 'pending' || outcome.status === 'interrupted') return refund;
     const now = ctx.clock.now();
+    // The processor's first answer announces the refund; a refund it first reported pending (and so
+    // holds its id) was announced then, and what follows is an update.
+    const event = refund.processor_refund_id === null ? 'refund.created' : 'refund.updated';
     if (outcome.status === 'pending') {
       if (!outcome.processorRefundId || outcome.processorRefundId === refund.processor_refund_id) return refund;
-      return updateRefundRow(ctx.db, refund.id, { processor_refund_id: outcome.processorRefundId, modified_at: now });
+      const waiting = await updateRefundRow(ctx.db, refund.id, {
+        processor_refund_id: outcome.processorRefundId,
+        modified_at: now,
+      });
+      await recordWebhookEvent(ctx, refund.organization_id, event, serializeRefund(waiting));
+      return waiting;
     }
     if (outcome.status === 'failed') {
       ctx.log.warn({ refundId: refund.id, reason: outcome.failureReason }, 'refund refused by the processor');
@@ -83,7 +92,7 @@ export async function settleRefund(base: Context, run: JobRun, refundId: string,
         failure_reason: outcome.failureReason,
         modified_at: now,
       });
-      await recordWebhookEvent(ctx, refund.organization_id, 'refund.updated', serializeRefund(failed));
+      await recordWebhookEvent(ctx, refund.organization_id, event, serializeRefund(failed));
       return failed;
     }
     const succeeded = await updateRefundRow(ctx.db, refund.id, {
@@ -104,7 +113,7 @@ export async function settleRefund(base: Context, run: JobRun, refundId: string,
         at: now,
       });
     }
-    await recordWebhookEvent(ctx, refund.organization_id, 'refund.updated', serializeRefund(succeeded));
+    await recordWebhookEvent(ctx, refund.organization_id, event, serializeRefund(succeeded));
     await recordOrderRefund(ctx, refund.order_id, { amount: refund.amount, tax_amount: refund.tax_amount });
     if (refund.revoke_benefits) await enqueueRevocationsForOrder(ctx, refund.order_id);
     return succeeded;
