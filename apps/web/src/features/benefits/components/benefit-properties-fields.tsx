@@ -225,7 +225,7 @@ function MeterCreditFields({ values, set, errorFor }: BenefitPropertiesFieldsPro
     <div className="grid gap-4 sm:grid-cols-2">
       <Field
         label="Meter ID"
-        hint="Tessera has no meters page yet: enter the ID of one of this organization's meters. Meter credits also need usage-based billing switched on for the organization."
+        hint="The ID of one of this organization's meters: copy it from the meter's page (Meters). Meter credits also need usage-based billing switched on for the organization."
         error={errorFor('properties.meter_id')}
       >
         <Input autoComplete="off" value={values.meterId} onChange={(event) => set({ meterId: event.target.value })} />

@@ -68,7 +68,7 @@ export function PriceFields({ draft, index, number, errorFor, onChange, onRemove
       )}
       {draft.amountType === 'metered_unit' && (
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field label={`Meter ID${suffix}`} error={error('meter_id')}>
+          <Field label={`Meter ID${suffix}`} hint="Copy it from the meter’s page (Meters)." error={error('meter_id')}>
             <Input value={draft.meterId} onChange={(event) => set({ meterId: event.target.value })} />
           </Field>
           <Field label={`Price per unit in cents${suffix}`} error={error('unit_amount')}>
