@@ -258,6 +258,48 @@ describe('POST /v1/refunds/', () => {
   });
 });
 
+describe('an order the credit balance helped pay', () => {
+  it('gives back to the card what it paid, then the rest to the balance, once', async () => {
+    const { orderId, customerId } = await paidOrderFactory(server, acme);
+    // As if the customer's balance had paid $3 of the $10 and the card $7.
+    const charge = await chargeOf(orderId);
+    await db()
+      .transaction()
+      .execute(async (tx) => {
+        await tx.updateTable('orders').set({ applied_balance_amount: 300 }).where('id', '=', orderId).execute();
+        await tx.updateTable('payments').set({ amount: 700 }).where('order_id', '=', orderId).execute();
+        await tx.updateTable('simulated_charges').set({ amount: 700 }).where('id', '=', charge.id).execute();
+      });
+    const balance = async () =>
+      (
+        (
+          await db()
+            .selectFrom('customers')
+            .select('credit_balances')
+            .where('id', '=', customerId)
+            .executeTakeFirstOrThrow()
+        ).credit_balances as Record<string, number>
+      ).usd ?? 0;
+    const before = await balance();
+
+    expect(json(await create({ order_id: orderId, reason: 'other', amount: 500 })).status).toBe('succeeded');
+    expect(json(await create({ order_id: orderId, reason: 'other', amount: 500 })).status).toBe('succeeded');
+    expect((await refundsOf(orderId)).map((r) => [r.processor_amount, r.balance_amount])).toEqual([
+      [500, 0],
+      [200, 300],
+    ]);
+    expect(await chargeOf(orderId)).toMatchObject({ amount: 700, amount_refunded: 700 });
+    expect((await balance()) - before).toBe(300);
+    const movements = await db()
+      .selectFrom('customer_balance_transactions')
+      .select(['kind', 'amount', 'refund_id'])
+      .where('order_id', '=', orderId)
+      .execute();
+    expect(movements).toEqual([{ kind: 'refunded', amount: 300, refund_id: (await refundsOf(orderId))[1]!.id }]);
+    expect(await getOrder(orderId)).toMatchObject({ status: 'refunded', refunded_amount: 1000 });
+  });
+});
+
 describe('concurrent refunds', () => {
   it('never refund more than was paid: the order row lock serializes the reservations', async () => {
     const { orderId } = await paidOrderFactory(server, acme, { tax: 100 });
