@@ -4,15 +4,17 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { purchaseFactory } from '../../api/test/factories/benefit-grants.js';
-import { organizationFactory, type OrganizationFixture } from '../../api/test/factories/organizations.js';
+import { organizationFactory, tokenFactory, type OrganizationFixture } from '../../api/test/factories/organizations.js';
+import { GRANTABLE_SCOPES } from '../../api/src/platform/auth/scopes.js';
 import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
-import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+import { hasChromium, launchBrowser, openPage, screenshot, signUp } from './browser.js';
 
 /**
- * A customer downloads the invoice of an order from the customer portal: the first click asks for it,
- * the page says it is being generated while the worker renders the PDF, then the browser downloads it
- * through the signed link; before that the customer corrects the billing details it is issued to. The server's base URL is its real address, so the link the API signs is
- * the one the browser follows.
+ * A customer downloads the invoice of an order from the customer portal, and a seller from the
+ * dashboard: the first click asks for it, the page says it is being generated while the worker renders
+ * the PDF, then the browser downloads it through the signed link. Before that the customer corrects the
+ * billing details it is issued to. The server's base URL is its real address, so the link the API signs
+ * is the one the browser follows.
  */
 const SLUG = 'acme-invoices';
 
@@ -120,5 +122,39 @@ describe.skipIf(!hasChromium)('invoices in the customer portal', () => {
     await page.getByRole('button', { name: 'Download invoice' }).click();
     expect((await again).suggestedFilename()).toBe(`Invoice-${number}.pdf`);
     await screenshot(page, 'portal-invoice-downloaded');
+  });
+
+  it('lets the seller generate and download an invoice from the dashboard order page', async () => {
+    const seller = await openPage(browser, server.url, 30_000);
+    try {
+      await signUp(seller.page, 'seller-invoices@example.com', 'correct horse battery staple', 'Seller Invoices');
+      const organization = await server.runtime.database.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('name', '=', 'Seller Invoices')
+        .executeTakeFirstOrThrow();
+      const own = { organization, token: await tokenFactory(server, organization.id, GRANTABLE_SCOPES) };
+      const purchase = await purchaseFactory(server, own, [], { email: 'grace@example.com' });
+      await seller.page.goto(`/dashboard/${organization.slug}/orders/${purchase.orderId}`);
+      await seller.page.getByRole('heading', { name: /^Order of / }).waitFor();
+      const downloading = seller.page.waitForEvent('download');
+      await seller.page.getByRole('button', { name: 'Download invoice' }).click();
+      const download = await downloading;
+      const number = (
+        await server.runtime.database.db
+          .selectFrom('orders')
+          .select('invoice_number')
+          .where('id', '=', purchase.orderId)
+          .executeTakeFirstOrThrow()
+      ).invoice_number;
+      expect(number).toMatch(new RegExp(`^${organization.customer_invoice_prefix}-0001$`));
+      expect(download.suggestedFilename()).toBe(`Invoice-${number}.pdf`);
+      const text = execFileSync('pdftotext', ['-layout', (await download.path())!, '-']).toString('utf8');
+      expect(text).toContain(number);
+      expect(text).toContain('Seller Invoices');
+      await screenshot(seller.page, 'dashboard-invoice-downloaded');
+    } finally {
+      await seller.context.close();
+    }
   });
 });
