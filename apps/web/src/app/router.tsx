@@ -51,6 +51,8 @@ export function createRouter() {
                 { path: 'settings/webhooks', lazy: () => import('./routes/dashboard/webhooks') },
                 { path: 'settings/webhooks/:endpointId', lazy: () => import('./routes/dashboard/webhook-endpoint') },
                 { path: 'settings/custom-fields', lazy: () => import('./routes/dashboard/custom-fields') },
+                { path: 'settings/tax', lazy: () => import('./routes/dashboard/tax') },
+                { path: 'tax-report', lazy: () => import('./routes/dashboard/tax-report') },
               ],
             },
           ],

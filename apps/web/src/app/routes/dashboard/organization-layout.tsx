@@ -23,10 +23,12 @@ const NAVIGATION = [
   { to: 'payments', label: 'Payments' },
   { to: 'refunds', label: 'Refunds' },
   { to: 'license-keys', label: 'License keys' },
+  { to: 'tax-report', label: 'Tax report' },
   { to: 'settings', label: 'Settings', end: true },
   { to: 'settings/access-tokens', label: 'Access tokens' },
   { to: 'settings/webhooks', label: 'Webhooks' },
   { to: 'settings/custom-fields', label: 'Custom fields' },
+  { to: 'settings/tax', label: 'Tax' },
 ];
 
 export function Component() {

@@ -69,6 +69,19 @@ describe('orderSummary', () => {
     });
   });
 
+  it('shows the tax once the billing address gives it, added or included in the price', () => {
+    const added = orderSummary(
+      checkoutFixture({ amount: 1000, net_amount: 1000, tax_amount: 200, total_amount: 1200 }),
+    );
+    expect(added.lines).toContainEqual({ label: 'Taxes', value: '$2.00' });
+    expect(added.total).toEqual({ label: 'Total', value: '$12.00' });
+    const included = orderSummary(
+      checkoutFixture({ amount: 1000, net_amount: 833, tax_amount: 167, total_amount: 1000 }),
+    );
+    expect(included.lines).toContainEqual({ label: 'Taxes (included)', value: '$1.67' });
+    expect(included.total).toEqual({ label: 'Total', value: '$10.00' });
+  });
+
   it('shows the discount and the net as the API computed them', () => {
     const summary = orderSummary(
       checkoutFixture({

@@ -89,8 +89,13 @@ export function orderSummary(
     lines.push({ label: `Discount${code}`, value: `−${money(checkout.discount_amount)}`, credit: true });
     lines.push({ label: 'Net', value: money(checkout.net_amount) });
   }
+  // Prices that include tax (docs/tax.md): the API splits the tax out of the net, the total is the price.
+  const included =
+    checkout.tax_amount !== null &&
+    checkout.tax_amount > 0 &&
+    checkout.net_amount === checkout.amount - checkout.discount_amount - checkout.tax_amount;
   lines.push({
-    label: 'Taxes',
+    label: included ? 'Taxes (included)' : 'Taxes',
     value: checkout.tax_amount === null ? 'Calculated from your billing address' : money(checkout.tax_amount),
   });
   const interval = checkout.product.recurring_interval;
