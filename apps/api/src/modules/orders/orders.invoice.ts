@@ -12,7 +12,7 @@ import {
   MissingInvoiceBillingDetails,
   NotPaidOrder,
 } from './orders.errors.js';
-import { invoiceDocumentOf, type InvoiceAddress } from './orders.invoice-document.js';
+import { invoiceDocumentOf, type InvoiceAddress, type InvoiceInput } from './orders.invoice-document.js';
 import { renderInvoicePdf } from './orders.invoice-pdf.js';
 import {
   findCustomersByIds,
@@ -138,7 +138,7 @@ export async function generateInvoice(ctx: Context, orderId: string, run: JobRun
 
 interface InvoiceSnapshot {
   order: OrderRow;
-  input: Parameters<typeof invoiceDocumentOf>[0];
+  input: InvoiceInput;
 }
 
 async function readInvoiceSnapshot(
