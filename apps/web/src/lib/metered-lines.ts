@@ -4,7 +4,7 @@ import type { OrderItemSchema, ProductPrice } from '@tessera/sdk';
 export interface MeteredLine {
   meterId: string;
   meterName: string;
-  /** Units consumed, as the line's label states them; null when the label does not say. */
+  /** Units billed (consumed less credited), as the line's label states them; null when it does not say. */
   units: number | null;
   /** The unit price in major units of the currency, as an exact decimal string ("0.0015"). */
   unitPrice: string;

@@ -51,7 +51,7 @@ export function OrderItems({ items, currency, prorationLabel, prices = [], meter
                           usage.meterName
                         )}
                       </span>
-                      {usage.units !== null && <span>· {formatUnits(usage.units)} units</span>}
+                      {usage.units !== null && <span>· {formatUnits(usage.units)} units billed</span>}
                       <span>· {formatUnitPrice(usage.unitPrice, currency)} per unit</span>
                       {usage.capAmount !== null && <span>· capped at {formatMoney(usage.capAmount, currency)}</span>}
                     </span>
