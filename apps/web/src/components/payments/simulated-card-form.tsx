@@ -1,6 +1,13 @@
-import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
-import { brandName, cardDigits, detectCardBrand, formatCardNumber, formatExpiry, type CardEntry } from '../logic/card';
+import { Field } from '../ui/field';
+import { Input } from '../ui/input';
+import {
+  brandName,
+  cardDigits,
+  detectCardBrand,
+  formatCardNumber,
+  formatExpiry,
+  type CardEntry,
+} from '../../lib/payments/card';
 
 export interface SimulatedCardFormProps {
   card: CardEntry;

@@ -1,5 +1,5 @@
 import { ConnectionError, SDKError } from '@tessera/sdk';
-import { client } from '../../../lib/api-client';
+import { client } from '../api-client';
 
 const PATH = '/simulated-processor/payment-intents/authenticate';
 

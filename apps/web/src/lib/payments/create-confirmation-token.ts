@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ConnectionError, HTTPValidationError, namedErrorClass, SDKError, type ValidationIssue } from '@tessera/sdk';
-import { client } from '../../../lib/api-client';
-import { confirmationTokenBody, type CardEntry } from '../logic/card';
+import { client } from '../api-client';
+import { confirmationTokenBody, type CardEntry } from './card';
 
 const PATH = '/simulated-processor/confirmation-tokens';
 

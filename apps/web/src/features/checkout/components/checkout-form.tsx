@@ -10,9 +10,9 @@ import { Button } from '../../../components/ui/button';
 import { Loading } from '../../../components/ui/spinner';
 import { describeError, otherIssues } from '../../../lib/api-error';
 import { formatMoney } from '../../../lib/format';
-import { authenticateSimulatedPayment } from '../api/authenticate-payment';
+import { authenticateSimulatedPayment } from '../../../lib/payments/authenticate-payment';
 import { useConfirmCheckout } from '../api/confirm-checkout';
-import { useCreateConfirmationToken } from '../api/create-confirmation-token';
+import { useCreateConfirmationToken } from '../../../lib/payments/create-confirmation-token';
 import { useCheckoutSync } from '../hooks/use-checkout-sync';
 import { addressRules, type AddressRules } from '../logic/address';
 import { checkoutCustomFields, type CheckoutCustomField } from '../logic/custom-fields';
@@ -40,8 +40,8 @@ import { DiscountCodeField } from './discount-code-field';
 import { OrderSummary } from './order-summary';
 import { ProductDetails } from './product-details';
 import { ProductPicker, type ProductSelection } from './product-picker';
-import { SimulatedAuthenticationDialog } from './simulated-authentication-dialog';
-import { SimulatedCardForm } from './simulated-card-form';
+import { SimulatedAuthenticationDialog } from '../../../components/payments/simulated-authentication-dialog';
+import { SimulatedCardForm } from '../../../components/payments/simulated-card-form';
 
 // Stripe.js and its React bindings are fetched only for a checkout whose processor is Stripe.
 const StripePaymentForm = lazy(() =>

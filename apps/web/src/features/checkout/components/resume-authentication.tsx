@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { formatMoney } from '../../../lib/format';
-import { authenticateSimulatedPayment } from '../api/authenticate-payment';
+import { authenticateSimulatedPayment } from '../../../lib/payments/authenticate-payment';
 import { confirmCheckout } from '../api/confirm-checkout';
 import { nextAction, paymentMethodForm } from '../logic/payment';
 import { isCheckoutGone } from '../logic/status';
-import { SimulatedAuthenticationDialog } from './simulated-authentication-dialog';
+import { SimulatedAuthenticationDialog } from '../../../components/payments/simulated-authentication-dialog';
 
 export interface ResumeAuthenticationProps {
   checkout: CheckoutPublic;

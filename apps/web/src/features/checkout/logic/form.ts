@@ -2,7 +2,7 @@ import type { CheckoutConfirmStripe, CheckoutPublic, CheckoutUpdatePublic } from
 import type { FieldIssue } from '../../../lib/api-error';
 import { toMajorUnits } from '../../../lib/format';
 import { addressEntryOf, addressErrors, addressInput, addressRules, type AddressEntry } from './address';
-import { validateCard, type CardEntry } from './card';
+import { validateCard, type CardEntry } from '../../../lib/payments/card';
 import { customAmountBounds, parseCustomAmount } from './custom-amount';
 import {
   customFieldData,

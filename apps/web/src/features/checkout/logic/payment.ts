@@ -13,15 +13,7 @@ export function paymentMethodForm(checkout: Pick<CheckoutPublic, 'payment_proces
   return key ? { kind: 'stripe', publishableKey: key } : { kind: 'simulated' };
 }
 
-/**
- * What a payment method form hands to confirm: a confirmation token made from what the buyer entered;
- * and, for a payment the bank wants the buyer to authenticate (3-D Secure), the processor's own step.
- */
-export interface ConfirmationTokenSource {
-  createConfirmationToken(buyer: { name: string; email: string }): Promise<string>;
-  /** Completes the authentication the payment waits for (Stripe.js `handleNextAction`). */
-  handleNextAction?(clientSecret: string): Promise<void>;
-}
+export type { ConfirmationTokenSource } from '../../../lib/payments/source';
 
 /**
  * What a confirm answer asks of the page besides going to the thank-you page: the buyer authenticates

@@ -14,6 +14,7 @@ const NAVIGATION = [
   { to: '/subscriptions', label: 'Subscriptions' },
   { to: '/benefits', label: 'Benefits' },
   { to: '/usage', label: 'Usage', isUsage: true },
+  { to: '/payment-methods', label: 'Payment methods' },
   { to: '/profile', label: 'Profile' },
 ];
 
