@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { exposedDevelopmentWarning, loadConfig, type Role } from './config.js';
 import { routes } from './modules/index.js';
@@ -7,9 +7,18 @@ import { addMember, findOrganizationBySlug } from './modules/organizations/organ
 import { serializeOrganization } from './modules/organizations/organizations.serializer.js';
 import { createOrganization } from './modules/organizations/organizations.service.js';
 import { advanceOrganizationClock } from './modules/test-clock/test-clock.service.js';
+import {
+  BulkIngestRefused,
+  checkEventLines,
+  ingestEventLines,
+  progressLine,
+  type LineProblem,
+} from './modules/events/events.bulk.js';
 import { issueOrganizationAccessToken } from './modules/organization-access-tokens/organization-access-tokens.service.js';
 import { GRANTABLE_SCOPES, isScope, RESERVED_SCOPES } from './platform/auth/scopes.js';
+import type { Subject } from './platform/auth/subject.js';
 import { openDatabase } from './platform/db/database.js';
+import { organizationClock } from './platform/test-clock.js';
 import { migrate } from './platform/db/migrate.js';
 import { ApiError, RequestValidationError } from './platform/http/errors.js';
 import { buildOpenApiDocument } from './platform/http/openapi.js';
@@ -277,6 +286,89 @@ mail
           `${when}  ${row.organization_slug ?? '-'}  ${where}  ${row.template ?? row.kind}\n` +
             `  to: ${row.to_addresses.join(', ')}\n  subject: ${row.subject}\n`,
         );
+      }
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+const events = program.command('events').description('Usage events');
+events
+  .command('ingest')
+  .description(
+    'Bulk-load usage events from a JSON Lines file (one event per line, as in POST /v1/events/ingest), ' +
+      'straight into the database: every line is checked first, then batches are inserted',
+  )
+  .argument('<file>', 'JSON Lines file')
+  .requiredOption('--org <slug>')
+  .option('--batch-size <n>', 'events per batch (one transaction each), 1 to 10000', positiveInteger, 1000)
+  .option('--json', 'print the result as JSON')
+  .action(async (file: string, options: { org: string; batchSize: number; json?: boolean }) => {
+    try {
+      if (options.batchSize < 1 || options.batchSize > 10_000)
+        throw new UsageError('--batch-size must be between 1 and 10000');
+      if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+      const printProblems = (problems: LineProblem[]) => {
+        for (const problem of problems.slice(0, 50)) {
+          process.stderr.write(`error: line ${problem.line}: ${problem.message}\n`);
+        }
+        if (problems.length > 50) process.stderr.write(`error: … and ${problems.length - 50} more\n`);
+      };
+      const checked = await checkEventLines(file);
+      if (checked.problems.length > 0) {
+        printProblems(checked.problems);
+        throw new UsageError(`${file}: ${checked.problems.length} problem(s); nothing was inserted`);
+      }
+      const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+      const runtime = await startRuntime(config, { role: 'worker', work: false, logTo: 'stderr' });
+      try {
+        const organization = await findOrganizationBySlug(runtime.database.db, options.org);
+        if (!organization || organization.deleted_at)
+          throw new UsageError(`no organization with slug "${options.org}"`);
+        const subject: Subject = {
+          kind: 'organization',
+          organizationId: organization.id,
+          tokenId: 'cli',
+          scopes: new Set(),
+        };
+        // The organization's own clock (a test clock outside production), as the API would read it.
+        const clock = await organizationClock(runtime.database.db, config, runtime.clock, organization.id);
+        const started = Date.now();
+        let lastPrint = 0;
+        const interactive = process.stderr.isTTY === true;
+        const print = (done: number, final = false) => {
+          const now = Date.now();
+          if (!final && now - lastPrint < (interactive ? 200 : 1000)) return;
+          lastPrint = now;
+          const line = progressLine(done, checked.events, now - started);
+          process.stderr.write(interactive ? `\r${line}\x1b[K${final ? '\n' : ''}` : `${line}\n`);
+        };
+        let result;
+        try {
+          result = await ingestEventLines(
+            file,
+            options.batchSize,
+            (run) => runtime.database.db.transaction().execute((tx) => run({ ...runtime.context(tx, subject), clock })),
+            (progress) => print(progress.done),
+          );
+        } catch (error) {
+          if (!(error instanceof BulkIngestRefused)) throw error;
+          print(error.progress.done, true);
+          printProblems(error.problems);
+          throw new UsageError(
+            `a batch was refused: ${error.progress.inserted} events were inserted before it ` +
+              '(with external_id on every event, running the command again after fixing the file is safe)',
+          );
+        }
+        print(result.done, true);
+        const summary = { events: result.done, inserted: result.inserted, duplicates: result.duplicates };
+        process.stdout.write(
+          options.json
+            ? JSON.stringify(summary) + '\n'
+            : `${summary.inserted} events inserted, ${summary.duplicates} duplicates skipped\n`,
+        );
+      } finally {
+        await runtime.stop();
       }
     } catch (error) {
       fail(error);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -402,6 +402,74 @@ describe('tessera clock advance', () => {
         await stopGracefully(served);
       }),
     TEST_TIMEOUT,
+  );
+});
+
+describe('tessera events ingest', () => {
+  it(
+    'bulk-loads JSON lines with progress, skips what it loaded before, refuses bad lines by number',
+    () =>
+      withCliEnv(async (cli) => {
+        const { access_token } = parseOrgCreate(
+          await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli),
+        );
+        const file = join(cli.dataDir, 'events.jsonl');
+        const event = (i: number) => ({
+          name: 'api.call',
+          external_customer_id: `customer-${i % 7}`,
+          external_id: `event-${i}`,
+          metadata: { units: i },
+        });
+        writeFileSync(file, Array.from({ length: 1_200 }, (_, i) => JSON.stringify(event(i))).join('\n') + '\n');
+
+        const loaded = await runCli(['events', 'ingest', '--org', 'acme', '--json', file], cli);
+        expectSuccess(loaded, 'events ingest');
+        expect(JSON.parse(loaded.stdout)).toEqual({ events: 1_200, inserted: 1_200, duplicates: 0 });
+        expect(loaded.stderr).toMatch(/1,200\/1,200 events \(100%\) · [\d,]+ events\/s · ETA 0s/);
+        // Run again (after an interruption, say): every event is already in.
+        const again = await runCli(['events', 'ingest', '--org', 'acme', '--json', file], cli);
+        expectSuccess(again, 'events ingest again');
+        expect(JSON.parse(again.stdout)).toEqual({ events: 1_200, inserted: 0, duplicates: 1_200 });
+
+        // Lines that cannot be events: every one named, nothing inserted.
+        const bad = join(cli.dataDir, 'bad.jsonl');
+        writeFileSync(
+          bad,
+          [
+            JSON.stringify(event(9_000)),
+            '{"name": "api.call"}',
+            '',
+            'not json',
+            JSON.stringify({ ...event(9_001), external_id: 'event-9000' }),
+          ].join('\n'),
+        );
+        const refused = await runCli(['events', 'ingest', '--org', 'acme', bad], cli);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain('line 2: customer_id: Field required');
+        expect(refused.stderr).toContain('line 4: invalid JSON');
+        expect(refused.stderr).toContain('line 5: external_id: the same as line 1');
+        expect(refused.stderr).toContain('3 problem(s); nothing was inserted');
+
+        // A batch the API would refuse (an unknown customer): the line, and what went in before it.
+        const unknown = join(cli.dataDir, 'unknown.jsonl');
+        writeFileSync(
+          unknown,
+          [event(9_000), event(9_001), { name: 'api.call', customer_id: '00000000-0000-4000-8000-000000000000' }]
+            .map((e) => JSON.stringify(e))
+            .join('\n'),
+        );
+        const stopped = await runCli(['events', 'ingest', '--org', 'acme', '--batch-size', '2', unknown], cli);
+        expect(stopped.code).toBe(1);
+        expect(stopped.stderr).toContain('line 3: customer_id: Customer not found.');
+        expect(stopped.stderr).toContain('2 events were inserted before it');
+
+        const served = await serve(cli);
+        const listed = await fetch(`${served.url}/v1/events/?limit=1`, { headers: bearer(access_token) });
+        expect(listed.status).toBe(200);
+        expect(((await listed.json()) as { pagination: { total_count: number } }).pagination.total_count).toBe(1_202);
+        await stopGracefully(served);
+      }),
+    2 * TEST_TIMEOUT,
   );
 });
 
