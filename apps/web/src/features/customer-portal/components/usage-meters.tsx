@@ -4,9 +4,10 @@ import { DetailRow } from '../../../components/ui/detail-row';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
-import { formatUnits } from '../../../lib/format';
+import { formatDate, formatMoney, formatUnits } from '../../../lib/format';
 import { useCustomerMeters } from '../api/get-customer-meters';
-import { usageGauge } from '../logic/usage';
+import { useSubscriptions } from '../api/get-subscriptions';
+import { usageChargesByMeter, usageGauge } from '../logic/usage';
 
 /**
  * The customer's meters, one card each: what was used this period against the units included (the
@@ -14,6 +15,9 @@ import { usageGauge } from '../logic/usage';
  */
 export function UsageMeters({ sellerName }: { sellerName: string }) {
   const meters = useCustomerMeters({ limit: 100, sorting: ['meter_name'] });
+  // A live subscription with a metered price says what the usage adds to its next renewal.
+  const subscriptions = useSubscriptions({ active: true, limit: 100 });
+  const charges = usageChargesByMeter(subscriptions.data?.items ?? []);
   if (meters.isPending) return <Loading label="Loading your usage…" />;
   if (meters.isError) return <ApiErrorAlert error={meters.error} />;
   if (meters.data.items.length === 0)
@@ -27,6 +31,7 @@ export function UsageMeters({ sellerName }: { sellerName: string }) {
     <ul className="grid gap-4 md:grid-cols-2">
       {meters.data.items.map((meter) => {
         const gauge = usageGauge(meter, formatUnits);
+        const charge = charges.get(meter.meter_id);
         const headingId = `usage-${meter.id}`;
         return (
           <li key={meter.id}>
@@ -49,8 +54,16 @@ export function UsageMeters({ sellerName }: { sellerName: string }) {
                 <DetailRow label="Balance" emphasis>
                   {formatUnits(meter.balance)}
                 </DetailRow>
+                {charge && (
+                  <DetailRow label="Usage charges so far">{formatMoney(charge.amount, charge.currency)}</DetailRow>
+                )}
               </dl>
-              {gauge.overage > 0 && meter.credited_units > 0 && (
+              {charge?.billedAt && (
+                <p className="mt-2 text-xs text-slate-600">
+                  Billed with your renewal on {formatDate(charge.billedAt)}, for what is used until then.
+                </p>
+              )}
+              {!charge && gauge.overage > 0 && meter.credited_units > 0 && (
                 <p className="mt-2 text-xs text-slate-600">
                   Units beyond those included are billed with your next renewal, at your plan’s price per unit.
                 </p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usageGauge } from './usage';
+import { usageChargesByMeter, usageGauge } from './usage';
 
 const units = (value: number) => String(value);
 
@@ -21,5 +21,27 @@ describe('usageGauge', () => {
     [{ consumed_units: 0, credited_units: 0, balance: 0 }, null, 0, '0 units used this period.'],
   ])('%j', (meter, usedPercent, overage, summary) => {
     expect(usageGauge(meter, units)).toEqual({ usedPercent, overage, summary });
+  });
+});
+
+describe('usageChargesByMeter', () => {
+  it('adds the charges of a meter across subscriptions of one currency, billed at the earliest renewal', () => {
+    const charges = usageChargesByMeter([
+      {
+        currency: 'usd',
+        current_period_end: '2026-04-01T00:00:00Z',
+        meters: [
+          { meter_id: 'm1', amount: 150 },
+          { meter_id: 'm2', amount: 0 },
+        ],
+      },
+      { currency: 'usd', current_period_end: '2026-03-20T00:00:00Z', meters: [{ meter_id: 'm1', amount: 50 }] },
+      { currency: 'eur', current_period_end: '2026-03-10T00:00:00Z', meters: [{ meter_id: 'm1', amount: 999 }] },
+      { currency: 'usd', current_period_end: null, meters: [] },
+    ]);
+    expect(Object.fromEntries(charges)).toEqual({
+      m1: { amount: 200, currency: 'usd', billedAt: '2026-03-20T00:00:00Z' },
+      m2: { amount: 0, currency: 'usd', billedAt: '2026-04-01T00:00:00Z' },
+    });
   });
 });
