@@ -99,9 +99,17 @@ export type CustomerCustomerMeter = S["CustomerCustomerMeter"];
 export type CustomerCustomerMeterMeter = S["CustomerCustomerMeterMeter"];
 export type CustomerMeter = S["CustomerMeter"];
 export type CustomerOrder = S["CustomerOrder"];
+export type CustomerOrderInvoice = S["CustomerOrderInvoice"];
+export type CustomerOrderInvoiceAccepted = S["CustomerOrderInvoiceAccepted"];
 export type CustomerOrderProduct = S["CustomerOrderProduct"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
+export type CustomerOrderUpdate = S["CustomerOrderUpdate"];
 export type CustomerOrganization = S["CustomerOrganization"];
+export type CustomerPaymentMethodCardSetup = S["CustomerPaymentMethodCardSetup"];
+export type CustomerPaymentMethodCreate = S["CustomerPaymentMethodCreate"];
+export type CustomerPaymentMethodCreateResponse = S["CustomerPaymentMethodCreateResponse"];
+export type CustomerPaymentMethodGenericSetup = S["CustomerPaymentMethodGenericSetup"];
+export type CustomerPaymentMethodProcessor = S["CustomerPaymentMethodProcessor"];
 export type CustomerPortalCustomer = S["CustomerPortalCustomer"];
 export type CustomerPortalCustomerUpdate = S["CustomerPortalCustomerUpdate"];
 export type CustomerPortalOAuthAccount = S["CustomerPortalOAuthAccount"];
@@ -200,9 +208,13 @@ export type ListResourceMeter = S["ListResourceMeter"];
 export type ListResourceOrder = S["ListResourceOrder"];
 export type ListResourceOrganization = S["ListResourceOrganization"];
 export type ListResourceOrganizationAccessToken = S["ListResourceOrganizationAccessToken"];
+export type ListResourceOutboxEmail = S["ListResourceOutboxEmail"];
 export type ListResourcePayment = S["ListResourcePayment"];
 export type ListResourceProduct = S["ListResourceProduct"];
+export type ListResourceRefund = S["ListResourceRefund"];
 export type ListResourceSubscription = S["ListResourceSubscription"];
+export type ListResourceTaxRegistration = S["ListResourceTaxRegistration"];
+export type ListResourceUnionPaymentMethodCardPaymentMethodGeneric = S["ListResourceUnionPaymentMethodCardPaymentMethodGeneric"];
 export type ListResourceWebhookDelivery = S["ListResourceWebhookDelivery"];
 export type ListResourceWebhookEndpoint = S["ListResourceWebhookEndpoint"];
 export type Meter = S["Meter"];
@@ -219,12 +231,18 @@ export type OrderProduct = S["OrderProduct"];
 export type OrderStatus = S["OrderStatus"];
 export type OrderSubscription = S["OrderSubscription"];
 export type OrderUpdate = S["OrderUpdate"];
+export type OrderUpdateInput = S["OrderUpdateInput"];
 export type Organization = S["Organization"];
 export type OrganizationAccessToken = S["OrganizationAccessToken"];
 export type OrganizationAccessTokenCreate = S["OrganizationAccessTokenCreate"];
 export type OrganizationAccessTokenCreateResponse = S["OrganizationAccessTokenCreateResponse"];
 export type OrganizationAccessTokenUpdate = S["OrganizationAccessTokenUpdate"];
 export type OrganizationCreate = S["OrganizationCreate"];
+/**
+ * Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent.
+ */
+export type OrganizationCustomerEmailSettings = S["OrganizationCustomerEmailSettings"];
+export type OrganizationCustomerEmailSettingsUpdate = S["OrganizationCustomerEmailSettingsUpdate"];
 export type OrganizationDetails = S["OrganizationDetails"];
 export type OrganizationFeatureSettings = S["OrganizationFeatureSettings"];
 export type OrganizationFeatureSettingsInput = S["OrganizationFeatureSettingsInput"];
@@ -234,8 +252,12 @@ export type OrganizationSocialLinkInput = S["OrganizationSocialLinkInput"];
 export type OrganizationSubscriptionSettings = S["OrganizationSubscriptionSettings"];
 export type OrganizationSubscriptionSettingsInput = S["OrganizationSubscriptionSettingsInput"];
 export type OrganizationUpdate = S["OrganizationUpdate"];
+export type OutboxEmail = S["OutboxEmail"];
 export type Pagination = S["Pagination"];
 export type Payment = S["Payment"];
+export type PaymentMethodCard = S["PaymentMethodCard"];
+export type PaymentMethodCardData = S["PaymentMethodCardData"];
+export type PaymentMethodGeneric = S["PaymentMethodGeneric"];
 export type PaymentProcessor = S["PaymentProcessor"];
 export type PaymentStatus = S["PaymentStatus"];
 export type Product = S["Product"];
@@ -257,6 +279,10 @@ export type ProductPriceType = S["ProductPriceType"];
 export type ProductUpdate = S["ProductUpdate"];
 export type PropertyAggregation = S["PropertyAggregation"];
 export type PropertyAggregationInput = S["PropertyAggregationInput"];
+export type Refund = S["Refund"];
+export type RefundCreate = S["RefundCreate"];
+export type RefundReason = S["RefundReason"];
+export type RefundStatus = S["RefundStatus"];
 export type SignIn = S["SignIn"];
 export type SignUp = S["SignUp"];
 export type Subscription = S["Subscription"];
@@ -270,6 +296,13 @@ export type SubscriptionUpdate = S["SubscriptionUpdate"];
 export type SubscriptionUpdateDiscount = S["SubscriptionUpdateDiscount"];
 export type SubscriptionUpdateProduct = S["SubscriptionUpdateProduct"];
 export type TaxIDFormat = S["TaxIDFormat"];
+export type TaxRegistration = S["TaxRegistration"];
+export type TaxRegistrationCreate = S["TaxRegistrationCreate"];
+export type TaxRegistrationUpdate = S["TaxRegistrationUpdate"];
+export type TaxReport = S["TaxReport"];
+export type TaxReportRow = S["TaxReportRow"];
+export type TaxSettings = S["TaxSettings"];
+export type TaxSettingsUpdate = S["TaxSettingsUpdate"];
 export type TestClock = S["TestClock"];
 export type TestClockAdvance = S["TestClockAdvance"];
 export type TestClockAdvanced = S["TestClockAdvanced"];
@@ -635,6 +668,63 @@ export interface CustomerPortalCustomersUpdateRequest {
 /** Response of `customer_portal:customers:update`. */
 export type CustomerPortalCustomersUpdateResponse = O["customer_portal:customers:update"]['responses'][200]['content']['application/json'];
 
+/** Request of `customer_portal:customers:get_payment_methods` (GET /v1/customer-portal/customers/me/payment-methods). */
+export interface CustomerPortalCustomersGetPaymentMethodsRequest {
+  page?: NonNullable<O["customer_portal:customers:get_payment_methods"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:customers:get_payment_methods"]['parameters']['query']>["limit"];
+}
+/** Response of `customer_portal:customers:get_payment_methods`. */
+export type CustomerPortalCustomersGetPaymentMethodsResponse = O["customer_portal:customers:get_payment_methods"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customers:add_payment_method` (POST /v1/customer-portal/customers/me/payment-methods). */
+export interface CustomerPortalCustomersAddPaymentMethodRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:customers:add_payment_method"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:customers:add_payment_method"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:customers:add_payment_method`. */
+export type CustomerPortalCustomersAddPaymentMethodResponse = O["customer_portal:customers:add_payment_method"]['responses'][201]['content']['application/json'];
+
+/** Request of `customer_portal:customers:delete_payment_method` (DELETE /v1/customer-portal/customers/me/payment-methods/{id}). */
+export interface CustomerPortalCustomersDeletePaymentMethodRequest {
+  id: O["customer_portal:customers:delete_payment_method"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:customers:delete_payment_method"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `customer_portal:customers:delete_payment_method`. */
+export type CustomerPortalCustomersDeletePaymentMethodResponse = void;
+
+/** Request of `customer_portal:customers:confirm_payment_method` (POST /v1/customer-portal/customers/me/payment-methods/{id}/confirm). */
+export interface CustomerPortalCustomersConfirmPaymentMethodRequest {
+  id: O["customer_portal:customers:confirm_payment_method"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:customers:confirm_payment_method"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `customer_portal:customers:confirm_payment_method`. */
+export type CustomerPortalCustomersConfirmPaymentMethodResponse = O["customer_portal:customers:confirm_payment_method"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customers:set_default_payment_method` (POST /v1/customer-portal/customers/me/payment-methods/{id}/default). */
+export interface CustomerPortalCustomersSetDefaultPaymentMethodRequest {
+  id: O["customer_portal:customers:set_default_payment_method"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:customers:set_default_payment_method"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `customer_portal:customers:set_default_payment_method`. */
+export type CustomerPortalCustomersSetDefaultPaymentMethodResponse = O["customer_portal:customers:set_default_payment_method"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:customers:get_payment_method_processor` (GET /v1/customer-portal/customers/me/payment-methods/processor). */
+export interface CustomerPortalCustomersGetPaymentMethodProcessorRequest {}
+/** Response of `customer_portal:customers:get_payment_method_processor`. */
+export type CustomerPortalCustomersGetPaymentMethodProcessorResponse = O["customer_portal:customers:get_payment_method_processor"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:license_keys:list` (GET /v1/customer-portal/license-keys/). */
 export interface CustomerPortalLicenseKeysListRequest {
   organization_id?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["organization_id"];
@@ -729,6 +819,36 @@ export interface CustomerPortalOrdersGetRequest {
 }
 /** Response of `customer_portal:orders:get`. */
 export type CustomerPortalOrdersGetResponse = O["customer_portal:orders:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:update` (PATCH /v1/customer-portal/orders/{id}). */
+export interface CustomerPortalOrdersUpdateRequest {
+  id: O["customer_portal:orders:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:orders:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:orders:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:orders:update`. */
+export type CustomerPortalOrdersUpdateResponse = O["customer_portal:orders:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:invoice` (GET /v1/customer-portal/orders/{id}/invoice). */
+export interface CustomerPortalOrdersInvoiceRequest {
+  id: O["customer_portal:orders:invoice"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:invoice`. */
+export type CustomerPortalOrdersInvoiceResponse = O["customer_portal:orders:invoice"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:generate_invoice` (POST /v1/customer-portal/orders/{id}/invoice). */
+export interface CustomerPortalOrdersGenerateInvoiceRequest {
+  id: O["customer_portal:orders:generate_invoice"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:orders:generate_invoice"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `customer_portal:orders:generate_invoice`. */
+export type CustomerPortalOrdersGenerateInvoiceResponse = O["customer_portal:orders:generate_invoice"]['responses'][202]['content']['application/json'];
 
 /** Request of `customer_portal:organizations:get` (GET /v1/customer-portal/organizations/{slug}). */
 export interface CustomerPortalOrganizationsGetRequest {
@@ -952,6 +1072,18 @@ export interface DiscountsDeleteRequest {
 }
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
+
+/** Request of `emails:list` (GET /v1/emails/). */
+export interface EmailsListRequest {
+  /**
+   * The organization (users only).
+   */
+  organization_id?: NonNullable<O["emails:list"]['parameters']['query']>["organization_id"];
+  page?: NonNullable<O["emails:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["emails:list"]['parameters']['query']>["limit"];
+}
+/** Response of `emails:list`. */
+export type EmailsListResponse = O["emails:list"]['responses'][200]['content']['application/json'];
 
 /** Request of `events:list` (GET /v1/events/). */
 export interface EventsListRequest {
@@ -1348,6 +1480,35 @@ export interface ProductsUpdateBenefitsRequest {
 /** Response of `products:update_benefits`. */
 export type ProductsUpdateBenefitsResponse = O["products:update_benefits"]['responses'][200]['content']['application/json'];
 
+/** Request of `refunds:list` (GET /v1/refunds/). */
+export interface RefundsListRequest {
+  id?: NonNullable<O["refunds:list"]['parameters']['query']>["id"];
+  organization_id?: NonNullable<O["refunds:list"]['parameters']['query']>["organization_id"];
+  order_id?: NonNullable<O["refunds:list"]['parameters']['query']>["order_id"];
+  subscription_id?: NonNullable<O["refunds:list"]['parameters']['query']>["subscription_id"];
+  customer_id?: NonNullable<O["refunds:list"]['parameters']['query']>["customer_id"];
+  succeeded?: NonNullable<O["refunds:list"]['parameters']['query']>["succeeded"];
+  page?: NonNullable<O["refunds:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["refunds:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -created_at
+   */
+  sorting?: NonNullable<O["refunds:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `refunds:list`. */
+export type RefundsListResponse = O["refunds:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `refunds:create` (POST /v1/refunds/). */
+export interface RefundsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["refunds:create"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["refunds:create"]['requestBody']>['content']["application/json"];
+}
+/** Response of `refunds:create`. */
+export type RefundsCreateResponse = O["refunds:create"]['responses'][200]['content']['application/json'];
+
 /** Request of `subscriptions:list` (GET /v1/subscriptions/). */
 export interface SubscriptionsListRequest {
   organization_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["organization_id"];
@@ -1405,6 +1566,113 @@ export interface SubscriptionsExportRequest {
 }
 /** Response of `subscriptions:export`. */
 export type SubscriptionsExportResponse = O["subscriptions:export"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_registrations:list` (GET /v1/tax-registrations/). */
+export interface TaxRegistrationsListRequest {
+  organization_id?: NonNullable<O["tax_registrations:list"]['parameters']['query']>["organization_id"];
+  page?: NonNullable<O["tax_registrations:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["tax_registrations:list"]['parameters']['query']>["limit"];
+}
+/** Response of `tax_registrations:list`. */
+export type TaxRegistrationsListResponse = O["tax_registrations:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_registrations:create` (POST /v1/tax-registrations/). */
+export interface TaxRegistrationsCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["tax_registrations:create"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["tax_registrations:create"]['requestBody']>['content']["application/json"];
+}
+/** Response of `tax_registrations:create`. */
+export type TaxRegistrationsCreateResponse = O["tax_registrations:create"]['responses'][201]['content']['application/json'];
+
+/** Request of `tax_registrations:get` (GET /v1/tax-registrations/{id}). */
+export interface TaxRegistrationsGetRequest {
+  id: O["tax_registrations:get"]['parameters']['path']["id"];
+}
+/** Response of `tax_registrations:get`. */
+export type TaxRegistrationsGetResponse = O["tax_registrations:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_registrations:update` (PATCH /v1/tax-registrations/{id}). */
+export interface TaxRegistrationsUpdateRequest {
+  id: O["tax_registrations:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["tax_registrations:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["tax_registrations:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `tax_registrations:update`. */
+export type TaxRegistrationsUpdateResponse = O["tax_registrations:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_registrations:delete` (DELETE /v1/tax-registrations/{id}). */
+export interface TaxRegistrationsDeleteRequest {
+  id: O["tax_registrations:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["tax_registrations:delete"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `tax_registrations:delete`. */
+export type TaxRegistrationsDeleteResponse = void;
+
+/** Request of `tax_reports:get` (GET /v1/tax-reports/). */
+export interface TaxReportsGetRequest {
+  /**
+   * The organization (users only).
+   */
+  organization_id?: NonNullable<O["tax_reports:get"]['parameters']['query']>["organization_id"];
+  /**
+   * First day of the period (UTC), inclusive.
+   */
+  start_date: NonNullable<O["tax_reports:get"]['parameters']['query']>["start_date"];
+  /**
+   * Last day of the period (UTC), inclusive.
+   */
+  end_date: NonNullable<O["tax_reports:get"]['parameters']['query']>["end_date"];
+}
+/** Response of `tax_reports:get`. */
+export type TaxReportsGetResponse = O["tax_reports:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_reports:export` (GET /v1/tax-reports/csv). */
+export interface TaxReportsExportRequest {
+  /**
+   * The organization (users only).
+   */
+  organization_id?: NonNullable<O["tax_reports:export"]['parameters']['query']>["organization_id"];
+  /**
+   * First day of the period (UTC), inclusive.
+   */
+  start_date: NonNullable<O["tax_reports:export"]['parameters']['query']>["start_date"];
+  /**
+   * Last day of the period (UTC), inclusive.
+   */
+  end_date: NonNullable<O["tax_reports:export"]['parameters']['query']>["end_date"];
+}
+/** Response of `tax_reports:export`. */
+export type TaxReportsExportResponse = string;
+
+/** Request of `tax_settings:get` (GET /v1/tax-settings/). */
+export interface TaxSettingsGetRequest {
+  /**
+   * The organization (users only).
+   */
+  organization_id?: NonNullable<O["tax_settings:get"]['parameters']['query']>["organization_id"];
+}
+/** Response of `tax_settings:get`. */
+export type TaxSettingsGetResponse = O["tax_settings:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `tax_settings:update` (PATCH /v1/tax-settings/). */
+export interface TaxSettingsUpdateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["tax_settings:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["tax_settings:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `tax_settings:update`. */
+export type TaxSettingsUpdateResponse = O["tax_settings:update"]['responses'][200]['content']['application/json'];
 
 /** Request of `test_clock:get` (GET /v1/test-clock/). */
 export interface TestClockGetRequest {

@@ -895,6 +895,174 @@ export function customerPortalCustomersUpdate(
   return call(client, customerPortalCustomersUpdateOperation, request, options);
 }
 
+export const customerPortalCustomersGetPaymentMethodsOperation: Operation<M.CustomerPortalCustomersGetPaymentMethodsRequest, M.CustomerPortalCustomersGetPaymentMethodsResponse> = {
+  id: "customer_portal:customers:get_payment_methods",
+  method: "GET",
+  path: "/v1/customer-portal/customers/me/payment-methods",
+  parameters: [{ name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomerPortalCustomersGetPaymentMethodsRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceUnionPaymentMethodCardPaymentMethodGenericSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * List the customer's saved payment methods
+ * `GET /v1/customer-portal/customers/me/payment-methods` (`customer_portal:customers:get_payment_methods`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersGetPaymentMethods(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersGetPaymentMethodsRequest = {},
+  options: CustomerSessionRequestOptions,
+): Promise<PageIterator<M.CustomerPortalCustomersGetPaymentMethodsResponse, M.CustomerPortalCustomersGetPaymentMethodsRequest>> {
+  return paginate(client, customerPortalCustomersGetPaymentMethodsOperation, request, options);
+}
+
+export const customerPortalCustomersAddPaymentMethodOperation: Operation<M.CustomerPortalCustomersAddPaymentMethodRequest, M.CustomerPortalCustomersAddPaymentMethodResponse> = {
+  id: "customer_portal:customers:add_payment_method",
+  method: "POST",
+  path: "/v1/customer-portal/customers/me/payment-methods",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalCustomersAddPaymentMethodRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.CustomerPaymentMethodCreateResponseSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Save a payment method for the customer
+ * `POST /v1/customer-portal/customers/me/payment-methods` (`customer_portal:customers:add_payment_method`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 400 PaymentError
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersAddPaymentMethod(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersAddPaymentMethodRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomersAddPaymentMethodResponse> {
+  return call(client, customerPortalCustomersAddPaymentMethodOperation, request, options);
+}
+
+export const customerPortalCustomersDeletePaymentMethodOperation: Operation<M.CustomerPortalCustomersDeletePaymentMethodRequest, M.CustomerPortalCustomersDeletePaymentMethodResponse> = {
+  id: "customer_portal:customers:delete_payment_method",
+  method: "DELETE",
+  path: "/v1/customer-portal/customers/me/payment-methods/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalCustomersDeletePaymentMethodRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Remove a saved payment method
+ * `DELETE /v1/customer-portal/customers/me/payment-methods/{id}` (`customer_portal:customers:delete_payment_method`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 400 BadRequest
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersDeletePaymentMethod(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersDeletePaymentMethodRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomersDeletePaymentMethodResponse> {
+  return call(client, customerPortalCustomersDeletePaymentMethodOperation, request, options);
+}
+
+export const customerPortalCustomersConfirmPaymentMethodOperation: Operation<M.CustomerPortalCustomersConfirmPaymentMethodRequest, M.CustomerPortalCustomersConfirmPaymentMethodResponse> = {
+  id: "customer_portal:customers:confirm_payment_method",
+  method: "POST",
+  path: "/v1/customer-portal/customers/me/payment-methods/{id}/confirm",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalCustomersConfirmPaymentMethodRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPaymentMethodCreateResponseSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Finish saving a payment method after the customer authenticated it
+ * `POST /v1/customer-portal/customers/me/payment-methods/{id}/confirm` (`customer_portal:customers:confirm_payment_method`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 400 PaymentError
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersConfirmPaymentMethod(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersConfirmPaymentMethodRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomersConfirmPaymentMethodResponse> {
+  return call(client, customerPortalCustomersConfirmPaymentMethodOperation, request, options);
+}
+
+export const customerPortalCustomersSetDefaultPaymentMethodOperation: Operation<M.CustomerPortalCustomersSetDefaultPaymentMethodRequest, M.CustomerPortalCustomersSetDefaultPaymentMethodResponse> = {
+  id: "customer_portal:customers:set_default_payment_method",
+  method: "POST",
+  path: "/v1/customer-portal/customers/me/payment-methods/{id}/default",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalCustomersSetDefaultPaymentMethodRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalCustomersSetDefaultPaymentMethodResponse200Schema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Make a payment method the customer's default: its subscriptions are billed to it
+ * `POST /v1/customer-portal/customers/me/payment-methods/{id}/default` (`customer_portal:customers:set_default_payment_method`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalCustomersSetDefaultPaymentMethod(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersSetDefaultPaymentMethodRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomersSetDefaultPaymentMethodResponse> {
+  return call(client, customerPortalCustomersSetDefaultPaymentMethodOperation, request, options);
+}
+
+export const customerPortalCustomersGetPaymentMethodProcessorOperation: Operation<M.CustomerPortalCustomersGetPaymentMethodProcessorRequest, M.CustomerPortalCustomersGetPaymentMethodProcessorResponse> = {
+  id: "customer_portal:customers:get_payment_method_processor",
+  method: "GET",
+  path: "/v1/customer-portal/customers/me/payment-methods/processor",
+  parameters: [],
+  request: Z.CustomerPortalCustomersGetPaymentMethodProcessorRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPaymentMethodProcessorSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Which card form saves a payment method (Stripe with its publishable key, or the simulated processor)
+ * `GET /v1/customer-portal/customers/me/payment-methods/processor` (`customer_portal:customers:get_payment_method_processor`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ */
+export function customerPortalCustomersGetPaymentMethodProcessor(
+  client: TesseraCore,
+  request: M.CustomerPortalCustomersGetPaymentMethodProcessorRequest = {},
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalCustomersGetPaymentMethodProcessorResponse> {
+  return call(client, customerPortalCustomersGetPaymentMethodProcessorOperation, request, options);
+}
+
 export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalLicenseKeysListRequest, M.CustomerPortalLicenseKeysListResponse> = {
   id: "customer_portal:license_keys:list",
   method: "GET",
@@ -1142,6 +1310,92 @@ export function customerPortalOrdersGet(
   options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalOrdersGetResponse> {
   return call(client, customerPortalOrdersGetOperation, request, options);
+}
+
+export const customerPortalOrdersUpdateOperation: Operation<M.CustomerPortalOrdersUpdateRequest, M.CustomerPortalOrdersUpdateResponse> = {
+  id: "customer_portal:orders:update",
+  method: "PATCH",
+  path: "/v1/customer-portal/orders/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalOrdersUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Update the billing details of one of the customer's orders
+ * `PATCH /v1/customer-portal/orders/{id}` (`customer_portal:orders:update`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersUpdate(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersUpdateRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersUpdateResponse> {
+  return call(client, customerPortalOrdersUpdateOperation, request, options);
+}
+
+export const customerPortalOrdersInvoiceOperation: Operation<M.CustomerPortalOrdersInvoiceRequest, M.CustomerPortalOrdersInvoiceResponse> = {
+  id: "customer_portal:orders:invoice",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}/invoice",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersInvoiceRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderInvoiceSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get the invoice of one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}/invoice` (`customer_portal:orders:invoice`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersInvoice(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersInvoiceRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersInvoiceResponse> {
+  return call(client, customerPortalOrdersInvoiceOperation, request, options);
+}
+
+export const customerPortalOrdersGenerateInvoiceOperation: Operation<M.CustomerPortalOrdersGenerateInvoiceRequest, M.CustomerPortalOrdersGenerateInvoiceResponse> = {
+  id: "customer_portal:orders:generate_invoice",
+  method: "POST",
+  path: "/v1/customer-portal/orders/{id}/invoice",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalOrdersGenerateInvoiceRequestSchema,
+  responses: [{ status: 202, mediaType: "application/json", schema: Z.CustomerOrderInvoiceAcceptedSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 409: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Trigger the invoice generation of one of the customer's orders
+ * `POST /v1/customer-portal/orders/{id}/invoice` (`customer_portal:orders:generate_invoice`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 409 InvoiceAlreadyExists
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersGenerateInvoice(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersGenerateInvoiceRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
+  return call(client, customerPortalOrdersGenerateInvoiceOperation, request, options);
 }
 
 export const customerPortalOrganizationsGetOperation: Operation<M.CustomerPortalOrganizationsGetRequest, M.CustomerPortalOrganizationsGetResponse> = {
@@ -1713,6 +1967,32 @@ export function discountsDelete(
   options?: RequestOptions,
 ): Promise<M.DiscountsDeleteResponse> {
   return call(client, discountsDeleteOperation, request, options);
+}
+
+export const emailsListOperation: Operation<M.EmailsListRequest, M.EmailsListResponse> = {
+  id: "emails:list",
+  method: "GET",
+  path: "/v1/emails/",
+  parameters: [{ name: "organization_id", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.EmailsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceOutboxEmailSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List an organization's outgoing emails (not in production)
+ * `GET /v1/emails/` (`emails:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function emailsList(
+  client: TesseraCore,
+  request: M.EmailsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.EmailsListResponse, M.EmailsListRequest>> {
+  return paginate(client, emailsListOperation, request, options);
 }
 
 export const eventsListOperation: Operation<M.EventsListRequest, M.EventsListResponse> = {
@@ -2602,6 +2882,60 @@ export function productsUpdateBenefits(
   return call(client, productsUpdateBenefitsOperation, request, options);
 }
 
+export const refundsListOperation: Operation<M.RefundsListRequest, M.RefundsListResponse> = {
+  id: "refunds:list",
+  method: "GET",
+  path: "/v1/refunds/",
+  parameters: [{ name: "id", in: "query", style: "form", explode: true }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "order_id", in: "query", style: "form", explode: true }, { name: "subscription_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "succeeded", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.RefundsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceRefundSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List refunds
+ * `GET /v1/refunds/` (`refunds:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function refundsList(
+  client: TesseraCore,
+  request: M.RefundsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.RefundsListResponse, M.RefundsListRequest>> {
+  return paginate(client, refundsListOperation, request, options);
+}
+
+export const refundsCreateOperation: Operation<M.RefundsCreateRequest, M.RefundsCreateResponse> = {
+  id: "refunds:create",
+  method: "POST",
+  path: "/v1/refunds/",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.RefundsCreateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.RefundSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Create a refund
+ * `POST /v1/refunds/` (`refunds:create`)
+ * @throws 400 RefundAmountTooHigh
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 RefundedAlready
+ * @throws 422 Validation error
+ */
+export function refundsCreate(
+  client: TesseraCore,
+  request: M.RefundsCreateRequest,
+  options?: RequestOptions,
+): Promise<M.RefundsCreateResponse> {
+  return call(client, refundsCreateOperation, request, options);
+}
+
 export const subscriptionsListOperation: Operation<M.SubscriptionsListRequest, M.SubscriptionsListResponse> = {
   id: "subscriptions:list",
   method: "GET",
@@ -2735,6 +3069,246 @@ export function subscriptionsExport(
   options?: RequestOptions,
 ): Promise<M.SubscriptionsExportResponse> {
   return call(client, subscriptionsExportOperation, request, options);
+}
+
+export const taxRegistrationsListOperation: Operation<M.TaxRegistrationsListRequest, M.TaxRegistrationsListResponse> = {
+  id: "tax_registrations:list",
+  method: "GET",
+  path: "/v1/tax-registrations/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.TaxRegistrationsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceTaxRegistrationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List tax registrations
+ * `GET /v1/tax-registrations/` (`tax_registrations:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxRegistrationsList(
+  client: TesseraCore,
+  request: M.TaxRegistrationsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.TaxRegistrationsListResponse, M.TaxRegistrationsListRequest>> {
+  return paginate(client, taxRegistrationsListOperation, request, options);
+}
+
+export const taxRegistrationsCreateOperation: Operation<M.TaxRegistrationsCreateRequest, M.TaxRegistrationsCreateResponse> = {
+  id: "tax_registrations:create",
+  method: "POST",
+  path: "/v1/tax-registrations/",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.TaxRegistrationsCreateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.TaxRegistrationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Register a place where tax is collected, with its rate
+ * `POST /v1/tax-registrations/` (`tax_registrations:create`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxRegistrationsCreate(
+  client: TesseraCore,
+  request: M.TaxRegistrationsCreateRequest,
+  options?: RequestOptions,
+): Promise<M.TaxRegistrationsCreateResponse> {
+  return call(client, taxRegistrationsCreateOperation, request, options);
+}
+
+export const taxRegistrationsGetOperation: Operation<M.TaxRegistrationsGetRequest, M.TaxRegistrationsGetResponse> = {
+  id: "tax_registrations:get",
+  method: "GET",
+  path: "/v1/tax-registrations/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.TaxRegistrationsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TaxRegistrationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a tax registration
+ * `GET /v1/tax-registrations/{id}` (`tax_registrations:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function taxRegistrationsGet(
+  client: TesseraCore,
+  request: M.TaxRegistrationsGetRequest,
+  options?: RequestOptions,
+): Promise<M.TaxRegistrationsGetResponse> {
+  return call(client, taxRegistrationsGetOperation, request, options);
+}
+
+export const taxRegistrationsUpdateOperation: Operation<M.TaxRegistrationsUpdateRequest, M.TaxRegistrationsUpdateResponse> = {
+  id: "tax_registrations:update",
+  method: "PATCH",
+  path: "/v1/tax-registrations/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.TaxRegistrationsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TaxRegistrationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Change a registration's rate or label (from now on; orders keep theirs)
+ * `PATCH /v1/tax-registrations/{id}` (`tax_registrations:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function taxRegistrationsUpdate(
+  client: TesseraCore,
+  request: M.TaxRegistrationsUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.TaxRegistrationsUpdateResponse> {
+  return call(client, taxRegistrationsUpdateOperation, request, options);
+}
+
+export const taxRegistrationsDeleteOperation: Operation<M.TaxRegistrationsDeleteRequest, M.TaxRegistrationsDeleteResponse> = {
+  id: "tax_registrations:delete",
+  method: "DELETE",
+  path: "/v1/tax-registrations/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.TaxRegistrationsDeleteRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Stop collecting tax in a place
+ * `DELETE /v1/tax-registrations/{id}` (`tax_registrations:delete`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function taxRegistrationsDelete(
+  client: TesseraCore,
+  request: M.TaxRegistrationsDeleteRequest,
+  options?: RequestOptions,
+): Promise<M.TaxRegistrationsDeleteResponse> {
+  return call(client, taxRegistrationsDeleteOperation, request, options);
+}
+
+export const taxReportsGetOperation: Operation<M.TaxReportsGetRequest, M.TaxReportsGetResponse> = {
+  id: "tax_reports:get",
+  method: "GET",
+  path: "/v1/tax-reports/",
+  parameters: [{ name: "organization_id", in: "query" }, { name: "start_date", in: "query" }, { name: "end_date", in: "query" }],
+  request: Z.TaxReportsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TaxReportSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Tax report of a period, per jurisdiction
+ * `GET /v1/tax-reports/` (`tax_reports:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxReportsGet(
+  client: TesseraCore,
+  request: M.TaxReportsGetRequest,
+  options?: RequestOptions,
+): Promise<M.TaxReportsGetResponse> {
+  return call(client, taxReportsGetOperation, request, options);
+}
+
+export const taxReportsExportOperation: Operation<M.TaxReportsExportRequest, M.TaxReportsExportResponse> = {
+  id: "tax_reports:export",
+  method: "GET",
+  path: "/v1/tax-reports/csv",
+  parameters: [{ name: "organization_id", in: "query" }, { name: "start_date", in: "query" }, { name: "end_date", in: "query" }],
+  request: Z.TaxReportsExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Tax report of a period, per jurisdiction, as CSV
+ * `GET /v1/tax-reports/csv` (`tax_reports:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxReportsExport(
+  client: TesseraCore,
+  request: M.TaxReportsExportRequest,
+  options?: RequestOptions,
+): Promise<M.TaxReportsExportResponse> {
+  return call(client, taxReportsExportOperation, request, options);
+}
+
+export const taxSettingsGetOperation: Operation<M.TaxSettingsGetRequest, M.TaxSettingsGetResponse> = {
+  id: "tax_settings:get",
+  method: "GET",
+  path: "/v1/tax-settings/",
+  parameters: [{ name: "organization_id", in: "query" }],
+  request: Z.TaxSettingsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TaxSettingsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get an organization's tax settings
+ * `GET /v1/tax-settings/` (`tax_settings:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxSettingsGet(
+  client: TesseraCore,
+  request: M.TaxSettingsGetRequest = {},
+  options?: RequestOptions,
+): Promise<M.TaxSettingsGetResponse> {
+  return call(client, taxSettingsGetOperation, request, options);
+}
+
+export const taxSettingsUpdateOperation: Operation<M.TaxSettingsUpdateRequest, M.TaxSettingsUpdateResponse> = {
+  id: "tax_settings:update",
+  method: "PATCH",
+  path: "/v1/tax-settings/",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.TaxSettingsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TaxSettingsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update an organization's tax settings
+ * `PATCH /v1/tax-settings/` (`tax_settings:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function taxSettingsUpdate(
+  client: TesseraCore,
+  request: M.TaxSettingsUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.TaxSettingsUpdateResponse> {
+  return call(client, taxSettingsUpdateOperation, request, options);
 }
 
 export const testClockGetOperation: Operation<M.TestClockGetRequest, M.TestClockGetResponse> = {
@@ -3264,6 +3838,54 @@ export class CustomerPortalCustomersResource {
   update(request: M.CustomerPortalCustomersUpdateRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersUpdateResponse> {
     return customerPortalCustomersUpdate(this.client, request, options);
   }
+
+  /**
+   * List the customer's saved payment methods
+   * `GET /v1/customer-portal/customers/me/payment-methods`; see {@link customerPortalCustomersGetPaymentMethods}.
+   */
+  getPaymentMethods(request: M.CustomerPortalCustomersGetPaymentMethodsRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalCustomersGetPaymentMethodsResponse, M.CustomerPortalCustomersGetPaymentMethodsRequest>> {
+    return customerPortalCustomersGetPaymentMethods(this.client, request, options);
+  }
+
+  /**
+   * Save a payment method for the customer
+   * `POST /v1/customer-portal/customers/me/payment-methods`; see {@link customerPortalCustomersAddPaymentMethod}.
+   */
+  addPaymentMethod(request: M.CustomerPortalCustomersAddPaymentMethodRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersAddPaymentMethodResponse> {
+    return customerPortalCustomersAddPaymentMethod(this.client, request, options);
+  }
+
+  /**
+   * Remove a saved payment method
+   * `DELETE /v1/customer-portal/customers/me/payment-methods/{id}`; see {@link customerPortalCustomersDeletePaymentMethod}.
+   */
+  deletePaymentMethod(request: M.CustomerPortalCustomersDeletePaymentMethodRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersDeletePaymentMethodResponse> {
+    return customerPortalCustomersDeletePaymentMethod(this.client, request, options);
+  }
+
+  /**
+   * Finish saving a payment method after the customer authenticated it
+   * `POST /v1/customer-portal/customers/me/payment-methods/{id}/confirm`; see {@link customerPortalCustomersConfirmPaymentMethod}.
+   */
+  confirmPaymentMethod(request: M.CustomerPortalCustomersConfirmPaymentMethodRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersConfirmPaymentMethodResponse> {
+    return customerPortalCustomersConfirmPaymentMethod(this.client, request, options);
+  }
+
+  /**
+   * Make a payment method the customer's default: its subscriptions are billed to it
+   * `POST /v1/customer-portal/customers/me/payment-methods/{id}/default`; see {@link customerPortalCustomersSetDefaultPaymentMethod}.
+   */
+  setDefaultPaymentMethod(request: M.CustomerPortalCustomersSetDefaultPaymentMethodRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersSetDefaultPaymentMethodResponse> {
+    return customerPortalCustomersSetDefaultPaymentMethod(this.client, request, options);
+  }
+
+  /**
+   * Which card form saves a payment method (Stripe with its publishable key, or the simulated processor)
+   * `GET /v1/customer-portal/customers/me/payment-methods/processor`; see {@link customerPortalCustomersGetPaymentMethodProcessor}.
+   */
+  getPaymentMethodProcessor(request: M.CustomerPortalCustomersGetPaymentMethodProcessorRequest = {}, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalCustomersGetPaymentMethodProcessorResponse> {
+    return customerPortalCustomersGetPaymentMethodProcessor(this.client, request, options);
+  }
 }
 
 /** `tessera.customerPortal.licenseKeys` */
@@ -3331,6 +3953,30 @@ export class CustomerPortalOrdersResource {
    */
   get(request: M.CustomerPortalOrdersGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGetResponse> {
     return customerPortalOrdersGet(this.client, request, options);
+  }
+
+  /**
+   * Update the billing details of one of the customer's orders
+   * `PATCH /v1/customer-portal/orders/{id}`; see {@link customerPortalOrdersUpdate}.
+   */
+  update(request: M.CustomerPortalOrdersUpdateRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersUpdateResponse> {
+    return customerPortalOrdersUpdate(this.client, request, options);
+  }
+
+  /**
+   * Get the invoice of one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}/invoice`; see {@link customerPortalOrdersInvoice}.
+   */
+  invoice(request: M.CustomerPortalOrdersInvoiceRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersInvoiceResponse> {
+    return customerPortalOrdersInvoice(this.client, request, options);
+  }
+
+  /**
+   * Trigger the invoice generation of one of the customer's orders
+   * `POST /v1/customer-portal/orders/{id}/invoice`; see {@link customerPortalOrdersGenerateInvoice}.
+   */
+  generateInvoice(request: M.CustomerPortalOrdersGenerateInvoiceRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
+    return customerPortalOrdersGenerateInvoice(this.client, request, options);
   }
 }
 
@@ -3596,6 +4242,20 @@ export class DiscountsResource {
    */
   delete(request: M.DiscountsDeleteRequest, options?: RequestOptions): Promise<M.DiscountsDeleteResponse> {
     return discountsDelete(this.client, request, options);
+  }
+}
+
+/** `tessera.emails` */
+export class EmailsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List an organization's outgoing emails (not in production)
+   * `GET /v1/emails/`; see {@link emailsList}.
+   */
+  list(request: M.EmailsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EmailsListResponse, M.EmailsListRequest>> {
+    return emailsList(this.client, request, options);
   }
 }
 
@@ -3911,6 +4571,28 @@ export class ProductsResource {
   }
 }
 
+/** `tessera.refunds` */
+export class RefundsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List refunds
+   * `GET /v1/refunds/`; see {@link refundsList}.
+   */
+  list(request: M.RefundsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.RefundsListResponse, M.RefundsListRequest>> {
+    return refundsList(this.client, request, options);
+  }
+
+  /**
+   * Create a refund
+   * `POST /v1/refunds/`; see {@link refundsCreate}.
+   */
+  create(request: M.RefundsCreateRequest, options?: RequestOptions): Promise<M.RefundsCreateResponse> {
+    return refundsCreate(this.client, request, options);
+  }
+}
+
 /** `tessera.subscriptions` */
 export class SubscriptionsResource {
   constructor(readonly client: TesseraCore) {
@@ -3954,6 +4636,96 @@ export class SubscriptionsResource {
    */
   export(request: M.SubscriptionsExportRequest = {}, options?: RequestOptions): Promise<M.SubscriptionsExportResponse> {
     return subscriptionsExport(this.client, request, options);
+  }
+}
+
+/** `tessera.taxRegistrations` */
+export class TaxRegistrationsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List tax registrations
+   * `GET /v1/tax-registrations/`; see {@link taxRegistrationsList}.
+   */
+  list(request: M.TaxRegistrationsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.TaxRegistrationsListResponse, M.TaxRegistrationsListRequest>> {
+    return taxRegistrationsList(this.client, request, options);
+  }
+
+  /**
+   * Register a place where tax is collected, with its rate
+   * `POST /v1/tax-registrations/`; see {@link taxRegistrationsCreate}.
+   */
+  create(request: M.TaxRegistrationsCreateRequest, options?: RequestOptions): Promise<M.TaxRegistrationsCreateResponse> {
+    return taxRegistrationsCreate(this.client, request, options);
+  }
+
+  /**
+   * Get a tax registration
+   * `GET /v1/tax-registrations/{id}`; see {@link taxRegistrationsGet}.
+   */
+  get(request: M.TaxRegistrationsGetRequest, options?: RequestOptions): Promise<M.TaxRegistrationsGetResponse> {
+    return taxRegistrationsGet(this.client, request, options);
+  }
+
+  /**
+   * Change a registration's rate or label (from now on; orders keep theirs)
+   * `PATCH /v1/tax-registrations/{id}`; see {@link taxRegistrationsUpdate}.
+   */
+  update(request: M.TaxRegistrationsUpdateRequest, options?: RequestOptions): Promise<M.TaxRegistrationsUpdateResponse> {
+    return taxRegistrationsUpdate(this.client, request, options);
+  }
+
+  /**
+   * Stop collecting tax in a place
+   * `DELETE /v1/tax-registrations/{id}`; see {@link taxRegistrationsDelete}.
+   */
+  delete(request: M.TaxRegistrationsDeleteRequest, options?: RequestOptions): Promise<M.TaxRegistrationsDeleteResponse> {
+    return taxRegistrationsDelete(this.client, request, options);
+  }
+}
+
+/** `tessera.taxReports` */
+export class TaxReportsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Tax report of a period, per jurisdiction
+   * `GET /v1/tax-reports/`; see {@link taxReportsGet}.
+   */
+  get(request: M.TaxReportsGetRequest, options?: RequestOptions): Promise<M.TaxReportsGetResponse> {
+    return taxReportsGet(this.client, request, options);
+  }
+
+  /**
+   * Tax report of a period, per jurisdiction, as CSV
+   * `GET /v1/tax-reports/csv`; see {@link taxReportsExport}.
+   */
+  export(request: M.TaxReportsExportRequest, options?: RequestOptions): Promise<M.TaxReportsExportResponse> {
+    return taxReportsExport(this.client, request, options);
+  }
+}
+
+/** `tessera.taxSettings` */
+export class TaxSettingsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Get an organization's tax settings
+   * `GET /v1/tax-settings/`; see {@link taxSettingsGet}.
+   */
+  get(request: M.TaxSettingsGetRequest = {}, options?: RequestOptions): Promise<M.TaxSettingsGetResponse> {
+    return taxSettingsGet(this.client, request, options);
+  }
+
+  /**
+   * Update an organization's tax settings
+   * `PATCH /v1/tax-settings/`; see {@link taxSettingsUpdate}.
+   */
+  update(request: M.TaxSettingsUpdateRequest, options?: RequestOptions): Promise<M.TaxSettingsUpdateResponse> {
+    return taxSettingsUpdate(this.client, request, options);
   }
 }
 
@@ -4053,6 +4825,7 @@ export class Tessera extends TesseraCore {
   readonly customerSessions: CustomerSessionsResource;
   readonly customFields: CustomFieldsResource;
   readonly discounts: DiscountsResource;
+  readonly emails: EmailsResource;
   readonly events: EventsResource;
   readonly licenseKeys: LicenseKeysResource;
   readonly meters: MetersResource;
@@ -4061,7 +4834,11 @@ export class Tessera extends TesseraCore {
   readonly organizations: OrganizationsResource;
   readonly payments: PaymentsResource;
   readonly products: ProductsResource;
+  readonly refunds: RefundsResource;
   readonly subscriptions: SubscriptionsResource;
+  readonly taxRegistrations: TaxRegistrationsResource;
+  readonly taxReports: TaxReportsResource;
+  readonly taxSettings: TaxSettingsResource;
   readonly testClock: TestClockResource;
   readonly webhooks: WebhooksResource;
 
@@ -4077,6 +4854,7 @@ export class Tessera extends TesseraCore {
     this.customerSessions = new CustomerSessionsResource(this);
     this.customFields = new CustomFieldsResource(this);
     this.discounts = new DiscountsResource(this);
+    this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
     this.licenseKeys = new LicenseKeysResource(this);
     this.meters = new MetersResource(this);
@@ -4085,7 +4863,11 @@ export class Tessera extends TesseraCore {
     this.organizations = new OrganizationsResource(this);
     this.payments = new PaymentsResource(this);
     this.products = new ProductsResource(this);
+    this.refunds = new RefundsResource(this);
     this.subscriptions = new SubscriptionsResource(this);
+    this.taxRegistrations = new TaxRegistrationsResource(this);
+    this.taxReports = new TaxReportsResource(this);
+    this.taxSettings = new TaxSettingsResource(this);
     this.testClock = new TestClockResource(this);
     this.webhooks = new WebhooksResource(this);
   }

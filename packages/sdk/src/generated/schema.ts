@@ -357,6 +357,92 @@ export interface paths {
         patch: operations["customer_portal:customers:update"];
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's saved payment methods */
+        get: operations["customer_portal:customers:get_payment_methods"];
+        put?: never;
+        /** Save a payment method for the customer */
+        post: operations["customer_portal:customers:add_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/payment-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a saved payment method */
+        delete: operations["customer_portal:customers:delete_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/payment-methods/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish saving a payment method after the customer authenticated it */
+        post: operations["customer_portal:customers:confirm_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/payment-methods/{id}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a payment method the customer's default: its subscriptions are billed to it */
+        post: operations["customer_portal:customers:set_default_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/payment-methods/processor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which card form saves a payment method (Stripe with its publishable key, or the simulated processor) */
+        get: operations["customer_portal:customers:get_payment_method_processor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/license-keys/": {
         parameters: {
             query?: never;
@@ -504,6 +590,25 @@ export interface paths {
         get: operations["customer_portal:orders:get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the billing details of one of the customer's orders */
+        patch: operations["customer_portal:orders:update"];
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the invoice of one of the customer's orders */
+        get: operations["customer_portal:orders:invoice"];
+        put?: never;
+        /** Trigger the invoice generation of one of the customer's orders */
+        post: operations["customer_portal:orders:generate_invoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -705,6 +810,23 @@ export interface paths {
         head?: never;
         /** Update a discount */
         patch: operations["discounts:update"];
+        trace?: never;
+    };
+    "/v1/emails/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an organization's outgoing emails (not in production) */
+        get: operations["emails:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/events/": {
@@ -1092,6 +1214,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/refunds/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List refunds */
+        get: operations["refunds:list"];
+        put?: never;
+        /** Create a refund */
+        post: operations["refunds:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions/": {
         parameters: {
             query?: never;
@@ -1143,6 +1283,95 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/tax-registrations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tax registrations */
+        get: operations["tax_registrations:list"];
+        put?: never;
+        /** Register a place where tax is collected, with its rate */
+        post: operations["tax_registrations:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax-registrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tax registration */
+        get: operations["tax_registrations:get"];
+        put?: never;
+        post?: never;
+        /** Stop collecting tax in a place */
+        delete: operations["tax_registrations:delete"];
+        options?: never;
+        head?: never;
+        /** Change a registration's rate or label (from now on; orders keep theirs) */
+        patch: operations["tax_registrations:update"];
+        trace?: never;
+    };
+    "/v1/tax-reports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tax report of a period, per jurisdiction */
+        get: operations["tax_reports:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax-reports/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tax report of a period, per jurisdiction, as CSV */
+        get: operations["tax_reports:export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax-settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an organization's tax settings */
+        get: operations["tax_settings:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an organization's tax settings */
+        patch: operations["tax_settings:update"];
         trace?: never;
     };
     "/v1/test-clock/": {
@@ -2473,6 +2702,10 @@ export interface components {
             subscription: components["schemas"]["CustomerOrderSubscription"] | null;
             items: components["schemas"]["OrderItemSchema"][];
         };
+        CustomerOrderInvoice: {
+            url: string;
+        };
+        CustomerOrderInvoiceAccepted: Record<string, never>;
         CustomerOrderProduct: {
             /** Format: date-time */
             created_at: string;
@@ -2519,9 +2752,45 @@ export interface components {
             customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
             customer_cancellation_comment: string | null;
         };
+        CustomerOrderUpdate: components["schemas"]["OrderUpdate"];
         CustomerOrganization: {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
+        };
+        CustomerPaymentMethodCardSetup: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "card";
+            /** Format: date-time */
+            created_at: string;
+            default: boolean;
+            card: components["schemas"]["PaymentMethodCardData"];
+            /** @enum {string} */
+            status: "succeeded" | "requires_action";
+            client_secret?: string | null;
+        };
+        CustomerPaymentMethodCreate: {
+            confirmation_token_id: string;
+            set_default: boolean;
+            return_url: string;
+        };
+        CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCardSetup"] | components["schemas"]["CustomerPaymentMethodGenericSetup"];
+        CustomerPaymentMethodGenericSetup: {
+            /** Format: uuid */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            created_at: string;
+            default: boolean;
+            /** @enum {string} */
+            status: "succeeded" | "requires_action";
+            client_secret?: string | null;
+        };
+        CustomerPaymentMethodProcessor: {
+            /** @enum {string} */
+            processor: "stripe" | "simulated";
+            publishable_key: string | null;
         };
         CustomerPortalCustomer: {
             /** Format: date-time */
@@ -3555,6 +3824,10 @@ export interface components {
             items: components["schemas"]["OrganizationAccessToken"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceOutboxEmail: {
+            items: components["schemas"]["OutboxEmail"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourcePayment: {
             items: components["schemas"]["Payment"][];
             pagination: components["schemas"]["Pagination"];
@@ -3563,8 +3836,20 @@ export interface components {
             items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceRefund: {
+            items: components["schemas"]["Refund"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceSubscription: {
             items: components["schemas"]["Subscription"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceTaxRegistration: {
+            items: components["schemas"]["TaxRegistration"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceUnionPaymentMethodCardPaymentMethodGeneric: {
+            items: (components["schemas"]["PaymentMethodCard"] | components["schemas"]["PaymentMethodGeneric"])[];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceWebhookDelivery: {
@@ -3745,6 +4030,10 @@ export interface components {
             billing_name: string | null;
             billing_address: components["schemas"]["AddressInput"] | null;
         };
+        OrderUpdateInput: {
+            billing_name: string | null;
+            billing_address: components["schemas"]["AddressInput"] | null;
+        };
         Organization: {
             /** Format: date-time */
             created_at: string;
@@ -3760,6 +4049,7 @@ export interface components {
             details_submitted_at: string | null;
             feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
+            customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
         };
         OrganizationAccessToken: {
             /** Format: uuid */
@@ -3800,6 +4090,23 @@ export interface components {
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettingsInput"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsInput"] | null;
+        };
+        /** @description Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent. */
+        OrganizationCustomerEmailSettings: {
+            order_confirmation: boolean;
+            subscription_cycled: boolean;
+            subscription_past_due: boolean;
+            subscription_cancellation: boolean;
+            subscription_revoked: boolean;
+            order_refunded: boolean;
+        };
+        OrganizationCustomerEmailSettingsUpdate: {
+            order_confirmation?: boolean;
+            subscription_cycled?: boolean;
+            subscription_past_due?: boolean;
+            subscription_cancellation?: boolean;
+            subscription_revoked?: boolean;
+            order_refunded?: boolean;
         };
         OrganizationDetails: {
             about: string;
@@ -3862,12 +4169,57 @@ export interface components {
             details?: components["schemas"]["OrganizationDetails"] | null;
             feature_settings?: components["schemas"]["OrganizationFeatureSettingsUpdate"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsInput"] | null;
+            customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+        };
+        OutboxEmail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            organization_id: string | null;
+            to: string[];
+            subject: string;
+            template: string | null;
+            text_body: string;
+            html_body: string | null;
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed";
+            attempts: number;
+            sent_at: string | null;
+            /** @description 'smtp', or 'outbox' when no SMTP_URL is set. */
+            transport: string | null;
+            last_error: string | null;
         };
         Pagination: {
             total_count: number;
             max_page: number;
         };
         Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        PaymentMethodCard: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "card";
+            /** Format: date-time */
+            created_at: string;
+            default: boolean;
+            card: components["schemas"]["PaymentMethodCardData"];
+        };
+        PaymentMethodCardData: {
+            brand: string;
+            last4: string;
+            exp_month: number;
+            exp_year: number;
+            wallet?: string | null;
+        };
+        PaymentMethodGeneric: {
+            /** Format: uuid */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            created_at: string;
+            default: boolean;
+        };
         /** @constant */
         PaymentProcessor: "stripe";
         /** @enum {string} */
@@ -3892,6 +4244,8 @@ export interface components {
             benefits: components["schemas"]["Benefit"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            /** @description Whether tax applies to this product (false: exempt). A Tessera extension (docs/tax.md). */
+            is_tax_applicable: boolean;
         };
         ProductBenefitsUpdate: {
             benefits: string[];
@@ -3912,6 +4266,8 @@ export interface components {
             prices: (components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"])[];
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
+            /** @description Whether tax applies to this product (false: exempt). A Tessera extension (docs/tax.md). */
+            is_tax_applicable?: boolean;
             organization_id?: string | null;
         };
         ProductMediaFileRead: {
@@ -4068,6 +4424,7 @@ export interface components {
             prices?: ((components["schemas"]["ProductPriceMeteredUnitCreate"] | components["schemas"]["ProductPriceFixedCreate"] | components["schemas"]["ProductPriceCustomCreate"] | components["schemas"]["ProductPriceFreeCreate"]) | components["schemas"]["ExistingProductPrice"])[] | null;
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
+            is_tax_applicable?: boolean | null;
         };
         PropertyAggregation: {
             /** @enum {string} */
@@ -4079,6 +4436,49 @@ export interface components {
             func: "sum" | "max" | "min" | "avg";
             property: string;
         };
+        Refund: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            status: components["schemas"]["RefundStatus"];
+            reason: components["schemas"]["RefundReason"];
+            amount: number;
+            tax_amount: number;
+            currency: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** Format: uuid */
+            order_id: string;
+            subscription_id: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            revoke_benefits: boolean;
+        };
+        RefundCreate: {
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: uuid */
+            order_id: string;
+            reason: components["schemas"]["RefundReason"];
+            /** @description Amount in cents to refund, excluding tax. */
+            amount: number;
+            comment?: string | null;
+            /**
+             * @description Revoke the benefits the order granted (one-time orders only).
+             * @default false
+             */
+            revoke_benefits?: boolean;
+        };
+        /** @enum {string} */
+        RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
+        /** @enum {string} */
+        RefundStatus: "pending" | "succeeded" | "failed" | "canceled";
         SignIn: {
             /** Format: email */
             email: string;
@@ -4174,6 +4574,80 @@ export interface components {
         };
         /** @enum {string} */
         TaxIDFormat: "ad_nrt" | "ae_trn" | "ar_cuit" | "au_abn" | "au_arn" | "bg_uic" | "bh_vat" | "bo_tin" | "br_cnpj" | "br_cpf" | "ca_bn" | "ca_gst_hst" | "ca_pst_bc" | "ca_pst_mb" | "ca_pst_sk" | "ca_qst" | "ch_uid" | "ch_vat" | "cl_tin" | "cn_tin" | "co_nit" | "cr_tin" | "de_stn" | "do_rcn" | "ec_ruc" | "eg_tin" | "es_cif" | "eu_oss_vat" | "eu_vat" | "gb_vat" | "ge_vat" | "hk_br" | "hr_oib" | "hu_tin" | "id_npwp" | "il_vat" | "in_gst" | "is_vat" | "jp_cn" | "jp_rn" | "jp_trn" | "ke_pin" | "kr_brn" | "kz_bin" | "li_uid" | "mx_rfc" | "my_frp" | "my_itn" | "my_sst" | "ng_tin" | "no_vat" | "no_voec" | "nz_gst" | "om_vat" | "pe_ruc" | "ph_tin" | "ro_tin" | "rs_pib" | "ru_inn" | "ru_kpp" | "sa_vat" | "sg_gst" | "sg_uen" | "si_tin" | "sv_nit" | "th_vat" | "tr_tin" | "tw_vat" | "ua_vat" | "us_ein" | "uy_ruc" | "ve_rif" | "vn_tin" | "za_vat";
+        TaxRegistration: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            country: string;
+            /** @description ISO 3166-2 state or province (US, CA), null for the country. */
+            state: string | null;
+            rate_basis_points: number;
+            label: string;
+        };
+        TaxRegistrationCreate: {
+            /** @description The organization (users only). */
+            organization_id?: string | null;
+            country: string;
+            /** @description A US state or Canadian province (`CA` or `US-CA`); none for the whole country. */
+            state?: string | null;
+            /** @description The rate in basis points: 2000 is 20 %, 725 is 7.25 %. */
+            rate_basis_points: number;
+            /** @description What invoices and the checkout call this tax: "VAT", "GST", "Sales tax". */
+            label: string;
+        };
+        TaxRegistrationUpdate: {
+            /** @description The rate in basis points: 2000 is 20 %, 725 is 7.25 %. */
+            rate_basis_points?: number;
+            /** @description What invoices and the checkout call this tax: "VAT", "GST", "Sales tax". */
+            label?: string;
+        };
+        TaxReport: {
+            /** Format: uuid */
+            organization_id: string;
+            start_date: string;
+            end_date: string;
+            rows: components["schemas"]["TaxReportRow"][];
+        };
+        TaxReportRow: {
+            country: string;
+            state: string | null;
+            label: string | null;
+            rate_basis_points: number;
+            reverse_charge: boolean;
+            currency: string;
+            order_count: number;
+            /** @description Sales excluding tax (after discounts), minor units. */
+            taxable_amount: number;
+            /** @description Tax collected, minor units. */
+            tax_amount: number;
+            /** @description Of those sales, refunded (excluding tax), as of now. */
+            refunded_amount: number;
+            /** @description Of that tax, refunded, as of now. */
+            refunded_tax_amount: number;
+        };
+        TaxSettings: {
+            /** Format: uuid */
+            organization_id: string;
+            /** @description true: prices include tax (the tax is split out of them); false: tax is added. */
+            prices_include_tax: boolean;
+            /** @description The seller's own country: a buyer's VAT id of it is taxed (no reverse charge). */
+            home_country: string | null;
+            /** @description Stripe Tax computes checkout tax instead of the rates. */
+            stripe_tax_enabled: boolean;
+            /** @description Whether this installation is configured with Stripe. */
+            stripe_tax_available: boolean;
+        };
+        TaxSettingsUpdate: {
+            /** @description The organization (users only). */
+            organization_id?: string | null;
+            prices_include_tax?: boolean;
+            home_country?: string | null;
+            stripe_tax_enabled?: boolean;
+        };
         TestClock: {
             /** Format: uuid */
             organization_id: string;
@@ -6129,6 +6603,356 @@ export interface operations {
             };
         };
     };
+    "customer_portal:customers:get_payment_methods": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceUnionPaymentMethodCardPaymentMethodGeneric"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:add_payment_method": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerPaymentMethodCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
+                };
+            };
+            /** @description PaymentError */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:delete_payment_method": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:confirm_payment_method": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
+                };
+            };
+            /** @description PaymentError */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:set_default_payment_method": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodCard"] | components["schemas"]["PaymentMethodGeneric"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:customers:get_payment_method_processor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPaymentMethodProcessor"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+        };
+    };
     "customer_portal:license_keys:list": {
         parameters: {
             query?: {
@@ -6633,6 +7457,199 @@ export interface operations {
             };
             /** @description ResourceNotFound */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerOrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrder"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderInvoice"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:generate_invoice": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderInvoiceAccepted"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description InvoiceAlreadyExists */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7874,6 +8891,57 @@ export interface operations {
             };
         };
     };
+    "emails:list": {
+        parameters: {
+            query?: {
+                organization_id?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOutboxEmail"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "events:list": {
         parameters: {
             query: {
@@ -8784,7 +9852,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderUpdate"];
+                "application/json": components["schemas"]["OrderUpdateInput"];
             };
         };
         responses: {
@@ -9800,6 +10868,126 @@ export interface operations {
             };
         };
     };
+    "refunds:list": {
+        parameters: {
+            query?: {
+                id?: string | string[];
+                organization_id?: string | string[];
+                order_id?: string | string[];
+                subscription_id?: string | string[];
+                customer_id?: string | string[];
+                succeeded?: boolean;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "amount" | "-amount")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceRefund"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "refunds:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description RefundAmountTooHigh */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description RefundedAlready */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "subscriptions:list": {
         parameters: {
             query?: {
@@ -10071,6 +11259,498 @@ export interface operations {
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_registrations:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceTaxRegistration"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_registrations:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxRegistrationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRegistration"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_registrations:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRegistration"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_registrations:delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_registrations:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxRegistrationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRegistration"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_reports:get": {
+        parameters: {
+            query: {
+                organization_id?: string;
+                start_date: string;
+                end_date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxReport"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_reports:export": {
+        parameters: {
+            query: {
+                organization_id?: string;
+                start_date: string;
+                end_date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_settings:get": {
+        parameters: {
+            query?: {
+                organization_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "tax_settings:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -1023,6 +1023,12 @@ export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z
   items: z.array(OrderItemSchemaSchema),
 }));
 
+export const CustomerOrderInvoiceSchema: z.ZodType<M.CustomerOrderInvoice> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
+}));
+
+export const CustomerOrderInvoiceAcceptedSchema: z.ZodType<M.CustomerOrderInvoiceAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
 export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -1062,9 +1068,43 @@ export const CustomerOrderSubscriptionSchema: z.ZodType<M.CustomerOrderSubscript
   customer_cancellation_comment: z.string().nullable(),
 }));
 
+export const CustomerOrderUpdateSchema: z.ZodType<M.CustomerOrderUpdate> = /* @__PURE__ */ z.lazy(() => OrderUpdateSchema);
+
 export const CustomerOrganizationSchema: z.ZodType<M.CustomerOrganization> = /* @__PURE__ */ z.lazy(() => z.object({
   organization: OrganizationSchema,
   products: z.array(CustomerProductSchema),
+}));
+
+export const CustomerPaymentMethodCardSetupSchema: z.ZodType<M.CustomerPaymentMethodCardSetup> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  type: z.literal("card"),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+  card: PaymentMethodCardDataSchema,
+  status: z.enum(["succeeded", "requires_action"]),
+  client_secret: z.string().nullable().optional(),
+}));
+
+export const CustomerPaymentMethodCreateSchema: z.ZodType<M.CustomerPaymentMethodCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  confirmation_token_id: z.string().min(1).max(255),
+  set_default: z.boolean(),
+  return_url: z.string().min(1).max(2048),
+}));
+
+export const CustomerPaymentMethodCreateResponseSchema: z.ZodType<M.CustomerPaymentMethodCreateResponse> = /* @__PURE__ */ z.lazy(() => z.union([CustomerPaymentMethodCardSetupSchema, CustomerPaymentMethodGenericSetupSchema]));
+
+export const CustomerPaymentMethodGenericSetupSchema: z.ZodType<M.CustomerPaymentMethodGenericSetup> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  type: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+  status: z.enum(["succeeded", "requires_action"]),
+  client_secret: z.string().nullable().optional(),
+}));
+
+export const CustomerPaymentMethodProcessorSchema: z.ZodType<M.CustomerPaymentMethodProcessor> = /* @__PURE__ */ z.lazy(() => z.object({
+  processor: z.enum(["stripe", "simulated"]),
+  publishable_key: z.string().nullable(),
 }));
 
 export const CustomerPortalCustomerSchema: z.ZodType<M.CustomerPortalCustomer> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1934,6 +1974,11 @@ export const ListResourceOrganizationAccessTokenSchema: z.ZodType<M.ListResource
   pagination: PaginationSchema,
 }));
 
+export const ListResourceOutboxEmailSchema: z.ZodType<M.ListResourceOutboxEmail> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(OutboxEmailSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourcePaymentSchema: z.ZodType<M.ListResourcePayment> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(PaymentSchema),
   pagination: PaginationSchema,
@@ -1944,8 +1989,23 @@ export const ListResourceProductSchema: z.ZodType<M.ListResourceProduct> = /* @_
   pagination: PaginationSchema,
 }));
 
+export const ListResourceRefundSchema: z.ZodType<M.ListResourceRefund> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(RefundSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceSubscriptionSchema: z.ZodType<M.ListResourceSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(SubscriptionSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceTaxRegistrationSchema: z.ZodType<M.ListResourceTaxRegistration> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(TaxRegistrationSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceUnionPaymentMethodCardPaymentMethodGenericSchema: z.ZodType<M.ListResourceUnionPaymentMethodCardPaymentMethodGeneric> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(z.union([PaymentMethodCardSchema, PaymentMethodGenericSchema])),
   pagination: PaginationSchema,
 }));
 
@@ -2097,6 +2157,11 @@ export const OrderUpdateSchema: z.ZodType<M.OrderUpdate> = /* @__PURE__ */ z.laz
   billing_address: AddressInputSchema.nullable(),
 }));
 
+export const OrderUpdateInputSchema: z.ZodType<M.OrderUpdateInput> = /* @__PURE__ */ z.lazy(() => z.object({
+  billing_name: z.string().max(256).nullable(),
+  billing_address: AddressInputSchema.nullable(),
+}));
+
 export const OrganizationSchema: z.ZodType<M.Organization> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -2110,6 +2175,7 @@ export const OrganizationSchema: z.ZodType<M.Organization> = /* @__PURE__ */ z.l
   details_submitted_at: z.iso.datetime({ offset: true }).nullable(),
   feature_settings: OrganizationFeatureSettingsSchema.nullable(),
   subscription_settings: OrganizationSubscriptionSettingsSchema,
+  customer_email_settings: OrganizationCustomerEmailSettingsSchema,
 }));
 
 export const OrganizationAccessTokenSchema: z.ZodType<M.OrganizationAccessToken> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2150,6 +2216,24 @@ export const OrganizationCreateSchema: z.ZodType<M.OrganizationCreate> = /* @__P
   details: OrganizationDetailsSchema.nullable().optional(),
   feature_settings: OrganizationFeatureSettingsInputSchema.nullable().optional(),
   subscription_settings: OrganizationSubscriptionSettingsInputSchema.nullable().optional(),
+}));
+
+export const OrganizationCustomerEmailSettingsSchema: z.ZodType<M.OrganizationCustomerEmailSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  order_confirmation: z.boolean(),
+  subscription_cycled: z.boolean(),
+  subscription_past_due: z.boolean(),
+  subscription_cancellation: z.boolean(),
+  subscription_revoked: z.boolean(),
+  order_refunded: z.boolean(),
+}));
+
+export const OrganizationCustomerEmailSettingsUpdateSchema: z.ZodType<M.OrganizationCustomerEmailSettingsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  order_confirmation: z.boolean().optional(),
+  subscription_cycled: z.boolean().optional(),
+  subscription_past_due: z.boolean().optional(),
+  subscription_cancellation: z.boolean().optional(),
+  subscription_revoked: z.boolean().optional(),
+  order_refunded: z.boolean().optional(),
 }));
 
 export const OrganizationDetailsSchema: z.ZodType<M.OrganizationDetails> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2209,6 +2293,23 @@ export const OrganizationUpdateSchema: z.ZodType<M.OrganizationUpdate> = /* @__P
   details: OrganizationDetailsSchema.nullable().optional(),
   feature_settings: OrganizationFeatureSettingsUpdateSchema.nullable().optional(),
   subscription_settings: OrganizationSubscriptionSettingsInputSchema.nullable().optional(),
+  customer_email_settings: OrganizationCustomerEmailSettingsUpdateSchema.nullable().optional(),
+}));
+
+export const OutboxEmailSchema: z.ZodType<M.OutboxEmail> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  organization_id: z.uuid().nullable(),
+  to: z.array(z.string()),
+  subject: z.string(),
+  template: z.string().nullable(),
+  text_body: z.string(),
+  html_body: z.string().nullable(),
+  status: z.enum(["pending", "sent", "failed"]),
+  attempts: z.int(),
+  sent_at: z.iso.datetime({ offset: true }).nullable(),
+  transport: z.string().nullable(),
+  last_error: z.string().nullable(),
 }));
 
 export const PaginationSchema: z.ZodType<M.Pagination> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2217,6 +2318,29 @@ export const PaginationSchema: z.ZodType<M.Pagination> = /* @__PURE__ */ z.lazy(
 }));
 
 export const PaymentSchema: z.ZodType<M.Payment> = /* @__PURE__ */ z.lazy(() => z.union([CardPaymentSchema, GenericPaymentSchema]));
+
+export const PaymentMethodCardSchema: z.ZodType<M.PaymentMethodCard> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  type: z.literal("card"),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+  card: PaymentMethodCardDataSchema,
+}));
+
+export const PaymentMethodCardDataSchema: z.ZodType<M.PaymentMethodCardData> = /* @__PURE__ */ z.lazy(() => z.object({
+  brand: z.string(),
+  last4: z.string(),
+  exp_month: z.int(),
+  exp_year: z.int(),
+  wallet: z.string().nullable().optional(),
+}));
+
+export const PaymentMethodGenericSchema: z.ZodType<M.PaymentMethodGeneric> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  type: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+}));
 
 export const PaymentProcessorSchema: z.ZodType<M.PaymentProcessor> = /* @__PURE__ */ z.lazy(() => z.literal("stripe"));
 
@@ -2237,6 +2361,7 @@ export const ProductSchema: z.ZodType<M.Product> = /* @__PURE__ */ z.lazy(() => 
   benefits: z.array(BenefitSchema),
   medias: z.array(ProductMediaFileReadSchema),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
+  is_tax_applicable: z.boolean(),
 }));
 
 export const ProductBenefitsUpdateSchema: z.ZodType<M.ProductBenefitsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2253,6 +2378,7 @@ export const ProductCreateSchema: z.ZodType<M.ProductCreate> = /* @__PURE__ */ z
   prices: z.array(z.union([ProductPriceMeteredUnitCreateSchema, ProductPriceFixedCreateSchema, ProductPriceCustomCreateSchema, ProductPriceFreeCreateSchema])).min(1),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(AttachedCustomFieldCreateSchema).nullable().optional(),
+  is_tax_applicable: z.boolean().optional(),
   organization_id: z.uuid().nullable().optional(),
 }));
 
@@ -2375,6 +2501,7 @@ export const ProductUpdateSchema: z.ZodType<M.ProductUpdate> = /* @__PURE__ */ z
   prices: z.array(z.union([z.union([ProductPriceMeteredUnitCreateSchema, ProductPriceFixedCreateSchema, ProductPriceCustomCreateSchema, ProductPriceFreeCreateSchema]), ExistingProductPriceSchema])).min(1).nullable().optional(),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(AttachedCustomFieldCreateSchema).nullable().optional(),
+  is_tax_applicable: z.boolean().nullable().optional(),
 }));
 
 export const PropertyAggregationSchema: z.ZodType<M.PropertyAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2386,6 +2513,36 @@ export const PropertyAggregationInputSchema: z.ZodType<M.PropertyAggregationInpu
   func: z.enum(["sum", "max", "min", "avg"]),
   property: z.string().min(1).max(200),
 }));
+
+export const RefundSchema: z.ZodType<M.Refund> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  status: RefundStatusSchema,
+  reason: RefundReasonSchema,
+  amount: z.int(),
+  tax_amount: z.int(),
+  currency: z.string(),
+  organization_id: z.uuid(),
+  order_id: z.uuid(),
+  subscription_id: z.uuid().nullable(),
+  customer_id: z.uuid(),
+  revoke_benefits: z.boolean(),
+}));
+
+export const RefundCreateSchema: z.ZodType<M.RefundCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).optional(),
+  order_id: z.uuid(),
+  reason: RefundReasonSchema,
+  amount: z.int().min(1),
+  comment: z.string().max(1000).nullable().optional(),
+  revoke_benefits: z.boolean().optional(),
+}));
+
+export const RefundReasonSchema: z.ZodType<M.RefundReason> = /* @__PURE__ */ z.lazy(() => z.enum(["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "other"]));
+
+export const RefundStatusSchema: z.ZodType<M.RefundStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "succeeded", "failed", "canceled"]));
 
 export const SignInSchema: z.ZodType<M.SignIn> = /* @__PURE__ */ z.lazy(() => z.object({
   email: z.email().max(320),
@@ -2471,6 +2628,66 @@ export const SubscriptionUpdateProductSchema: z.ZodType<M.SubscriptionUpdateProd
 }));
 
 export const TaxIDFormatSchema: z.ZodType<M.TaxIDFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["ad_nrt", "ae_trn", "ar_cuit", "au_abn", "au_arn", "bg_uic", "bh_vat", "bo_tin", "br_cnpj", "br_cpf", "ca_bn", "ca_gst_hst", "ca_pst_bc", "ca_pst_mb", "ca_pst_sk", "ca_qst", "ch_uid", "ch_vat", "cl_tin", "cn_tin", "co_nit", "cr_tin", "de_stn", "do_rcn", "ec_ruc", "eg_tin", "es_cif", "eu_oss_vat", "eu_vat", "gb_vat", "ge_vat", "hk_br", "hr_oib", "hu_tin", "id_npwp", "il_vat", "in_gst", "is_vat", "jp_cn", "jp_rn", "jp_trn", "ke_pin", "kr_brn", "kz_bin", "li_uid", "mx_rfc", "my_frp", "my_itn", "my_sst", "ng_tin", "no_vat", "no_voec", "nz_gst", "om_vat", "pe_ruc", "ph_tin", "ro_tin", "rs_pib", "ru_inn", "ru_kpp", "sa_vat", "sg_gst", "sg_uen", "si_tin", "sv_nit", "th_vat", "tr_tin", "tw_vat", "ua_vat", "us_ein", "uy_ruc", "ve_rif", "vn_tin", "za_vat"]));
+
+export const TaxRegistrationSchema: z.ZodType<M.TaxRegistration> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  organization_id: z.uuid(),
+  country: z.string(),
+  state: z.string().nullable(),
+  rate_basis_points: z.int(),
+  label: z.string(),
+}));
+
+export const TaxRegistrationCreateSchema: z.ZodType<M.TaxRegistrationCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  country: z.string(),
+  state: z.string().max(10).nullable().optional(),
+  rate_basis_points: z.int().min(0).max(10000),
+  label: z.string().min(1).max(50),
+}));
+
+export const TaxRegistrationUpdateSchema: z.ZodType<M.TaxRegistrationUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  rate_basis_points: z.int().min(0).max(10000).optional(),
+  label: z.string().min(1).max(50).optional(),
+}));
+
+export const TaxReportSchema: z.ZodType<M.TaxReport> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid(),
+  start_date: z.string(),
+  end_date: z.string(),
+  rows: z.array(TaxReportRowSchema),
+}));
+
+export const TaxReportRowSchema: z.ZodType<M.TaxReportRow> = /* @__PURE__ */ z.lazy(() => z.object({
+  country: z.string(),
+  state: z.string().nullable(),
+  label: z.string().nullable(),
+  rate_basis_points: z.int(),
+  reverse_charge: z.boolean(),
+  currency: z.string(),
+  order_count: z.int(),
+  taxable_amount: z.int(),
+  tax_amount: z.int(),
+  refunded_amount: z.int(),
+  refunded_tax_amount: z.int(),
+}));
+
+export const TaxSettingsSchema: z.ZodType<M.TaxSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid(),
+  prices_include_tax: z.boolean(),
+  home_country: z.string().nullable(),
+  stripe_tax_enabled: z.boolean(),
+  stripe_tax_available: z.boolean(),
+}));
+
+export const TaxSettingsUpdateSchema: z.ZodType<M.TaxSettingsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  prices_include_tax: z.boolean().optional(),
+  home_country: z.string().nullable().optional(),
+  stripe_tax_enabled: z.boolean().optional(),
+}));
 
 export const TestClockSchema: z.ZodType<M.TestClock> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.uuid(),
@@ -2771,6 +2988,35 @@ export const CustomerPortalCustomersUpdateRequestSchema: z.ZodType<M.CustomerPor
   body: CustomerPortalCustomerUpdateSchema,
 }));
 
+export const CustomerPortalCustomersGetPaymentMethodsRequestSchema: z.ZodType<M.CustomerPortalCustomersGetPaymentMethodsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const CustomerPortalCustomersAddPaymentMethodRequestSchema: z.ZodType<M.CustomerPortalCustomersAddPaymentMethodRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerPaymentMethodCreateSchema,
+}));
+
+export const CustomerPortalCustomersDeletePaymentMethodRequestSchema: z.ZodType<M.CustomerPortalCustomersDeletePaymentMethodRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomerPortalCustomersConfirmPaymentMethodRequestSchema: z.ZodType<M.CustomerPortalCustomersConfirmPaymentMethodRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomerPortalCustomersSetDefaultPaymentMethodRequestSchema: z.ZodType<M.CustomerPortalCustomersSetDefaultPaymentMethodRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomerPortalCustomersSetDefaultPaymentMethodResponse200Schema = /* @__PURE__ */ z.lazy(() => z.union([PaymentMethodCardSchema, PaymentMethodGenericSchema]));
+
+export const CustomerPortalCustomersGetPaymentMethodProcessorRequestSchema: z.ZodType<M.CustomerPortalCustomersGetPaymentMethodProcessorRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
 export const CustomerPortalLicenseKeysListRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.uuid().optional(),
@@ -2822,6 +3068,21 @@ export const CustomerPortalOrdersListRequestSchema: z.ZodType<M.CustomerPortalOr
 
 export const CustomerPortalOrdersGetRequestSchema: z.ZodType<M.CustomerPortalOrdersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+}));
+
+export const CustomerPortalOrdersUpdateRequestSchema: z.ZodType<M.CustomerPortalOrdersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerOrderUpdateSchema,
+}));
+
+export const CustomerPortalOrdersInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalOrdersGenerateInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const CustomerPortalOrganizationsGetRequestSchema: z.ZodType<M.CustomerPortalOrganizationsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2939,6 +3200,12 @@ export const DiscountsDeleteRequestSchema: z.ZodType<M.DiscountsDeleteRequest> =
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const EmailsListRequestSchema: z.ZodType<M.EmailsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
 export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   filter: z.string(),
   start_timestamp: z.iso.datetime({ offset: true }).optional(),
@@ -3051,7 +3318,7 @@ export const OrdersGetRequestSchema: z.ZodType<M.OrdersGetRequest> = /* @__PURE_
 export const OrdersUpdateRequestSchema: z.ZodType<M.OrdersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
-  body: OrderUpdateSchema,
+  body: OrderUpdateInputSchema,
 }));
 
 export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3157,6 +3424,23 @@ export const ProductsUpdateBenefitsRequestSchema: z.ZodType<M.ProductsUpdateBene
   body: ProductBenefitsUpdateSchema,
 }));
 
+export const RefundsListRequestSchema: z.ZodType<M.RefundsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  order_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  subscription_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  succeeded: z.boolean().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "amount", "-amount"])).optional(),
+}));
+
+export const RefundsCreateRequestSchema: z.ZodType<M.RefundsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: RefundCreateSchema,
+}));
+
 export const SubscriptionsListRequestSchema: z.ZodType<M.SubscriptionsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -3189,6 +3473,53 @@ export const SubscriptionsExportRequestSchema: z.ZodType<M.SubscriptionsExportRe
 }));
 
 export const SubscriptionsExportResponse200Schema = /* @__PURE__ */ z.lazy(() => z.string());
+
+export const TaxRegistrationsListRequestSchema: z.ZodType<M.TaxRegistrationsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const TaxRegistrationsCreateRequestSchema: z.ZodType<M.TaxRegistrationsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: TaxRegistrationCreateSchema,
+}));
+
+export const TaxRegistrationsGetRequestSchema: z.ZodType<M.TaxRegistrationsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const TaxRegistrationsUpdateRequestSchema: z.ZodType<M.TaxRegistrationsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: TaxRegistrationUpdateSchema,
+}));
+
+export const TaxRegistrationsDeleteRequestSchema: z.ZodType<M.TaxRegistrationsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const TaxReportsGetRequestSchema: z.ZodType<M.TaxReportsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().optional(),
+  start_date: z.iso.date().regex(new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$")),
+  end_date: z.iso.date().regex(new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$")),
+}));
+
+export const TaxReportsExportRequestSchema: z.ZodType<M.TaxReportsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().optional(),
+  start_date: z.iso.date().regex(new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$")),
+  end_date: z.iso.date().regex(new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$")),
+}));
+
+export const TaxSettingsGetRequestSchema: z.ZodType<M.TaxSettingsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().optional(),
+}));
+
+export const TaxSettingsUpdateRequestSchema: z.ZodType<M.TaxSettingsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: TaxSettingsUpdateSchema,
+}));
 
 export const TestClockGetRequestSchema: z.ZodType<M.TestClockGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.uuid().optional(),
