@@ -258,6 +258,26 @@ describe('POST /v1/refunds/', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  it('replays the first answer to a retried request: one refund, refunded once', async () => {
+    const { orderId } = await paidOrderFactory(server, acme);
+    const send = () =>
+      server.inject({
+        method: 'POST',
+        url: '/v1/refunds/',
+        headers: { ...bearer(acme.token), 'idempotency-key': `refund-${orderId}` },
+        payload: { order_id: orderId, reason: 'duplicate', amount: 300 },
+      });
+    const first = await send();
+    const again = await send();
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(json(again)).toEqual(json(first));
+    expect(await refundsOf(orderId)).toHaveLength(1);
+    expect(await chargeOf(orderId)).toMatchObject({ amount_refunded: 300 });
+  });
+});
+
 describe('an order the credit balance helped pay', () => {
   it('gives back to the card what it paid, then the rest to the balance, once', async () => {
     const { orderId, customerId } = await paidOrderFactory(server, acme);
