@@ -363,6 +363,31 @@ describe('delete', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('two removals at once never leave the subscription without a card', async () => {
+    const org = await organizationFactory(server);
+    const { subscription, token } = await subscriber(org);
+    await add(token, MASTERCARD, false);
+    const ids = (await list(token)).map((m) => m.id);
+    const answers = await Promise.all(ids.map((id) => portal('DELETE', `${PATH}/${id}`, token)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([204, 400]);
+    const left = await list(token);
+    expect(left).toHaveLength(1);
+    expect(left[0]!.default).toBe(true);
+    expect(await billedMethod(subscription.id)).toBe(await processorIdOf(left[0]!.id));
+  });
+
+  it('cards added at once as the default leave exactly one default, which bills the subscription', async () => {
+    const org = await organizationFactory(server);
+    const { subscription, token } = await subscriber(org);
+    const answers = await Promise.all([CARDS.visa, MASTERCARD, CARDS.visa].map((number) => add(token, number, true)));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201]);
+    const defaults = (await list(token)).filter((m) => m.default);
+    expect(defaults).toHaveLength(1);
+    expect(await billedMethod(subscription.id)).toBe(await processorIdOf(defaults[0]!.id));
+  });
+});
+
 describe('renewals and dunning', () => {
   const HOUR = 3600;
 

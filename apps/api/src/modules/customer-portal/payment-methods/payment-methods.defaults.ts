@@ -11,6 +11,7 @@ import {
   findActiveMethodByProcessorId,
   findActiveMethodsOfCustomer,
   insertMethod,
+  lockCustomerPaymentMethods,
   setDefaultMethod,
   type PaymentMethodRow,
 } from './payment-methods.repository.js';
@@ -24,6 +25,7 @@ import {
  * itself is made by the job with no transaction open).
  */
 export async function makeDefault(ctx: Context, method: PaymentMethodRow): Promise<void> {
+  await lockCustomerPaymentMethods(ctx.db, method.customer_id);
   const now = ctx.clock.now();
   await setDefaultMethod(ctx.db, method.customer_id, method.id, now);
   await billSubscriptionsTo(ctx.db, method.customer_id, method.processor_payment_method_id!, now);
@@ -52,6 +54,7 @@ export async function recordSavedPaymentMethod(
   },
 ): Promise<void> {
   const now = ctx.clock.now();
+  await lockCustomerPaymentMethods(ctx.db, input.customerId);
   let method = await findActiveMethodByProcessorId(ctx.db, input.customerId, input.paymentMethodId);
   if (!method) {
     const card = input.card && input.card.last4 ? input.card : null;

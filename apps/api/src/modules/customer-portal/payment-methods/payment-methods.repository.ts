@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CustomerPaymentMethodsTable } from '../../../db/tables/payment-methods.js';
 import type { Subject } from '../../../platform/auth/subject.js';
 import type { Executor } from '../../../platform/db/database.js';
@@ -8,6 +8,16 @@ import { BILLABLE_STATUSES } from '../../subscriptions/subscriptions.repository.
 import { ownedBySessionCustomer } from '../customer-portal.repository.js';
 
 export type PaymentMethodRow = Selectable<CustomerPaymentMethodsTable>;
+
+/**
+ * Serializes the changes of one customer's methods (which one is the default, removals) for the rest of
+ * the transaction. An advisory lock rather than the customer's row: the renewal engine locks a
+ * subscription then its customer, while a default change updates the customer's subscriptions, so the
+ * customer's row taken first here could wait in a circle with a renewal.
+ */
+export async function lockCustomerPaymentMethods(db: Executor, customerId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`payment-methods:${customerId}`}, 0))`.execute(db);
+}
 
 /** The session customer's usable methods, newest first (as the reference lists them). */
 export async function listActiveMethods(
@@ -40,6 +50,10 @@ export async function findOwnedMethod(
     .where('status', '!=', 'removed');
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
+}
+
+export async function findMethodById(db: Executor, id: string): Promise<PaymentMethodRow | undefined> {
+  return db.selectFrom('customer_payment_methods').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function lockMethod(db: Executor, id: string): Promise<PaymentMethodRow | undefined> {

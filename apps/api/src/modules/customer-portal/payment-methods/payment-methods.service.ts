@@ -13,9 +13,11 @@ import { PaymentMethodNotConfirmed, PaymentMethodRefused } from './payment-metho
 import {
   countSubscriptionsBilledBy,
   findActiveMethodsOfCustomer,
+  findMethodById,
   findOwnedMethod,
   insertMethod,
   listActiveMethods,
+  lockCustomerPaymentMethods,
   lockMethod,
   updateMethod,
   type PaymentMethodRow,
@@ -93,6 +95,8 @@ async function askProcessor(base: Context, call: () => Promise<SetupOutcome>, me
  */
 async function settle(base: Context, run: JobRun, methodId: string, outcome: SetupOutcome): Promise<Settled> {
   return run.transaction(async (tx) => {
+    const unlocked = (await findMethodById(tx.db, methodId))!;
+    await lockCustomerPaymentMethods(tx.db, unlocked.customer_id);
     const method = (await lockMethod(tx.db, methodId))!;
     const ctx = await onOrganizationClock({ ...tx, log: base.log }, method.organization_id);
     const now = ctx.clock.now();
@@ -229,7 +233,8 @@ export async function confirmPaymentMethod(
 
 /** `POST …/payment-methods/{id}/default`: the method bills the customer's subscriptions from now on. */
 export async function setDefaultPaymentMethod(base: Context, id: string): Promise<PaymentMethodWire> {
-  const { ctx } = await sessionCustomer(base, true);
+  const { customer, ctx } = await sessionCustomer(base);
+  await lockCustomerPaymentMethods(ctx.db, customer.id);
   const method = await findOwnedMethod(ctx.db, ctx.subject, id, true);
   if (!method || method.status !== 'active') throw new ResourceNotFound();
   if (!method.is_default) await makeDefault(ctx, method);
@@ -237,7 +242,7 @@ export async function setDefaultPaymentMethod(base: Context, id: string): Promis
 }
 
 /**
- * `DELETE …/payment-methods/{id}`. Under the customer's row lock (two removals at once cannot both
+ * `DELETE …/payment-methods/{id}`. Under the customer's payment-method lock (two removals at once cannot both
  * leave a subscription without a method): refused with the reference's 400 when it is the last method
  * billing a subscription; otherwise removed, the default handed to another method (the subscriptions
  * follow), committed; then the processor detaches it with no transaction open. A crash before the
@@ -246,7 +251,8 @@ export async function setDefaultPaymentMethod(base: Context, id: string): Promis
 export async function deletePaymentMethod(base: Context, id: string): Promise<void> {
   const run = base.transactions ?? runIn(base);
   const removed = await run.transaction(async (tx) => {
-    const { customer, ctx } = await sessionCustomer(tx, true);
+    const { customer, ctx } = await sessionCustomer(tx);
+    await lockCustomerPaymentMethods(ctx.db, customer.id);
     const method = await findOwnedMethod(ctx.db, ctx.subject, id, true);
     if (!method) throw new ResourceNotFound();
     const now = ctx.clock.now();
