@@ -188,6 +188,27 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
     expect(await row.getByRole('cell').allTextContents()).toEqual([METER, '3', '0', '-3']);
   });
 
+  it('offers the meter by name to a metered price of a new product', async () => {
+    await nav('Products').click();
+    await page.getByRole('link', { name: 'New product' }).click();
+    await page.getByLabel('Product name').fill('Usage plan');
+    const main = page.getByRole('main');
+    const choose = async (label: string, option: string) => {
+      await main.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    await choose('Billing', 'Monthly subscription');
+    await choose('Price type', 'Metered (per unit)');
+    await choose('Meter', METER);
+    await main.getByLabel('Price per unit in cents').fill('0.5');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'Usage plan' }).waitFor();
+    const products = await api('GET', '/v1/products/', seller.headers);
+    const [price] = products.items.find((product: { name: string }) => product.name === 'Usage plan').prices;
+    expect(price).toMatchObject({ amount_type: 'metered_unit', unit_amount: '0.5', meter: { name: METER } });
+  });
+
   it('fits a phone screen (390 px)', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Menu' }).click();

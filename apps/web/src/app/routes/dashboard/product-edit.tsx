@@ -6,6 +6,7 @@ import { Loading } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
 import { useAllBenefits } from '../../../features/benefits/api/get-all-benefits';
 import { useCustomFields } from '../../../features/custom-fields/api/get-custom-fields';
+import { useMeters } from '../../../features/meters/api/get-meters';
 import { useProduct } from '../../../features/products/api/get-product';
 import { ProductForm } from '../../../features/products/components/product-form';
 import { organizationPath, useCurrentOrganization } from './current-organization';
@@ -17,6 +18,7 @@ export function Component() {
   // What a product can carry, composed here so the products feature does not reach into other features.
   const benefits = useAllBenefits(organization.id);
   const customFields = useCustomFields({ organization_id: organization.id, limit: 100, sorting: ['name'] });
+  const meters = useMeters({ organization_id: organization.id, limit: 100, sorting: ['name'] });
   const navigate = useNavigate();
   const toast = useToast();
   if (product.isPending) return <Loading label="Loading product…" />;
@@ -34,6 +36,7 @@ export function Component() {
         product={product.data}
         benefits={{ items: benefits.data, error: benefits.error }}
         customFields={{ items: customFields.data?.items, error: customFields.error }}
+        meterOptions={(meters.data?.items ?? []).map((meter) => ({ value: meter.id, label: meter.name }))}
         benefitsPath={organizationPath(organization, '/benefits')}
         customFieldsPath={organizationPath(organization, '/settings/custom-fields')}
         onSaved={(saved) => {

@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Select, type SelectOption } from '../../../components/ui/select';
 import { AMOUNT_TYPES, type AmountType, type PriceDraft } from './prices';
 
 export interface PriceFieldsProps {
@@ -13,9 +13,19 @@ export interface PriceFieldsProps {
   errorFor(field: string): string | undefined;
   onChange(draft: PriceDraft): void;
   onRemove?: () => void;
+  /** The organization's meters, for a metered price (an ID is typed when there are none to pick). */
+  meterOptions?: readonly SelectOption[];
 }
 
-export function PriceFields({ draft, index, number, errorFor, onChange, onRemove }: PriceFieldsProps) {
+export function PriceFields({
+  draft,
+  index,
+  number,
+  errorFor,
+  onChange,
+  onRemove,
+  meterOptions = [],
+}: PriceFieldsProps) {
   const set = (patch: Partial<PriceDraft>) => onChange({ ...draft, ...patch });
   const error = (field: string) => errorFor(`prices.${index}.${field}`);
   const suffix = number > 1 ? ` ${number}` : '';
@@ -68,9 +78,20 @@ export function PriceFields({ draft, index, number, errorFor, onChange, onRemove
       )}
       {draft.amountType === 'metered_unit' && (
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field label={`Meter ID${suffix}`} hint="Copy it from the meter’s page (Meters)." error={error('meter_id')}>
-            <Input value={draft.meterId} onChange={(event) => set({ meterId: event.target.value })} />
-          </Field>
+          {meterOptions.length > 0 ? (
+            <Field label={`Meter${suffix}`} error={error('meter_id')}>
+              <Select
+                value={draft.meterId}
+                options={meterOptions}
+                placeholder="Choose a meter"
+                onValueChange={(meterId) => set({ meterId })}
+              />
+            </Field>
+          ) : (
+            <Field label={`Meter ID${suffix}`} hint="Copy it from the meter’s page (Meters)." error={error('meter_id')}>
+              <Input value={draft.meterId} onChange={(event) => set({ meterId: event.target.value })} />
+            </Field>
+          )}
           <Field label={`Price per unit in cents${suffix}`} error={error('unit_amount')}>
             <Input
               inputMode="decimal"

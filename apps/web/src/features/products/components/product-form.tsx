@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Select, type SelectOption } from '../../../components/ui/select';
 import { fieldError } from '../../../lib/api-error';
 import { useCreateProduct } from '../api/create-product';
 import { useUpdateProduct } from '../api/update-product';
@@ -58,6 +58,8 @@ export interface ProductFormProps {
   /** The organization's benefits and custom fields, to attach. */
   benefits: Choices<Benefit>;
   customFields: Choices<CustomField>;
+  /** The organization's meters, offered to metered prices (loaded by the page). */
+  meterOptions?: readonly SelectOption[];
   /** Where benefits and custom fields are managed. */
   benefitsPath: string;
   customFieldsPath: string;
@@ -224,6 +226,7 @@ export function ProductForm(props: ProductFormProps) {
                 index={kept.length + position}
                 number={drafts.length > 1 ? position + 1 : 1}
                 errorFor={errorFor}
+                meterOptions={props.meterOptions}
                 onChange={(next) => setDrafts(drafts.map((item) => (item.key === draft.key ? next : item)))}
                 onRemove={
                   kept.length + drafts.length > 1
