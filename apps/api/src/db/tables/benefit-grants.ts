@@ -50,7 +50,15 @@ export interface LicenseKeyRateWindowsTable {
   hits: number;
 }
 
+/** Migration 0020: the periods each grant has cycled for (one cycle per grant and period). */
+export interface BenefitGrantCyclesTable {
+  grant_id: string;
+  period_start: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface BenefitGrantTables {
+  benefit_grant_cycles: BenefitGrantCyclesTable;
   license_keys: LicenseKeysTable;
   license_key_activations: LicenseKeyActivationsTable;
   events: EventsTable;

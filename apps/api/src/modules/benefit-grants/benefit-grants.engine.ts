@@ -8,8 +8,12 @@ import { findDownloadableFileIds } from '../benefits/benefits.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { customerStateOf } from '../customers/customers.state.js';
 import { rolloverUnitsOfWindow } from '../customer-meters/customer-meters.service.js';
+import { METER_CREDITED, METER_RESET } from '../customer-meters/customer-meters.window.js';
+import { shareUsageWindows } from '../billing/billing.usage.repository.js';
+import { onOrganizationClock } from '../../platform/test-clock.js';
 import { createKeyForGrant, refreshKeyForGrant, revokeKeyOfGrant } from '../license-keys/license-keys.service.js';
 import {
+  claimGrantCycle,
   countGrantedGrants,
   ensureGrantLocked,
   findBenefitById,
@@ -58,10 +62,18 @@ async function recordFailure(run: JobRun, grantId: string, error: Error): Promis
   });
 }
 
+/**
+ * A system event of the customer, at the organization's time (its test clock, so that credits and
+ * resets land in the windows billing closes on that clock). A meter's credit or reset holds the
+ * organization's usage lock (shared, as an ingest) and is stamped once it holds it: billing closing
+ * the meter's window either sees it or closes before its instant.
+ */
 async function systemEvent(ctx: Context, benefit: BenefitRow, customerId: string, name: string, metadata: Props) {
+  if (name === METER_CREDITED || name === METER_RESET) await shareUsageWindows(ctx.db, benefit.organization_id);
+  const { clock } = await onOrganizationClock(ctx, benefit.organization_id);
   await insertSystemEvent(ctx.db, {
     id: randomUUID(),
-    at: ctx.clock.now(),
+    at: clock.now(),
     organization_id: benefit.organization_id,
     customer_id: customerId,
     name,
@@ -216,7 +228,7 @@ async function creditMeter(
   return {
     last_credited_meter_id: meterId,
     last_credited_units: units,
-    last_credited_at: ctx.clock.now().toISOString(),
+    last_credited_at: (await onOrganizationClock(ctx, benefit.organization_id)).clock.now().toISOString(),
   };
 }
 
@@ -422,9 +434,15 @@ export async function runUpdate(ctx: Context, grantId: string, run: JobRun, fetc
 // Cycle (the subscription renewed)
 // ---------------------------------------------------------------------------------------------------
 
-export async function runCycle(ctx: Context, grantId: string): Promise<void> {
+/**
+ * Cycles a granted grant for the period starting at `periodStart`, once: a second run for the same
+ * period (a retried job) does nothing. Without a period (jobs enqueued before periods were recorded)
+ * it always cycles.
+ */
+export async function runCycle(ctx: Context, grantId: string, periodStart?: Date): Promise<void> {
   const grant = await lockGrant(ctx.db, grantId);
   if (!grant || grant.revoked_at || !grant.granted_at || grant.deleted_at) return;
+  if (periodStart && !(await claimGrantCycle(ctx.db, grant.id, periodStart, ctx.clock.now()))) return;
   const benefit = await findBenefitById(ctx.db, grant.benefit_id);
   if (!benefit) return;
   let properties = (grant.properties ?? {}) as Props;

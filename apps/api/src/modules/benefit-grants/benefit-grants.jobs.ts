@@ -41,9 +41,9 @@ export const updateGrantJob = defineJob({
 
 export const cycleGrantJob = defineJob({
   name: 'benefit_grants.cycle',
-  schema: GrantIdData,
+  schema: GrantIdData.extend({ period_start: z.iso.datetime({ offset: true }).optional() }),
   ...retries,
-  handle: (ctx, data) => runCycle(ctx, data.grant_id),
+  handle: (ctx, data) => runCycle(ctx, data.grant_id, data.period_start ? new Date(data.period_start) : undefined),
 });
 
 /** A benefit's properties changed: one update job per granted grant (fanned out off the request). */

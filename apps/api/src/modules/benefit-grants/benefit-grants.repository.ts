@@ -208,3 +208,17 @@ export async function listSystemEvents(db: Executor, customerId: string): Promis
     .orderBy('id')
     .execute();
 }
+
+/**
+ * Records that the grant cycled for the period starting at `periodStart`; false when it already had
+ * (the cycle then does nothing).
+ */
+export async function claimGrantCycle(db: Executor, grantId: string, periodStart: Date, at: Date): Promise<boolean> {
+  const row = await db
+    .insertInto('benefit_grant_cycles')
+    .values({ grant_id: grantId, period_start: periodStart, created_at: at })
+    .onConflict((oc) => oc.columns(['grant_id', 'period_start']).doNothing())
+    .returning('grant_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -86,11 +86,21 @@ export async function enqueueRevocationsForOrder(ctx: Context, orderId: string):
   await revokeScope(ctx, { subscription_id: null, order_id: orderId });
 }
 
-/** For renewals: a `subscription_cycle` order was paid; every granted grant of the subscription cycles. */
-export async function cycleGrantsForSubscription(ctx: Context, subscriptionId: string): Promise<void> {
+/**
+ * For renewals: a `subscription_cycle` order was paid; every granted grant of the subscription cycles,
+ * once for the period starting at `periodStart`.
+ */
+export async function cycleGrantsForSubscription(
+  ctx: Context,
+  subscriptionId: string,
+  periodStart?: Date,
+): Promise<void> {
   for (const grant of await findGrantsOfScope(ctx.db, { subscription_id: subscriptionId, order_id: null })) {
     if (!grant.granted_at) continue;
-    await ctx.jobs.enqueue(cycleGrantJob, { grant_id: grant.id });
+    await ctx.jobs.enqueue(cycleGrantJob, {
+      grant_id: grant.id,
+      ...(periodStart ? { period_start: periodStart.toISOString() } : {}),
+    });
   }
 }
 

@@ -6,10 +6,12 @@ import type { Metadata } from '../../platform/http/metadata.js';
 import type { TaxDetails } from '../../platform/tax.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 import { enqueueGrantsForPurchase } from '../benefit-grants/benefit-grants.service.js';
+import { closeMeteredUsage } from '../billing/billing.usage.js';
 import { createOrder } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { linkPaymentToOrder } from '../payments/payments.service.js';
 import {
+  insertBillingEntries,
   insertSubscription,
   replaceSubscriptionPrices,
   updateSubscriptionRow,
@@ -94,12 +96,15 @@ async function startSubscription(
     prices,
   );
   if (draft.discount) await linkRedemptionToSubscription(ctx.db, draft.row.id, id);
+  // Usage bills from the subscription's start: what its meters counted before is not its own.
+  await closeMeteredUsage(ctx, row, 'unused');
   const wire = serializeSubscription({
     row,
     customer,
     product: draft.product,
     discount: draft.discount,
     prices: prices.map((p) => draft.product.prices.find((price) => price.id === p.product_price_id) ?? draft.price),
+    meters: [],
   });
   await recordWebhookEvent(ctx, row.organization_id, 'subscription.created', wire);
   await recordWebhookEvent(ctx, row.organization_id, 'subscription.active', wire);
@@ -121,7 +126,22 @@ async function upgradeSubscription(
   const now = ctx.clock.now();
   const prices = snapshotPrices(draft);
   const id = draft.row.subscription_id!;
+  // Usage under the old prices waits for the next order (as a plan change); the new ones count from now.
+  const ref = { id, organization_id: draft.row.organization_id, customer_id: customer.id };
+  const usage = await closeMeteredUsage(ctx, ref, 'unused');
+  await insertBillingEntries(
+    ctx.db,
+    usage.map(({ label, amount }) => ({
+      id: randomUUID(),
+      created_at: now,
+      subscription_id: id,
+      label,
+      amount,
+      product_price_id: null,
+    })),
+  );
   await replaceSubscriptionPrices(ctx.db, id, prices);
+  await closeMeteredUsage(ctx, ref, 'unused');
   const row = await updateSubscriptionRow(ctx.db, id, {
     ...checkoutTerms(draft, customer, prices, now),
     ...(paymentMethodId ? { payment_method_id: paymentMethodId } : {}),

@@ -72,6 +72,8 @@ export function customerMeterId(customerId: string, meterId: string): string {
 interface MeterWindow {
   meter: MeterRow;
   consumed_units: number;
+  /** The user events the meter counts in the window. */
+  events: number;
   /** The meter's `meter.credited` events of the window, in ingestion order. */
   credits: EventRow[];
   first: Date;
@@ -129,6 +131,7 @@ async function meterWindows(
       windows.get(customer.id)!.push({
         meter: row,
         consumed_units: Number(summary?.quantity ?? 0),
+        events: summary?.events ?? 0,
         credits: events.filter((event) => event.name === METER_CREDITED),
         first: new Date(Math.min(...times.map((t) => t.getTime()))),
         last: new Date(Math.max(...times.map((t) => t.getTime()))),
@@ -236,6 +239,57 @@ export async function customerMeterUsage(
   if (!customer || !row) return { consumed_units: 0, credited_units: 0 };
   const events = await findCustomerEventsBetween(ctx.db, customer, period.start, period.end);
   return meterUsage(definitionOf(row), events, period);
+}
+
+/** A customer's meter over its current window, as billing closes it at a renewal. */
+export interface MeterWindowUsage extends MeterUsage {
+  /** The user events the meter counts in the window. */
+  events: number;
+  /** The meter's `meter.credited` events in the window. */
+  credits: number;
+  /** Unused rollover credits to carry into the next window (`rolloverUnits`). */
+  rollover_units: number;
+  /** Unused credits of any kind (rollover or not), for a window closed mid-period. */
+  unused_units: number;
+  /** The latest ingestion in the window (its events and the meter's credits and reset); null when empty. */
+  last_ingested_at: Date | null;
+}
+
+/**
+ * The customer's meter over its current window: everything ingested since the meter's latest
+ * `meter.reset` for the customer (by `ingested_at`, so an event whose timestamp falls in a closed period
+ * but that arrived after the reset counts here, never in the closed window). Billing reads it, then
+ * writes the reset that closes it, in one transaction. Zeros for an unknown customer or meter.
+ */
+export async function customerMeterWindow(
+  ctx: Pick<Context, 'db'>,
+  customerId: string,
+  meterId: string,
+): Promise<MeterWindowUsage> {
+  const none = {
+    consumed_units: 0,
+    credited_units: 0,
+    events: 0,
+    credits: 0,
+    rollover_units: 0,
+    unused_units: 0,
+    last_ingested_at: null,
+  };
+  const customer = await findMeterCustomer(ctx.db, customerId);
+  const row = customer && (await findMeter(ctx.db, customer.organization_id, meterId));
+  if (!customer || !row) return none;
+  const [window] = (await meterWindows(ctx.db, customer.organization_id, [customer], [row])).get(customer.id)!;
+  if (!window) return none;
+  const credited = creditedUnits(window.credits);
+  return {
+    consumed_units: window.consumed_units,
+    credited_units: credited,
+    events: window.events,
+    credits: window.credits.length,
+    rollover_units: rolloverUnits(creditsOf(window.credits, row.id), window.consumed_units),
+    unused_units: Math.max(0, Math.floor(credited - window.consumed_units)),
+    last_ingested_at: window.last,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   findActiveSubscriptionsOfCustomer,
   findGrantedBenefitsOfCustomer,
 } from '../benefit-grants/benefit-grants.repository.js';
+import { subscriptionMeters } from '../billing/billing.usage.js';
 import { customerMeters } from '../customer-meters/customer-meters.service.js';
 import type { CustomerRow } from './customers.repository.js';
 import { serializeCustomerState, type CustomerStateWire } from './customers.serializer.js';
@@ -21,6 +22,7 @@ export async function customerStateOf(db: Executor, row: CustomerRow): Promise<C
     findGrantedBenefitsOfCustomer(db, row.id),
     customerMeters({ db }, row),
   ]);
+  const usage = await subscriptionMeters({ db }, subscriptions);
   const parts: StateParts = {
     active_subscriptions: subscriptions.map((s) => ({
       id: s.id,
@@ -40,7 +42,7 @@ export async function customerStateOf(db: Executor, row: CustomerRow): Promise<C
       ends_at: iso(s.ends_at),
       product_id: s.product_id,
       discount_id: s.discount_id,
-      meters: [],
+      meters: (usage.get(s.id) ?? []).map(({ meter: _meter, ...meter }) => meter),
     })),
     granted_benefits: grants.map((g) => ({
       id: g.id,

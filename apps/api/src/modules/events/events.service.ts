@@ -102,6 +102,11 @@ export async function ingestEvents(
   // are maintained by this insert, and a build after waits for this transaction.
   const organizationIds = [...new Set(rows.map((row) => row.organization_id))];
   await lockRollupsShared(ctx.db, organizationIds);
+  // Stamped once the lock is held: billing closes a customer's meter window under the exclusive lock
+  // (billing.usage.ts), so it either sees this batch or resets before the batch's instant, and no
+  // event falls between two windows.
+  const ingestedAt = ctx.clock.now();
+  for (const row of rows) row.ingested_at = ingestedAt;
   const meters = (await findMetersOf(ctx.db, organizationIds)).map(meterDefinition);
   const insertedIds = await insertEvents(ctx.db, rows, meters.filter(rollsUp));
   const inserted = rows.filter((row) => insertedIds.has(row.id));

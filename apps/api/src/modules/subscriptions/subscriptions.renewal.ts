@@ -15,6 +15,7 @@ import { recordPayment } from '../payments/payments.service.js';
 import { nextRetryAt } from './subscriptions.billing.js';
 import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
+import { closeMeteredUsage } from '../billing/billing.usage.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import {
   type BillingScope,
@@ -87,10 +88,15 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   if (!claimed) return false;
   const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
   const label = `${product?.name ?? 'Subscription'} — From ${shortDate(start)} to ${shortDate(end)}`;
-  // The usage-based billing module adds metered lines here.
-  const cycle = snapshot
-    .filter((price) => price.amount > 0)
-    .map((price) => ({ label, amount: price.amount, product_price_id: price.product_price_id }));
+  // The period that ended: its usage (each metered price's window, closed here with its reset and
+  // rollover, in this transaction) goes on the order that pays for the period that starts.
+  const metered = await closeMeteredUsage(ctx, claimed, 'rollover');
+  const cycle = [
+    ...snapshot
+      .filter((price) => price.amount > 0)
+      .map((price) => ({ label, amount: price.amount, product_price_id: price.product_price_id })),
+    ...metered.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id })),
+  ];
   const billed = await billSubscription(ctx, claimed, {
     reason: 'subscription_cycle',
     cycle,

@@ -19,6 +19,8 @@ export interface SubscriptionView {
   discount: DiscountRow | null;
   /** The snapshotted prices (archived ones included), in order. */
   prices: PriceWithMeter[];
+  /** Usage of the metered prices in the current period (billing.usage.ts `subscriptionMeters`). */
+  meters: SubscriptionWire['meters'];
 }
 
 export function serializeSubscription(view: SubscriptionView): SubscriptionWire {
@@ -31,7 +33,6 @@ export function serializeSubscription(view: SubscriptionView): SubscriptionWire 
     product: serializeProduct(view.product),
     discount: view.discount ? serializeDiscountBase(view.discount) : null,
     prices: view.prices.map((price) => serializePrice(price, view.product.product)),
-    // Meters join in with the usage-based billing module.
-    meters: [],
+    meters: view.meters,
   };
 }

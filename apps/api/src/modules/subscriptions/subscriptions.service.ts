@@ -8,6 +8,7 @@ import { queueEmail } from '../../platform/mail/outbox.js';
 import { pageOf } from '../../platform/http/query.js';
 import { discountCovers, netOfDiscount, prorate, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance, type BillSubscriptionInput } from '../billing/billing.orders.js';
+import { closeMeteredUsage, subscriptionMeters } from '../billing/billing.usage.js';
 import { findOrganizationsByIds } from '../checkouts/checkouts.repository.js';
 import { isApplicable, isRedeemable } from '../checkouts/checkouts.rules.js';
 import { serializeCustomerState } from '../customers/customers.serializer.js';
@@ -47,7 +48,7 @@ import {
 /** Serializes subscriptions with everything they embed, each relation loaded once for the page. */
 export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow[]): Promise<SubscriptionWire[]> {
   if (rows.length === 0) return [];
-  const [customers, productRows, discounts, snapshots] = await Promise.all([
+  const [customers, productRows, discounts, snapshots, meters] = await Promise.all([
     findCustomersByIds(
       ctx.db,
       rows.map((row) => row.customer_id),
@@ -61,6 +62,7 @@ export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow
       ctx.db,
       rows.map((row) => row.id),
     ),
+    subscriptionMeters(ctx, rows),
   ]);
   const bundles = await loadProductBundles(ctx.db, [...productRows.values()]);
   const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
@@ -78,6 +80,7 @@ export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow
         const price = priceById.get(snapshot.product_price_id);
         return price ? [price] : [];
       }),
+      meters: meters.get(row.id) ?? [],
     }),
   );
 }
@@ -167,11 +170,17 @@ export async function onSubscriptionBenefitsRestored(ctx: Context, row: Subscrip
 
 /** Where benefit grants cycle after a paid renewal (benefit grants module). */
 export async function onSubscriptionCycled(ctx: Context, row: SubscriptionRow): Promise<void> {
-  await cycleGrantsForSubscription(ctx, row.id);
+  await cycleGrantsForSubscription(ctx, row.id, row.current_period_start);
 }
 
 export type PaymentEmail =
-  | { template: 'payment_failed'; amount: number; currency: string; declineMessage: string | null; nextAttemptAt: Date | null }
+  | {
+      template: 'payment_failed';
+      amount: number;
+      currency: string;
+      declineMessage: string | null;
+      nextAttemptAt: Date | null;
+    }
   | { template: 'payment_recovered' };
 
 /**
@@ -236,8 +245,15 @@ export async function endSubscription(
     const order = await findOrderById(ctx.db, orderId);
     if (order) await restoreAppliedBalance(ctx, order);
   }
-  // Nothing pending is lost: proration entries not billed yet are settled in a final order.
-  await billSubscription(ctx, ended, { reason: finalReason, cycle: [], discount: null, periodStart: now });
+  // Nothing pending is lost: proration entries not billed yet, and the usage of the last period (its
+  // meters' windows closed here), are settled in a final order.
+  const metered = await closeMeteredUsage(ctx, ended, 'nothing');
+  await billSubscription(ctx, ended, {
+    reason: finalReason,
+    cycle: metered.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id })),
+    discount: null,
+    periodStart: now,
+  });
   await onSubscriptionBenefitsRevoked(ctx, ended);
   return recordSubscriptionEvents(ctx, ended, [
     ...(wasCanceled ? [] : ['subscription.canceled' as const]),
@@ -488,6 +504,11 @@ async function changeProduct(
       periodStart: now,
     };
   }
+  // Usage so far is the old plan's: its metered prices' windows close now (unused credits carried on)
+  // and their lines wait for the next order, like the proration entries (docs/usage.md, "Billing").
+  // Like the old plan's credits, they name no price: an order's items are prices of its own product.
+  const usage = await closeMeteredUsage(ctx, row, 'unused');
+  for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
   const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
   await insertBillingEntries(

@@ -19,9 +19,21 @@ export function serializeCustomerSubscription(
     customer: _customer,
     discount: _discount,
     product: _product,
-    meters: _meters,
+    meters,
     ...rest
   } = subscription;
-  // Usage meters join in with the meters module, on the seller's side and here alike.
-  return { ...rest, product, meters: [] };
+  // The same usage as the seller sees, the meter reduced to what the customer may know of it.
+  return {
+    ...rest,
+    product,
+    meters: meters.map(({ meter, ...usage }) => ({
+      ...usage,
+      meter: {
+        created_at: meter.created_at as string,
+        modified_at: (meter.modified_at as string | null | undefined) ?? null,
+        id: meter.id,
+        name: meter.name,
+      },
+    })),
+  };
 }
