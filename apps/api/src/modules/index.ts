@@ -31,7 +31,7 @@ import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
-import { eventsIngestedJob } from './events/events.jobs.js';
+import { customerStateChangesJob, customerStateChangesSchedule, eventsIngestedJob } from './events/events.jobs.js';
 import { meterRollupsJob, meterRollupsSchedule } from './meters/meters.rollups.js';
 import { meterRoutes } from './meters/meters.routes.js';
 import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
@@ -92,6 +92,7 @@ export const jobs: JobDefinition<never>[] = [
   cleanRateLimitsJob as JobDefinition<never>,
   cleanIdempotencyKeysJob as JobDefinition<never>,
   eventsIngestedJob as JobDefinition<never>,
+  customerStateChangesJob as JobDefinition<never>,
   meterRollupsJob as JobDefinition<never>,
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
@@ -108,5 +109,6 @@ export const periodicTasks: PeriodicTask[] = [
   cleanRateLimitsSchedule,
   cleanIdempotencyKeysSchedule,
   meterRollupsSchedule,
+  customerStateChangesSchedule,
   sweepEmailsSchedule,
 ];

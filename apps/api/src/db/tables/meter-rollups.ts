@@ -33,4 +33,11 @@ export interface MeterRollupTotalsTable {
 export interface MeterRollupTables {
   meter_rollups: MeterRollupsTable;
   meter_rollup_totals: MeterRollupTotalsTable;
+  customer_state_changes: CustomerStateChangesTable;
+}
+
+/** Migration 0027: customers waiting for their `customer.state_changed` after an ingest. */
+export interface CustomerStateChangesTable {
+  customer_id: string;
+  since: Timestamp;
 }

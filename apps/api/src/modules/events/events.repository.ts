@@ -63,6 +63,43 @@ export async function insertEvents(
   return new Set(result.rows.map((row) => row.id));
 }
 
+/**
+ * Marks the live customers the events reach (by id, or by the external id a customer of the event's
+ * organization holds) as changed, in one statement; a customer already marked keeps its mark.
+ */
+export async function markCustomerStatesChanged(
+  db: Executor,
+  refs: { organization_id: string; customer_id: string | null; external_customer_id: string | null }[],
+  at: Date,
+): Promise<void> {
+  const unique = new Map(refs.map((r) => [`${r.organization_id}:${r.customer_id}:${r.external_customer_id}`, r]));
+  if (unique.size === 0) return;
+  const list = [...unique.values()];
+  await sql`
+    INSERT INTO customer_state_changes (customer_id, since)
+    SELECT DISTINCT customers.id, ${at}::timestamptz
+    FROM unnest(
+      ${list.map((r) => r.organization_id)}::uuid[],
+      ${list.map((r) => r.customer_id)}::uuid[],
+      ${list.map((r) => r.external_customer_id)}::text[]
+    ) AS reached (organization_id, customer_id, external_customer_id)
+    JOIN customers ON customers.organization_id = reached.organization_id
+      AND (customers.id = reached.customer_id OR customers.external_id = reached.external_customer_id)
+    WHERE customers.deleted_at IS NULL
+    ORDER BY customers.id
+    ON CONFLICT (customer_id) DO NOTHING`.execute(db);
+}
+
+/** Takes up to `limit` marked customers (oldest marks first), removing their marks. */
+export async function takeCustomerStatesChanged(db: Executor, limit: number): Promise<string[]> {
+  const result = await sql<{ customer_id: string }>`
+    DELETE FROM customer_state_changes
+    WHERE customer_id IN (
+      SELECT customer_id FROM customer_state_changes ORDER BY since, customer_id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING customer_id`.execute(db);
+  return result.rows.map((row) => row.customer_id);
+}
+
 /** Live customers among `ids`, with their organization. */
 export async function findCustomersByIds(db: Executor, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

@@ -16,11 +16,12 @@ import {
   insertEvents,
   listVisibleEventNames,
   listVisibleEvents,
+  markCustomerStatesChanged,
   type EventListFilters,
   type NewEvent,
 } from './events.repository.js';
 import type { EventListParams, EventNameListParams, EventsIngestInput } from './events.schemas.js';
-import { eventsIngestedJob } from './events.jobs.js';
+import { customerStateChangesJob } from './events.jobs.js';
 import { customerOfEvent, serializeEvent, serializeEventName } from './events.serializer.js';
 
 /**
@@ -133,8 +134,8 @@ export function timeOrderedId(now = Date.now()): string {
 
 /**
  * A customer's meters change when a new event counts for one of them: the customers the inserted events
- * reach (by id or external id) through such an event get a `customer.state_changed`, recorded by a job
- * enqueued with this transaction.
+ * reach (by id or external id) through such an event are marked, in this transaction, for the
+ * `customers.state_changes` job, which records one `customer.state_changed` each.
  */
 async function enqueueCustomerStateChanges(
   ctx: Context,
@@ -149,17 +150,8 @@ async function enqueueCustomerStateChanges(
     (meters.get(event.organization_id) ?? []).some((meter) => countsFor(meter, { ...event, source: 'user' })),
   );
   if (counted.length === 0) return;
-  const customers = await findEventCustomers(ctx.db, counted);
-  const changed = customers.filter((customer) =>
-    counted.some(
-      (event) =>
-        event.customer_id === customer.id ||
-        (event.external_customer_id !== null &&
-          event.organization_id === customer.organization_id &&
-          event.external_customer_id === customer.external_id),
-    ),
-  );
-  if (changed.length > 0) await ctx.jobs.enqueue(eventsIngestedJob, { customer_ids: changed.map((c) => c.id) });
+  await markCustomerStatesChanged(ctx.db, counted, ctx.clock.now());
+  await ctx.jobs.enqueue(customerStateChangesJob, {}, { singletonKey: 'pending' });
 }
 
 async function withCustomers<T extends Parameters<typeof serializeEvent>[0]>(ctx: Context, rows: T[]) {

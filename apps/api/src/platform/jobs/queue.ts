@@ -28,6 +28,11 @@ export interface JobDefinition<T = unknown> {
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
+  /**
+   * pg-boss's queue policy, fixed when the queue is created. `short`: at most one job per singleton key
+   * waits to start (enqueues while one waits do nothing), so frequent triggers coalesce into one run.
+   */
+  policy?: 'standard' | 'short';
 }
 
 export function defineJob<T>(definition: JobDefinition<T>): JobDefinition<T> {
@@ -117,7 +122,8 @@ export class JobQueue {
       retryBackoff: definition.retryBackoff ?? true,
       expireInSeconds: definition.expireInSeconds ?? 15 * 60,
     };
-    if (!existing) await this.boss.createQueue(definition.name, options);
+    if (!existing)
+      await this.boss.createQueue(definition.name, { ...options, policy: definition.policy ?? 'standard' });
     else await this.boss.updateQueue(definition.name, options);
   }
 
