@@ -23,7 +23,7 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
   let token: string;
   let customerId: string;
 
-  async function api(method: 'POST' | 'GET', url: string, headers: Record<string, string>, payload?: object) {
+  async function api(method: 'POST' | 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: object) {
     const response = await server.inject({ method, url, headers, payload });
     if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
     return json(response);
@@ -43,6 +43,10 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
       external_id: 'user_ada',
     });
     customerId = customer.id;
+    // Meter credit benefits need usage-based billing switched on.
+    await api('PATCH', `/v1/organizations/${organization.id}`, seller.headers, {
+      feature_settings: { usage_based_billing_enabled: true },
+    });
   }
 
   /** Events sent by the seller's backend: three API calls of Ada (one by her external id) and a login. */
@@ -207,6 +211,27 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
     const products = await api('GET', '/v1/products/', seller.headers);
     const [price] = products.items.find((product: { name: string }) => product.name === 'Usage plan').prices;
     expect(price).toMatchObject({ amount_type: 'metered_unit', unit_amount: '0.5', meter: { name: METER } });
+  });
+
+  it('offers the meter by name to a meter credit benefit', async () => {
+    await nav('Benefits').click();
+    await page.getByRole('button', { name: 'New benefit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New benefit' });
+    const choose = async (label: string, option: string) => {
+      await dialog.getByLabel(label, { exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    await choose('Benefit type', 'Meter credit');
+    await dialog.getByLabel('Description').fill('Included API calls');
+    await choose('Meter', METER);
+    await dialog.getByLabel('Units credited').fill('1000');
+    await dialog.getByRole('button', { name: 'Create benefit' }).click();
+    await page
+      .getByRole('table', { name: 'Benefits' })
+      .getByRole('row')
+      .filter({ hasText: 'Included API calls' })
+      .waitFor();
   });
 
   it('fits a phone screen (390 px)', async () => {

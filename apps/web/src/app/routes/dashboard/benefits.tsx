@@ -2,10 +2,14 @@ import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { BenefitFormDialog } from '../../../features/benefits/components/benefit-form-dialog';
 import { BenefitsList } from '../../../features/benefits/components/benefits-list';
+import { useMeters } from '../../../features/meters/api/get-meters';
 import { useCurrentOrganization } from './current-organization';
 
 export function Component() {
   const organization = useCurrentOrganization();
+  // Meter credits pick their meter by name; the meters come from their own feature.
+  const meters = useMeters({ organization_id: organization.id, limit: 100, sorting: ['name'] });
+  const meterOptions = (meters.data?.items ?? []).map((meter) => ({ value: meter.id, label: meter.name }));
   return (
     <>
       <PageHeader
@@ -15,10 +19,11 @@ export function Component() {
           <BenefitFormDialog
             organizationId={organization.id}
             trigger={(open) => <Button onClick={open}>New benefit</Button>}
+            meterOptions={meterOptions}
           />
         }
       />
-      <BenefitsList organizationId={organization.id} />
+      <BenefitsList organizationId={organization.id} meterOptions={meterOptions} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogActions } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Select, type SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
 import { useCreateBenefit } from '../api/create-benefit';
@@ -28,10 +28,12 @@ export interface BenefitFormDialogProps {
   /** Given when editing. */
   benefit?: Benefit;
   trigger(open: () => void): ReactNode;
+  /** The organization's meters, offered to a meter credit (loaded by the page). */
+  meterOptions?: readonly SelectOption[];
 }
 
 /** Creates a benefit of any type, or edits one: its description and its type's settings. */
-export function BenefitFormDialog({ organizationId, benefit, trigger }: BenefitFormDialogProps) {
+export function BenefitFormDialog({ organizationId, benefit, trigger, meterOptions }: BenefitFormDialogProps) {
   const isEditing = Boolean(benefit);
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(() => benefitFormValues(benefit));
@@ -110,7 +112,13 @@ export function BenefitFormDialog({ organizationId, benefit, trigger }: BenefitF
               />
             </Field>
           </div>
-          <BenefitPropertiesFields values={values} set={set} errorFor={errorFor} isEditing={isEditing} />
+          <BenefitPropertiesFields
+            values={values}
+            set={set}
+            errorFor={errorFor}
+            isEditing={isEditing}
+            meterOptions={meterOptions}
+          />
           <DialogActions>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               {submittable ? 'Cancel' : 'Close'}

@@ -3,7 +3,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Checkbox, Input, Textarea } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Select, type SelectOption } from '../../../components/ui/select';
 import {
   emptyFile,
   MAX_ACTIVATIONS,
@@ -23,6 +23,8 @@ export interface BenefitPropertiesFieldsProps {
   set: Patch;
   errorFor: ErrorFor;
   isEditing: boolean;
+  /** The organization's meters, for a meter credit (an ID is typed when there are none to pick). */
+  meterOptions?: readonly SelectOption[];
 }
 
 /** The settings of the chosen benefit type. */
@@ -220,16 +222,31 @@ function DownloadablesFields({ values, set, errorFor }: BenefitPropertiesFieldsP
   );
 }
 
-function MeterCreditFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+function MeterCreditFields({ values, set, errorFor, meterOptions = [] }: BenefitPropertiesFieldsProps) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <Field
-        label="Meter ID"
-        hint="The ID of one of this organization's meters: copy it from the meter's page (Meters). Meter credits also need usage-based billing switched on for the organization."
-        error={errorFor('properties.meter_id')}
-      >
-        <Input autoComplete="off" value={values.meterId} onChange={(event) => set({ meterId: event.target.value })} />
-      </Field>
+      {meterOptions.length > 0 ? (
+        <Field
+          label="Meter"
+          hint="Meter credits also need usage-based billing switched on for the organization."
+          error={errorFor('properties.meter_id')}
+        >
+          <Select
+            value={values.meterId}
+            options={meterOptions}
+            placeholder="Choose a meter"
+            onValueChange={(meterId) => set({ meterId })}
+          />
+        </Field>
+      ) : (
+        <Field
+          label="Meter ID"
+          hint="The ID of one of this organization's meters: copy it from the meter's page (Meters). Meter credits also need usage-based billing switched on for the organization."
+          error={errorFor('properties.meter_id')}
+        >
+          <Input autoComplete="off" value={values.meterId} onChange={(event) => set({ meterId: event.target.value })} />
+        </Field>
+      )}
       <Field
         label="Units credited"
         hint="Credited to the customer every billing period."

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PagedTable } from '../../../components/ui/paged-list';
+import type { SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
 import { useDeleteBenefit } from '../api/delete-benefit';
@@ -22,7 +23,13 @@ export function explainDeleteError(error: unknown): unknown {
   return error;
 }
 
-export function BenefitsList({ organizationId }: { organizationId: string }) {
+export interface BenefitsListProps {
+  organizationId: string;
+  /** The organization's meters, offered to a meter credit being edited (loaded by the page). */
+  meterOptions?: readonly SelectOption[];
+}
+
+export function BenefitsList({ organizationId, meterOptions }: BenefitsListProps) {
   const [page, setPage] = useState(1);
   const [sorting, setSorting] = useState<Sorting>('-created_at');
   const query = useBenefits({ organization_id: organizationId, page, limit: 20, sorting: [sorting] });
@@ -66,6 +73,7 @@ export function BenefitsList({ organizationId }: { organizationId: string }) {
                 <BenefitFormDialog
                   organizationId={organizationId}
                   benefit={benefit}
+                  meterOptions={meterOptions}
                   trigger={(open) => (
                     <Button variant="secondary" size="sm" aria-label={`Edit ${benefit.description}`} onClick={open}>
                       Edit
