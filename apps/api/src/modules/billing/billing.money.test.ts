@@ -5,6 +5,7 @@ import {
   discountCovers,
   divideRoundHalfAwayFromZero,
   divideRoundHalfEven,
+  carriedCredits,
   centsAsDollars,
   formatUnits,
   meteredLineAmount,
@@ -290,4 +291,25 @@ describe('meteredLineLabel', () => {
   ])('%s', (_, input, label) => {
     expect(meteredLineLabel('API calls', meteredLineAmount(input), input)).toBe(label);
   });
+});
+
+describe('carriedCredits', () => {
+  it.each([
+    [
+      'renewal: the rollover credits left',
+      { rolloverUnits: 30, unusedUnits: 30 },
+      'rollover',
+      { rollover: 30, other: 0 },
+    ],
+    [
+      'renewal: credits without rollover expire',
+      { rolloverUnits: 0, unusedUnits: 50 },
+      'rollover',
+      { rollover: 0, other: 0 },
+    ],
+    ['plan change: every unused credit', { rolloverUnits: 30, unusedUnits: 80 }, 'unused', { rollover: 30, other: 50 }],
+    ['plan change: nothing left', { rolloverUnits: 0, unusedUnits: 0 }, 'unused', { rollover: 0, other: 0 }],
+    ['end: nothing carried', { rolloverUnits: 30, unusedUnits: 80 }, 'nothing', { rollover: 0, other: 0 }],
+    ['whole units only', { rolloverUnits: 2.9, unusedUnits: 5.5 }, 'unused', { rollover: 2, other: 3 }],
+  ] as const)('%s', (_, window, carry, expected) => expect(carriedCredits(window, carry)).toEqual(expected));
 });

@@ -247,7 +247,10 @@ export function meteredLineAmount(input: MeteredLineInput): { amount: number; bi
 export function centsAsDollars(cents: string | number): string {
   const scaled = toScaled(cents);
   const whole = scaled / (100n * SCALE);
-  const fraction = (scaled % (100n * SCALE)).toString().padStart(DECIMALS + 2, '0').replace(/0+$/, '');
+  const fraction = (scaled % (100n * SCALE))
+    .toString()
+    .padStart(DECIMALS + 2, '0')
+    .replace(/0+$/, '');
   return `${whole}.${fraction.padEnd(2, '0')}`;
 }
 
@@ -268,4 +271,29 @@ export function meteredLineLabel(
 ): string {
   const label = `${meterName} — (${formatUnits(line.billableUnits)} consumed units) × $${centsAsDollars(price.unitAmount)}`;
   return line.capped && price.capAmount !== null ? `${label} — Capped at $${centsAsDollars(price.capAmount)}` : label;
+}
+
+/** What a closed meter window keeps of its credits in the next one. */
+export type CarriedCredits =
+  /** A renewal: the unused credits granted with `rollover` (the reference's rollover). */
+  | 'rollover'
+  /** A plan change: every unused credit (rollover ones still flagged so); the period goes on. */
+  | 'unused'
+  /** The subscription ended: nothing. */
+  | 'nothing';
+
+/**
+ * The credits a closed window carries into the next, as two `meter.credited` amounts: `rollover`
+ * (credited again with `rollover: true`) and `other` (without). `rolloverUnits` is what is left of the
+ * rollover credits (never more than them, `customer-meters.window.ts`); `unusedUnits` what is left of all
+ * credits. Whole units, never negative.
+ */
+export function carriedCredits(
+  window: { rolloverUnits: number; unusedUnits: number },
+  carry: CarriedCredits,
+): { rollover: number; other: number } {
+  if (carry === 'nothing') return { rollover: 0, other: 0 };
+  const rollover = Math.max(0, Math.floor(window.rolloverUnits));
+  if (carry === 'rollover') return { rollover, other: 0 };
+  return { rollover, other: Math.max(0, Math.floor(window.unusedUnits) - rollover) };
 }

@@ -10,7 +10,13 @@ import {
 import { METER_CREDITED, METER_RESET } from '../customer-meters/customer-meters.window.js';
 import { serializeMeter } from '../meters/meters.serializer.js';
 import type { SubscriptionWire } from '../subscriptions/subscriptions.serializer.js';
-import { meteredLineAmount, meteredLineLabel, type CycleLine } from './billing.money.js';
+import {
+  carriedCredits,
+  meteredLineAmount,
+  meteredLineLabel,
+  type CarriedCredits,
+  type CycleLine,
+} from './billing.money.js';
 import { lockUsageWindows } from './billing.usage.repository.js';
 import { findMeteredPricesOfSubscriptions, type SubscriptionMeteredPrice } from './billing.usage.repository.js';
 
@@ -27,15 +33,6 @@ import { findMeteredPricesOfSubscriptions, type SubscriptionMeteredPrice } from 
  */
 
 type SubscriptionRef = { id: string; organization_id: string; customer_id: string };
-
-/** What a window closed mid-period keeps of its credits in the next window. */
-export type CarriedCredits =
-  /** A renewal: the unused credits granted with `rollover` (the reference's rollover). */
-  | 'rollover'
-  /** A plan change: every unused credit, rollover ones still flagged so; the period goes on. */
-  | 'unused'
-  /** The subscription ended: nothing. */
-  | 'nothing';
 
 export interface MeteredLine extends CycleLine {
   meter_id: string;
@@ -118,8 +115,10 @@ export async function closeMeteredUsage(
         metadata,
       });
     await event(METER_RESET, { meter_id: price.meter.id });
-    const rollover = carry === 'nothing' ? 0 : usage.rollover_units;
-    const other = carry === 'unused' ? usage.unused_units - rollover : 0;
+    const { rollover, other } = carriedCredits(
+      { rolloverUnits: usage.rollover_units, unusedUnits: usage.unused_units },
+      carry,
+    );
     if (rollover > 0) await event(METER_CREDITED, { meter_id: price.meter.id, units: rollover, rollover: true });
     if (other > 0) await event(METER_CREDITED, { meter_id: price.meter.id, units: other, rollover: false });
   }
