@@ -261,7 +261,7 @@ mail
   .action(async (options: { org?: string; limit: number; json?: boolean }) => {
     try {
       const emails = await withRuntime(async (runtime) => {
-        const ctx = runtime.context();
+        const ctx = runtime.context(runtime.database.db);
         if (options.org) {
           const organization = await findOrganizationBySlug(ctx.db, options.org);
           if (!organization) throw new UsageError(`no organization with slug "${options.org}"`);

@@ -84,6 +84,30 @@ describe('email-code sign-in', () => {
     expect((await authenticate(second)).statusCode).toBe(401);
   });
 
+  it('locks an address out after 10 wrong codes (429, even for the right code), not other addresses', async () => {
+    await customerFactory(server, acme.organization.id, { email: 'guessed@example.com' });
+    const code = await requestCode('guessed@example.com');
+    const from = (remoteAddress: string, guess: string) =>
+      server.inject({
+        method: 'POST',
+        url: '/v1/customer-portal/customer-session/authenticate',
+        payload: { code: guess },
+        remoteAddress,
+      });
+    const wrong = code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
+    for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', wrong)).statusCode).toBe(401);
+    const locked = await from('203.0.113.7', code);
+    expect(locked.statusCode).toBe(429);
+    expect(json(locked)).toMatchObject({ error: 'TooManyRequests' });
+    expect(json(locked).detail).toMatch(/^Too many wrong codes: sign-in is locked for \d+ minutes?\.$/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // The code was not used up by the refused attempt: the customer, from elsewhere, still signs in.
+    expect((await from('198.51.100.4', code)).statusCode).toBe(200);
+    // The lock ends with its window.
+    (server.clock as ManualClock).advance(61 * 60 * 1000);
+    expect((await from('203.0.113.7', wrong)).statusCode).toBe(401);
+  });
+
   it('is not part of the public API document', async () => {
     const document = json(await server.inject({ method: 'GET', url: '/openapi.json' }));
     expect(Object.keys(document.paths).filter((path) => path.includes('customer-session/'))).toEqual([]);

@@ -42,7 +42,11 @@ const EXAMPLES: { [K in TemplateName]: TemplateData[K] } = {
     nextAttemptAt: new Date('2026-02-01T00:00:00Z'),
     updatePaymentUrl: 'https://billing.example.com/portal/acme/payment-methods',
   },
-  payment_recovered: { customerName: 'Ada', productName: 'Pro', subscriptionUrl: 'https://x.test/portal/acme/subscriptions/s1' },
+  payment_recovered: {
+    customerName: 'Ada',
+    productName: 'Pro',
+    subscriptionUrl: 'https://x.test/portal/acme/subscriptions/s1',
+  },
   subscription_canceled: {
     customerName: 'Ada',
     productName: 'Pro',
@@ -65,8 +69,18 @@ const EXAMPLES: { [K in TemplateName]: TemplateData[K] } = {
     orderUrl: 'https://x.test/portal/acme/orders/o1',
   },
   portal_sign_in_code: { code: 'K7M2QX', portalUrl: 'https://x.test/portal/acme', validMinutes: 30 },
-  webhook_endpoint_disabled: { endpointId: 'e1', url: 'https://hooks.example.com/in', why: 'it answered HTTP 410 Gone' },
-  order_dispute_created: { orderId: 'o1', invoiceNumber: 'ACME-0001', amount: 1800, currency: 'usd', reason: 'product_not_received' },
+  webhook_endpoint_disabled: {
+    endpointId: 'e1',
+    url: 'https://hooks.example.com/in',
+    why: 'it answered HTTP 410 Gone',
+  },
+  order_dispute_created: {
+    orderId: 'o1',
+    invoiceNumber: 'ACME-0001',
+    amount: 1800,
+    currency: 'usd',
+    reason: 'product_not_received',
+  },
 };
 
 describe('formatMoney', () => {
@@ -122,20 +136,59 @@ describe('templates', () => {
     [
       'order_receipt',
       'Your Acme & <Sons> receipt: Pro "plan"',
-      ['Pro plan', '$12.00', 'Setup', '$5.00', 'Discount', '-$2.00', 'Tax', '$3.00', 'Total', '$18.00', 'renews on March 5, 2026', 'View your order and invoice: https://billing.example.com/portal/acme/orders/o1'],
+      [
+        'Pro plan',
+        '$12.00',
+        'Setup',
+        '$5.00',
+        'Discount',
+        '-$2.00',
+        'Tax',
+        '$3.00',
+        'Total',
+        '$18.00',
+        'renews on March 5, 2026',
+        'View your order and invoice: https://billing.example.com/portal/acme/orders/o1',
+      ],
     ],
-    ['subscription_renewal_receipt', 'Your Acme & <Sons> subscription was renewed: Pro "plan"', ['$18.00', 'next renewal is on March 5, 2026']],
+    [
+      'subscription_renewal_receipt',
+      'Your Acme & <Sons> subscription was renewed: Pro "plan"',
+      ['$18.00', 'next renewal is on March 5, 2026'],
+    ],
     [
       'payment_failed',
       'Your payment to Acme & <Sons> failed',
-      ['Hello,', '€12.00', 'Your card was declined.', 'try again on February 1, 2026', 'Update your payment method: https://billing.example.com/portal/acme/payment-methods'],
+      [
+        'Hello,',
+        '€12.00',
+        'Your card was declined.',
+        'try again on February 1, 2026',
+        'Update your payment method: https://billing.example.com/portal/acme/payment-methods',
+      ],
     ],
     ['payment_recovered', 'Your payment to Acme & <Sons> went through', ['active again']],
-    ['subscription_canceled', 'Your Acme & <Sons> subscription was canceled: Pro', ['access until April 30, 2026', 'not be charged again']],
-    ['subscription_ended', 'Your Acme & <Sons> subscription has ended: Pro', ['ended on April 30, 2026', 'https://x.test/portal/acme']],
+    [
+      'subscription_canceled',
+      'Your Acme & <Sons> subscription was canceled: Pro',
+      ['access until April 30, 2026', 'not be charged again'],
+    ],
+    [
+      'subscription_ended',
+      'Your Acme & <Sons> subscription has ended: Pro',
+      ['ended on April 30, 2026', 'https://x.test/portal/acme'],
+    ],
     ['refund_issued', 'Acme & <Sons> refunded $12.50', ['refund of $12.50 for Pro', 'including $2.50 of tax']],
-    ['portal_sign_in_code', 'Your sign-in code for Acme & <Sons>', ['K7M2QX', 'within 30 minutes', 'https://x.test/portal/acme']],
-    ['webhook_endpoint_disabled', 'Webhook endpoint disabled: https://hooks.example.com/in', ['HTTP 410 Gone', '"enabled": true']],
+    [
+      'portal_sign_in_code',
+      'Your sign-in code for Acme & <Sons>',
+      ['K7M2QX', 'within 30 minutes', 'https://x.test/portal/acme'],
+    ],
+    [
+      'webhook_endpoint_disabled',
+      'Webhook endpoint disabled: https://hooks.example.com/in',
+      ['HTTP 410 Gone', '"enabled": true'],
+    ],
     ['order_dispute_created', 'A payment was disputed: order ACME-0001', ['$18.00', 'product not received']],
   ])('%s says what happened', (name, subject, phrases) => {
     const rendered = renderTemplate(name, brand, EXAMPLES[name] as never);

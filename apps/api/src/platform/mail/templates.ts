@@ -243,7 +243,8 @@ function orderRows(data: OrderReceiptData) {
     label: item.label,
     value: formatMoney(item.amount, data.currency),
   }));
-  if (data.discountAmount > 0) rows.push({ label: 'Discount', value: formatMoney(-data.discountAmount, data.currency) });
+  if (data.discountAmount > 0)
+    rows.push({ label: 'Discount', value: formatMoney(-data.discountAmount, data.currency) });
   if (data.taxAmount > 0) rows.push({ label: 'Tax', value: formatMoney(data.taxAmount, data.currency) });
   rows.push({ label: 'Total', value: formatMoney(data.totalAmount, data.currency), strong: true });
   return rows;
