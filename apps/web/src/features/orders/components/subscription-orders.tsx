@@ -1,10 +1,11 @@
 import { OrderStatusBadge } from '../../../components/orders/order-status-badge';
+import { OrderTotal } from '../../../components/orders/order-total';
 import { Alert, ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { DataTable } from '../../../components/ui/table';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { BILLING_REASON } from '../../../lib/order-labels';
 import { useSubscriptionOrders } from '../api/get-subscription-orders';
 
@@ -43,7 +44,7 @@ export function SubscriptionOrders({ customerId, subscriptionId, dashboardPath }
             },
             { header: 'Reason', cell: (order) => BILLING_REASON.seller[order.billing_reason] },
             { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
-            { header: 'Total', align: 'right', cell: (order) => formatMoney(order.total_amount, order.currency) },
+            { header: 'Total', align: 'right', cell: (order) => <OrderTotal order={order} /> },
           ]}
         />
       )}
