@@ -190,6 +190,8 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
     const row = usage.getByRole('row').filter({ hasText: METER });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual([METER, '3', '0', '-3']);
+    // The customer's current state names the meter too (and links to it), in the usage table and its card.
+    await expect.poll(() => page.getByRole('link', { name: METER, exact: true }).count()).toBe(2);
   });
 
   it('offers the meter by name to a metered price of a new product', async () => {

@@ -9,6 +9,7 @@ import { useCustomer } from '../../../features/customers/api/get-customer';
 import { CustomerDetails } from '../../../features/customers/components/customer-details';
 import { CustomerState } from '../../../features/customers/components/customer-state';
 import { OrdersList } from '../../../features/orders/components/orders-list';
+import { useMeters } from '../../../features/meters/api/get-meters';
 import { useProducts } from '../../../features/products/api/get-products';
 import { SubscriptionsList } from '../../../features/subscriptions/components/subscriptions-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
@@ -33,6 +34,8 @@ export function Component() {
   const benefits = useBenefits({ organization_id: organization.id, limit: 100 });
   const productNames = new Map((products.data?.items ?? []).map((product) => [product.id, product.name]));
   const benefitNames = new Map((benefits.data?.items ?? []).map((benefit) => [benefit.id, benefit.description]));
+  const meters = useMeters({ organization_id: organization.id, limit: 100, sorting: ['name'] });
+  const meterNames = new Map((meters.data?.items ?? []).map((meter) => [meter.id, meter.name]));
   const dashboardPath = organizationPath(organization);
 
   if (customer.isPending) return <Loading label="Loading customer…" />;
@@ -51,6 +54,8 @@ export function Component() {
           customerId={customer.data.id}
           productNames={productNames}
           benefitNames={benefitNames}
+          meterNames={meterNames}
+          meterPath={(id) => `${dashboardPath}/meters/${id}`}
           subscriptionPath={(id) => `${dashboardPath}/subscriptions/${id}`}
         />
       </Section>

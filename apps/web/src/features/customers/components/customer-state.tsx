@@ -21,11 +21,21 @@ export interface CustomerStateProps {
   /** Names of the organization's products and benefits by id (the state carries ids only). */
   productNames: ReadonlyMap<string, string>;
   benefitNames: ReadonlyMap<string, string>;
+  /** Names of the organization's meters by id; a meter's page by its id. */
+  meterNames?: ReadonlyMap<string, string>;
+  meterPath?(meterId: string): string;
   subscriptionPath(subscriptionId: string): string;
 }
 
 /** What the customer has right now: active subscriptions, granted benefits, usage meters. */
-export function CustomerState({ customerId, productNames, benefitNames, subscriptionPath }: CustomerStateProps) {
+export function CustomerState({
+  customerId,
+  productNames,
+  benefitNames,
+  meterNames,
+  meterPath,
+  subscriptionPath,
+}: CustomerStateProps) {
   const state = useCustomerState(customerId);
   if (state.isPending) return <Loading label="Loading what the customer has…" />;
   if (state.isError) return <ApiErrorAlert error={state.error} />;
@@ -88,7 +98,11 @@ export function CustomerState({ customerId, productNames, benefitNames, subscrip
           <ul className="divide-y divide-slate-100">
             {meters.map((meter) => (
               <li key={meter.id} className="py-2 text-sm">
-                <p className="font-mono text-xs text-slate-700">{meter.meter_id}</p>
+                {meterNames?.has(meter.meter_id) && meterPath ? (
+                  <TextLink to={meterPath(meter.meter_id)}>{meterNames.get(meter.meter_id)}</TextLink>
+                ) : (
+                  <p className="font-mono text-xs text-slate-700">{meter.meter_id}</p>
+                )}
                 <p className="text-slate-900">
                   {meter.consumed_units.toLocaleString()} used of {meter.credited_units.toLocaleString()} credited ·
                   balance {meter.balance.toLocaleString()}
