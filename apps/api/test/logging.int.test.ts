@@ -12,11 +12,13 @@ import { reusableServerDatabase } from './harness.js';
  * No secret reaches the logs: a real `tessera serve` (from the TypeScript source) logging at `trace`,
  * a full journey through its HTTP API — sign-up, organization token, benefit, product, checkout link,
  * checkout created, read, updated and confirmed with the simulated card, the hosted checkout and portal
- * pages, a customer session link, portal calls, license-key validation — then every secret the server
+ * pages, a customer session link, portal calls, license-key validation, a sign-in code by email (with an
+ * SMTP_URL carrying a password) — then every secret the server
  * handed out (and the password it was given) is looked for in everything it wrote.
  */
 
 const TIMEOUT = 180_000;
+const SMTP_PASSWORD = 'smtp-pass-Zq8rW2vK';
 let child: ChildProcess | undefined;
 let output = '';
 let dataDir = '';
@@ -52,6 +54,8 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     BASE_URL: base,
     LOG_LEVEL: 'trace',
+    // Nothing listens there: every email fails and is logged, and the password must not be.
+    SMTP_URL: `smtp://mailer:${SMTP_PASSWORD}@127.0.0.1:9`,
     ...(database ? { DATABASE_URL: database.url } : {}),
   };
   child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/cli.ts', 'serve'], {
@@ -233,6 +237,32 @@ describe('secrets in logs', () => {
         body: { key: secrets.licenseKey, organization_id: organizationId, increment_usage: 1 },
       });
       expectStatus(validated, 200, 'validate');
+      // A portal sign-in code by email (read from the outbox as the development page does), then used.
+      expectStatus(
+        await call('POST', '/v1/customer-portal/customer-session/request', {
+          body: { email: buyer.customer_email, organization_id: organizationId },
+        }),
+        202,
+        'sign-in code',
+      );
+      const outbox = await call('GET', `/v1/emails/?organization_id=${organizationId}&limit=100`, { headers: asOrg });
+      const codeEmail = outbox.body.items.find((item: { template: string }) => item.template === 'portal_sign_in_code');
+      secrets.signInCode = /is:\s+([A-Z0-9]{6})/.exec(codeEmail.text_body)![1]!;
+      expectStatus(
+        await call('POST', '/v1/customer-portal/customer-session/authenticate', { body: { code: secrets.signInCode } }),
+        200,
+        'code sign-in',
+      );
+      secrets.smtpPassword = SMTP_PASSWORD;
+      // The sender tried (and failed to reach SMTP_URL): its failure is in the logs.
+      const failedDeadline = Date.now() + 30_000;
+      for (;;) {
+        const emails = await call('GET', `/v1/emails/?organization_id=${organizationId}&limit=100`, { headers: asOrg });
+        if (emails.body.items.every((item: { last_error: string | null }) => item.last_error !== null)) break;
+        expect(Date.now(), 'email attempts').toBeLessThan(failedDeadline);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+
       // Refused calls log too.
       await call('GET', '/v1/products/', {
         headers: { authorization: 'Bearer polar_oat_notARealTokenAtAllButShaped' },
@@ -253,6 +283,7 @@ describe('secrets in logs', () => {
       expect(output).toContain('"url":"/v1/checkouts/client/[redacted]/confirm"');
       expect(output).toContain('customer_session_token=[redacted]');
       expect(output).toContain('/v1/customer-portal/license-keys/validate');
+      expect(output).toContain('email not sent, will retry');
     },
     TIMEOUT,
   );
