@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { MeterAggregation, MeterDefinition } from '../customer-meters/customer-meters.window.js';
-import { customerEventsSql, meterEventsSql, type MeterRow, type QuantitiesQuery } from './meters.repository.js';
+import { meterEventsSql, type MeterRow, type QuantitiesQuery } from './meters.repository.js';
 
 /**
  * Per-meter rollups (migration 0021): for each meter, the events it counts summed per customer
@@ -202,6 +202,51 @@ export function rawWindowPartSql(aggregation: MeterAggregation, table: string): 
 }
 
 /**
+ * Both references of the given customers, as `customerEventsSql` reads them: the ids given and those of
+ * the organization's customers holding the external ids given, and the external ids given and those
+ * the customers given hold. Resolved first, so the rollup read is a plain lookup on either column.
+ */
+async function customerReferences(
+  db: Executor,
+  organizationId: string,
+  customerIds: string[],
+  externalIds: string[],
+): Promise<{ ids: string[]; externals: string[] }> {
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'external_id'])
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        ...(customerIds.length > 0 ? [eb('id', 'in', customerIds)] : []),
+        ...(externalIds.length > 0 ? [eb('external_id', 'in', externalIds)] : []),
+      ]),
+    )
+    .execute();
+  return {
+    ids: [
+      ...new Set([
+        ...customerIds,
+        ...rows.filter((r) => r.external_id !== null && externalIds.includes(r.external_id)).map((r) => r.id),
+      ]),
+    ],
+    externals: [
+      ...new Set([
+        ...externalIds,
+        ...rows.flatMap((r) => (r.external_id !== null && customerIds.includes(r.id) ? [r.external_id] : [])),
+      ]),
+    ],
+  };
+}
+
+function referencesSql(refs: { ids: string[]; externals: string[] }): RawBuilder<SqlBool> {
+  const parts: RawBuilder<SqlBool>[] = [];
+  if (refs.ids.length > 0) parts.push(sql<SqlBool>`r.customer_id IN (${sql.join(refs.ids)})`);
+  if (refs.externals.length > 0) parts.push(sql<SqlBool>`r.external_customer_id IN (${sql.join(refs.externals)})`);
+  return parts.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+}
+
+/**
  * `meterQuantities` from the rollups, for a built meter that is not `unique` and a query without a
  * metadata condition: the range's ends are truncated to the interval, and every interval is a whole
  * number of UTC hours, so the hourly rows sum exactly into the buckets. Without a customer the
@@ -216,8 +261,11 @@ export async function rollupQuantities(
   const unit = sql.lit(interval);
   const byCustomer = (query.customerIds?.length ?? 0) > 0 || (query.externalCustomerIds?.length ?? 0) > 0;
   const from = byCustomer ? sql`meter_rollups AS r` : sql`meter_rollup_totals AS r`;
+  const refs = byCustomer
+    ? await customerReferences(db, meter.organization_id, query.customerIds ?? [], query.externalCustomerIds ?? [])
+    : undefined;
   const where = sql<SqlBool>`r.meter_id = ${meter.id}
-    AND ${byCustomer ? customerEventsSql('r.organization_id', query.customerIds, query.externalCustomerIds, 'r') : sql`true`}
+    AND ${refs ? referencesSql(refs) : sql`true`}
     AND r.bucket >= date_trunc(${unit}, ${start}::timestamptz, 'UTC')
     AND r.bucket < date_trunc(${unit}, ${end}::timestamptz, 'UTC') + ${step}::interval`;
   const aggregate = rollupAggregateSql(meter.aggregation, 'r');
