@@ -16,6 +16,10 @@ import { worldValue, type World } from './world.js';
 const REFUSALS_THAT_WRITE: Record<string, string> = {
   'POST /v1/checkouts/client/{client_secret}/confirm':
     'a declined or failed payment attempt is recorded on the checkout, then the buyer gets the error',
+  'POST /v1/customer-portal/customers/me/payment-methods':
+    'the card is recorded before the processor saves it, and its refusal after, then the customer gets the error',
+  'POST /v1/customer-portal/customers/me/payment-methods/{id}/confirm':
+    'a failed authentication is recorded on the card, then the customer gets the error',
 };
 
 export interface FuzzOptions {
