@@ -286,10 +286,10 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
     const email = await server.runtime.database.db
       .selectFrom('emails')
       .select('text_body')
-      .where('kind', '=', 'customer_session.code')
+      .where('template', '=', 'portal_sign_in_code')
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
-    const code = /is: ([A-Z0-9]{6})/.exec(email.text_body)![1]!;
+    const code = /is:\s+([A-Z0-9]{6})/.exec(email.text_body)![1]!;
     await page.getByLabel('Sign-in code').fill(code.toLowerCase());
     await screenshot(page, 'portal-email-code');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -90,7 +90,7 @@ function PortalLayout({ slug }: { slug: string }) {
 
 /** The portal once the customer of the session is known: a refused token never shows a page. */
 function SignedIn() {
-  const { storefront, signOut } = usePortalSession();
+  const { storefront, signOut, slug } = usePortalSession();
   const customer = useCustomer();
   // The Usage page is offered to customers with at least one meter (usage or credits).
   const meters = useCustomerMeters({ limit: 1 });
@@ -107,7 +107,10 @@ function SignedIn() {
     return (
       <PortalShell organization={organization}>
         {isUnauthorized(customer.error) ? (
-          <SessionEnded reason="expired" sellerName={organization.name} />
+          <>
+            <SessionEnded reason="expired" sellerName={organization.name} />
+            <EmailCodeSignIn organizationId={organization.id} slug={slug} />
+          </>
         ) : (
           <ApiErrorAlert error={customer.error} />
         )}

@@ -21,6 +21,19 @@ const PLATFORMS: { value: OrganizationSocialLinkInput['platform']; label: string
   { value: 'other', label: 'Other' },
 ];
 
+/** The customer emails a seller can turn off (`customer_email_settings`), as the seller knows them. */
+const CUSTOMER_EMAILS: { key: keyof Organization['customer_email_settings']; label: string }[] = [
+  { key: 'order_confirmation', label: 'Receipt of a purchase, with the link to its invoice' },
+  { key: 'subscription_cycled', label: 'Receipt of each subscription renewal' },
+  {
+    key: 'subscription_past_due',
+    label: 'A renewal payment failed (with a link to update the card), and when it is paid',
+  },
+  { key: 'subscription_cancellation', label: 'A subscription was canceled' },
+  { key: 'subscription_revoked', label: 'A subscription has ended' },
+  { key: 'order_refunded', label: 'A refund was issued' },
+];
+
 const PRORATION = [
   { value: 'prorate', label: 'Prorate: charge the difference on the next invoice' },
   { value: 'invoice', label: 'Invoice: charge the difference immediately' },
@@ -33,6 +46,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
   const [avatarUrl, setAvatarUrl] = useState(organization.avatar_url ?? '');
   const [socials, setSocials] = useState<OrganizationSocialLinkInput[]>(organization.socials);
   const [settings, setSettings] = useState(organization.subscription_settings);
+  const [customerEmails, setCustomerEmails] = useState(organization.customer_email_settings);
   const mutation = useUpdateOrganization();
   const toast = useToast();
   const error = mutation.error;
@@ -49,6 +63,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
           avatar_url: avatarUrl.trim() || null,
           socials: socials.filter((social) => social.url.trim() !== ''),
           subscription_settings: settings,
+          customer_email_settings: customerEmails,
         },
       },
       { onSuccess: () => toast('Organization settings saved') },
@@ -140,6 +155,23 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
               }
             />
           </Field>
+        </div>
+      </Card>
+      <Card>
+        <CardTitle>Customer emails</CardTitle>
+        <p className="mb-3 text-sm text-slate-600">
+          Emails your customers receive from {organization.name}. The sign-in code of the customer portal is always
+          sent.
+        </p>
+        <div className="flex flex-col items-start gap-3">
+          {CUSTOMER_EMAILS.map(({ key, label }) => (
+            <Checkbox
+              key={key}
+              label={label}
+              checked={customerEmails[key]}
+              onChange={(event) => setCustomerEmails({ ...customerEmails, [key]: event.target.checked })}
+            />
+          ))}
         </div>
       </Card>
       <Button type="submit" isPending={mutation.isPending}>
