@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { createStripeClient } from './payments/stripe.js';
 import { REVERSE_CHARGE_NOTE, type TaxDetails } from '../modules/billing/billing.tax.js';
 import type { TaxCalculator, TaxInput, TaxResult } from './tax.js';
 
@@ -154,4 +155,21 @@ const LABELS: Record<string, string> = {
 
 function labelOf(taxType: string): string {
   return LABELS[taxType] ?? taxType.replace(/_/g, ' ');
+}
+
+/** Whether this installation can use Stripe Tax (STRIPE_SECRET_KEY is set). */
+export function stripeTaxAvailable(config: { stripeSecretKey: string | undefined }): boolean {
+  return Boolean(config.stripeSecretKey);
+}
+
+/**
+ * The Stripe Tax calculator of this installation, or null without STRIPE_SECRET_KEY (the organization's
+ * registrations apply then). One client per call: calculations are rare next to payments.
+ */
+export function stripeTaxCalculatorFor(
+  config: { stripeSecretKey: string | undefined },
+  inclusive: boolean,
+): StripeTaxCalculator | null {
+  if (!stripeTaxAvailable(config)) return null;
+  return new StripeTaxCalculator(createStripeClient(config.stripeSecretKey!), { inclusive });
 }

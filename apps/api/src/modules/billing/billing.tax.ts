@@ -74,6 +74,8 @@ export interface TaxDetails {
   /** Stripe Tax's calculation and, once the order is paid, its transaction. */
   calculation_id?: string | null;
   transaction_id?: string | null;
+  /** What a remote calculation answered (checkout: kept while the question is the same). */
+  fingerprint?: string;
 }
 
 export type TaxAnswer = { status: 'unknown' } | { status: 'calculated'; details: TaxDetails };

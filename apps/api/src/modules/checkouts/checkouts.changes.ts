@@ -166,6 +166,7 @@ export async function finalizeDraft(ctx: Context, draft: Draft): Promise<{ taxFa
     price: draft.price,
     address: addressOf(draft),
     taxId: (draft.row.customer_tax_id ?? null) as TaxId | null,
+    previous: { amount: draft.row.tax_amount, details: draft.row.tax_details },
   });
   draft.row.tax_amount = tax.amount;
   draft.row.tax_details = tax.details;

@@ -3,7 +3,7 @@ import { read, write } from '../../platform/auth/scopes.js';
 import { PUBLIC } from '../../platform/auth/subject.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { IdParams } from '../../platform/http/schemas.js';
-import { confirmCheckout } from './checkouts.confirm.js';
+import { clientUpdateCheckoutWithTax, confirmCheckoutWithTax } from './checkouts.external-tax.js';
 import { createCheckout } from './checkouts.create.js';
 import { openCheckoutFromLink } from './checkouts.links.js';
 import {
@@ -18,13 +18,7 @@ import {
   ClientSecretParams,
   ListResourceCheckout,
 } from './checkouts.schemas.js';
-import {
-  clientGetCheckout,
-  clientUpdateCheckout,
-  getCheckout,
-  listCheckouts,
-  updateCheckout,
-} from './checkouts.service.js';
+import { clientGetCheckout, getCheckout, listCheckouts, updateCheckout } from './checkouts.service.js';
 
 const tags = ['checkouts'];
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
@@ -106,7 +100,9 @@ export const checkoutRoutes = [
     errors: ['ResourceNotFound', 'ExpiredCheckoutError', 'AlreadyActiveSubscriptionError', 'NotOpenCheckout'],
     status: 200,
     response: CheckoutPublic,
-    handler: (ctx, { params, body }) => clientUpdateCheckout(ctx, params.client_secret, body),
+    // Short transactions of its own: Stripe Tax (when the organization uses it) is asked between them.
+    transaction: false,
+    handler: (ctx, { params, body }) => clientUpdateCheckoutWithTax(ctx, params.client_secret, body),
   }),
   defineRoute({
     method: 'POST',
@@ -129,7 +125,7 @@ export const checkoutRoutes = [
     response: CheckoutPublicConfirmed,
     // Short transactions of its own: none may be open while the payment processor is called.
     transaction: false,
-    handler: (ctx, { params, body }) => confirmCheckout(ctx, params.client_secret, body),
+    handler: (ctx, { params, body }) => confirmCheckoutWithTax(ctx, params.client_secret, body),
   }),
   defineRoute({
     method: 'GET',

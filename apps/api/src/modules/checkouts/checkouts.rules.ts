@@ -2,7 +2,8 @@ import type { Context } from '../../platform/context.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import { IssueCollector, type Loc } from '../../platform/http/errors.js';
 import { detectTaxId, type TaxId } from '../../platform/http/tax-ids.js';
-import { taxCalculator, type TaxDetails } from '../../platform/tax.js';
+import { taxCalculator, type TaxDetails, type TaxInput } from '../../platform/tax.js';
+import { stripeTaxAvailable } from '../../platform/stripe-tax.js';
 import { findTaxRules } from '../tax-settings/tax-settings.repository.js';
 import { findDiscountByCode, findDiscountsByIds, type DiscountRow } from '../discounts/discounts.repository.js';
 import type { PriceWithMeter } from '../products/products.repository.js';
@@ -133,6 +134,8 @@ export interface TaxSubject {
   price: PriceWithMeter;
   address: AddressValue | null;
   taxId: TaxId | null;
+  /** The checkout's tax so far: a remote (Stripe Tax) answer is kept while its question is the same. */
+  previous?: { amount: number | null; details: unknown };
 }
 
 export interface CheckoutTax {
@@ -142,12 +145,13 @@ export interface CheckoutTax {
   failure?: string;
 }
 
-/**
- * The tax of a checkout: 0 when no payment is required, null while it cannot be computed (no billing
- * country), else the calculator's on the organization's rules as they are now (docs/tax.md). A failure
- * is reported (`{failed}`) so confirm can refuse it.
- */
-export async function computeTax(ctx: Context, subject: TaxSubject): Promise<CheckoutTax> {
+export const TAX_PENDING = 'Tax could not be calculated for this billing address yet; please try again.';
+
+/** The calculator's question for a checkout (null when no payment is required), with its fingerprint. */
+export async function taxQuestion(
+  ctx: Context,
+  subject: TaxSubject,
+): Promise<{ input: TaxInput; fingerprint: string; stripeTax: boolean; inclusive: boolean } | null> {
   const { net_amount, total_amount } = checkoutAmounts(subject.amount, subject.discount, null);
   const { is_payment_required } = checkoutFlags({
     productPrices: subject.product.prices,
@@ -157,9 +161,9 @@ export async function computeTax(ctx: Context, subject: TaxSubject): Promise<Che
     totalAmount: total_amount,
     discount: subject.discount,
   });
-  if (!is_payment_required) return { amount: 0, details: null };
+  if (!is_payment_required) return null;
   const rules = await findTaxRules(ctx.db, subject.product.product.organization_id);
-  const result = await taxCalculator().calculate({
+  const input: TaxInput = {
     amount: net_amount,
     currency: subject.currency,
     country: subject.address?.country ?? null,
@@ -169,7 +173,35 @@ export async function computeTax(ctx: Context, subject: TaxSubject): Promise<Che
     productId: subject.product.product.id,
     taxable: subject.product.product.is_tax_applicable,
     rules,
-  });
+  };
+  const { rules: _rules, ...asked } = input;
+  return {
+    input,
+    fingerprint: JSON.stringify({ ...asked, inclusive: rules.pricesIncludeTax }),
+    stripeTax: rules.stripeTaxEnabled && stripeTaxAvailable(ctx.config),
+    inclusive: rules.pricesIncludeTax,
+  };
+}
+
+/**
+ * The tax of a checkout: 0 when no payment is required, null while it cannot be computed (no billing
+ * country), else the calculator's on the organization's rules as they are now (docs/tax.md). A failure
+ * is reported (`{failed}`) so confirm can refuse it. This runs inside the request's transaction, so an
+ * organization on Stripe Tax keeps the answer Stripe gave for the same question (asked with no
+ * transaction open, `checkouts.external-tax.ts`) and is otherwise pending: null, and a failure for
+ * confirm.
+ */
+export async function computeTax(ctx: Context, subject: TaxSubject): Promise<CheckoutTax> {
+  const question = await taxQuestion(ctx, subject);
+  if (!question) return { amount: 0, details: null };
+  if (question.stripeTax && question.input.country) {
+    const previous = subject.previous?.details as TaxDetails | null | undefined;
+    if (previous?.fingerprint === question.fingerprint && subject.previous?.amount != null) {
+      return { amount: subject.previous.amount, details: previous };
+    }
+    return { amount: null, details: null, failure: TAX_PENDING };
+  }
+  const result = await taxCalculator().calculate(question.input);
   if (result.status === 'calculated') return { amount: result.amount, details: result.details ?? null };
   if (result.status === 'failed') return { amount: null, details: null, failure: result.message };
   return { amount: null, details: null };

@@ -1,5 +1,6 @@
 import type { Context } from '../../platform/context.js';
 import { validationError } from '../../platform/http/errors.js';
+import { stripeTaxAvailable } from '../../platform/stripe-tax.js';
 import { findVisibleOrganization, type OrganizationRow } from '../organizations/organizations.repository.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import { findTaxSettings, saveTaxSettings, type TaxSettingsView } from './tax-settings.repository.js';
@@ -20,7 +21,7 @@ export async function readableOrganization(ctx: Context, organizationId: string 
 }
 
 function resultOf(ctx: Context, organizationId: string, settings: TaxSettingsView): TaxSettingsResult {
-  return { organization_id: organizationId, ...settings, stripe_tax_available: Boolean(ctx.config.stripeSecretKey) };
+  return { organization_id: organizationId, ...settings, stripe_tax_available: stripeTaxAvailable(ctx.config) };
 }
 
 export async function getTaxSettings(ctx: Context, organizationId: string | undefined): Promise<TaxSettingsResult> {
@@ -31,7 +32,7 @@ export async function getTaxSettings(ctx: Context, organizationId: string | unde
 /** Stripe Tax can only be turned on where Stripe is configured (422 otherwise, nothing changed). */
 export async function updateTaxSettings(ctx: Context, input: TaxSettingsUpdateInput): Promise<TaxSettingsResult> {
   const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
-  if (input.stripe_tax_enabled && !ctx.config.stripeSecretKey) {
+  if (input.stripe_tax_enabled && !stripeTaxAvailable(ctx.config)) {
     throw validationError(
       ['body', 'stripe_tax_enabled'],
       'Stripe Tax needs Stripe: set STRIPE_SECRET_KEY on this installation first.',
