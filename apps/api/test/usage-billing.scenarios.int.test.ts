@@ -4,11 +4,12 @@ import { Subscription$inboundSchema } from '@polar-sh/sdk/models/components/subs
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCycle } from '../src/modules/benefit-grants/benefit-grants.engine.js';
 import { cycleSubscription, runSubscriptionBilling } from '../src/modules/subscriptions/subscriptions.renewal.js';
+import { systemClock } from '../src/platform/clock.js';
 import { onOrganizationClock } from '../src/platform/test-clock.js';
 import { inTransaction } from './factories/benefit-grants.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
-import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { bearer, json, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
@@ -567,5 +568,51 @@ describe('retries', () => {
     await call(org, 'POST', '/v1/test-clock/advance', { seconds: 1 });
     const list = await orders(org, subscription.customer_id);
     expect(list.map((o) => o.total_amount)).toEqual([1000, 1042]);
+  });
+});
+
+describe.runIf(usingServerDatabase())('ingests racing a renewal (PostgreSQL, a clock that moves)', () => {
+  it('every event is billed exactly once: in the window the renewal closes or in the next one', async () => {
+    const shared = server;
+    server = await startTestServer({ clock: systemClock });
+    try {
+      const org = await seller('Usage race');
+      const meter = await call(org, 'POST', '/v1/meters/', {
+        name: 'Requests',
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
+        aggregation: { func: 'count' },
+      });
+      const product = await monthlyProduct(org, 'Pro', 1000, [{ meterId: meter.id, unitAmount: '1' }]);
+      const subscription = await subscriptionFactory(server, org.organization.id, { productId: product.id });
+      const customer = subscription.customer_id;
+      let sent = 0;
+      const ingest = async () => {
+        await use(org, customer, [1, 1, 1, 1, 1]);
+        sent += 5;
+      };
+      await ingest();
+      // Ingests keep arriving, several at once, while the clock moves past the period's end and the
+      // renewal closes the window.
+      let renewed = false;
+      const advance = advanceTo(org, subscription.current_period_end!).then(() => (renewed = true));
+      const senders = Array.from({ length: 4 }, async () => {
+        while (!renewed) await ingest();
+        await ingest();
+      });
+      await Promise.all([advance, ...senders]);
+      const open = (await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).meters[0].consumed_units;
+      const list = await orders(org, customer);
+      const billed = list
+        .slice(1)
+        .flatMap((o) => meteredItems(o.items, [priceOf(product, meter.id)]))
+        .reduce((sum, item) => sum + item.amount, 0);
+      expect(list).toHaveLength(2);
+      expect(billed).toBeGreaterThan(0);
+      expect(open).toBeGreaterThan(0);
+      expect(billed + open).toBe(sent);
+    } finally {
+      await server.stop();
+      server = shared;
+    }
   });
 });
