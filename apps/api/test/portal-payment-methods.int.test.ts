@@ -436,6 +436,40 @@ describe('renewals and dunning', () => {
     ]);
   });
 
+  it('a new default card that declines too: the retry is made at once, fails, and dunning goes on', async () => {
+    const org = await organizationFactory(server);
+    const subscription = await subscriptionFactory(server, org.organization.id, { price: 1500 });
+    await server.runtime.database.db
+      .updateTable('simulated_payment_methods')
+      .set({ outcome: 'charge_declined_after_attach' })
+      .where('customer_id', '=', subscription.customer_id)
+      .execute();
+    await advanceTo(org, subscription.current_period_end!);
+    const token = await sessionFor(org, subscription.customer_id);
+    // Stripe's 4000 0000 0000 0341: saved without a charge, every charge declined.
+    expect((await add(token, '4000000000000341', true)).statusCode).toBe(201);
+    const failed = await waitFor(
+      () => payments(org, subscription.customer_id),
+      (list) => list.length === 3,
+    );
+    expect(failed).toEqual([
+      ['succeeded', 1500, '4242'],
+      ['failed', 1500, '4242'],
+      ['failed', 1500, '0341'],
+    ]);
+    expect((await seller('GET', org, `/v1/subscriptions/${subscription.id}`)).status).toBe('past_due');
+    const charge = await server.runtime.database.db
+      .selectFrom('subscription_charges')
+      .selectAll()
+      .where('subscription_id', '=', subscription.id)
+      .where('billing_reason', '=', 'subscription_cycle')
+      .executeTakeFirstOrThrow();
+    // Two failures: the next retry five days after this one.
+    expect(charge).toMatchObject({ status: 'pending', attempts: 2 });
+    const clock = await seller('GET', org, '/v1/test-clock/');
+    expect(charge.next_attempt_at!.getTime() - new Date(clock.now).getTime()).toBeGreaterThan(4 * 24 * HOUR * 1000);
+  });
+
   it('retries a past-due subscription at once when the customer adds a working default card', async () => {
     const org = await organizationFactory(server);
     const product = await productFactory(server, org.organization.id, {
