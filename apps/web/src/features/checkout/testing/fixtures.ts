@@ -187,6 +187,14 @@ export function checkoutFixture(overrides: Partial<CheckoutPublic> = {}): Checko
         allow_customer_updates: true,
         proration_behavior: 'prorate',
       },
+      customer_email_settings: {
+        order_confirmation: true,
+        subscription_cycled: true,
+        subscription_past_due: true,
+        subscription_cancellation: true,
+        subscription_revoked: true,
+        order_refunded: true,
+      },
     },
     ...overrides,
   };
