@@ -73,7 +73,7 @@ export const Event = z
 export const ListResourceEvent = ListResource(Event, 'ListResourceEvent');
 
 export const EventListQuery = z.object({
-  filter: queryString().meta({ description: 'A meter filter, as JSON, the events must pass.' }),
+  filter: queryString('A meter filter, as JSON, the events must pass.'),
   start_timestamp: DateTime().optional(),
   end_timestamp: DateTime().optional(),
   organization_id: oneOrList(Id()),

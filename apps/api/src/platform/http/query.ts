@@ -28,7 +28,14 @@ export function oneOrList<T extends z.ZodType>(item: T) {
   return documented(z.preprocess(asList, z.array(item).optional()), z.union([item, z.array(item)]).optional());
 }
 
-export const queryString = () => documented(z.preprocess(single, z.string().optional()), z.string().optional());
+/** A single string; `description` goes on both schemas (`.meta()` afterwards would lose the documented one). */
+export const queryString = (description?: string) => {
+  const schema = documented(z.preprocess(single, z.string().optional()), z.string().optional());
+  if (!description) return schema;
+  const described = schema.meta({ description });
+  queryDocs.set(described, z.string().optional().meta({ description }));
+  return described;
+};
 
 export const queryUuid = () => {
   const uuid = z.uuid({ message: 'Input should be a valid UUID' });
