@@ -16,12 +16,12 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
-function renderSignIn() {
+function renderSignIn(at = '/portal/acme') {
   render(
-    <MemoryRouter initialEntries={['/portal/acme']}>
+    <MemoryRouter initialEntries={[at]}>
       <Routes>
         <Route
-          path="/portal/:slug"
+          path="/portal/:slug/*"
           element={
             <>
               <EmailCodeSignIn organizationId="org-1" slug="acme" />
@@ -78,5 +78,23 @@ describe('EmailCodeSignIn', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('This code is invalid or has expired.')).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/portal/acme');
+  });
+
+  it('after a link from an email (an order), signs in on that page', async () => {
+    fakeApi({
+      'POST /v1/customer-portal/customer-session/request': () => ({ status: 202, body: {} }),
+      'POST /v1/customer-portal/customer-session/authenticate': () => ({ status: 200, body: { token: 'polar_cst_2' } }),
+    });
+    const user = userEvent.setup();
+    renderSignIn('/portal/acme/orders/o-1');
+    await user.type(screen.getByLabelText('Email address'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send me a code' }));
+    await user.type(await screen.findByLabelText('Sign-in code'), 'ab12cd');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/portal/acme/orders/o-1?customer_session_token=polar_cst_2',
+      ),
+    );
   });
 });

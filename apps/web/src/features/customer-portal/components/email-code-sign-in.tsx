@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
@@ -18,6 +18,7 @@ export interface EmailCodeSignInProps {
  */
 export function EmailCodeSignIn({ organizationId, slug }: EmailCodeSignInProps) {
   const navigate = useNavigate();
+  const location = useLocation();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -58,7 +59,10 @@ export function EmailCodeSignIn({ organizationId, slug }: EmailCodeSignInProps) 
     void run(async () => {
       const token = await signInWithCode(code);
       const search = new URLSearchParams({ [SESSION_TOKEN_PARAM]: token });
-      navigate(`/portal/${encodeURIComponent(slug)}?${search.toString()}`, { replace: true });
+      // Back to the page asked for (a link from an email: an order, the payment methods), signed in.
+      const home = `/portal/${encodeURIComponent(slug)}`;
+      const path = location.pathname.startsWith(home) ? location.pathname : home;
+      navigate(`${path}?${search.toString()}`, { replace: true });
     });
   }
 
