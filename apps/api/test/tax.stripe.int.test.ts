@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reverseStripeTaxRefunds } from '../src/modules/tax-settings/tax-settings.stripe-reversals.js';
+import { runIn } from '../src/platform/jobs/queue.js';
 import type { TaxInput, TaxResult } from '../src/platform/tax.js';
 import { checkoutFactory, confirmationToken } from './factories/checkouts.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
@@ -15,6 +17,7 @@ import { json, startTestServer, type TestServer } from './harness.js';
  */
 const calls: { input: TaxInput; inTransaction: boolean }[] = [];
 const transactions: { calculationId: string; orderId: string }[] = [];
+const reversals: { transactionId: string; reference: string; amountWithTax: number; full: boolean }[] = [];
 /** Set inside every database transaction (as `support/processor-guard.ts` does for the processor). */
 const inTransaction = new AsyncLocalStorage<true>();
 const originalTransaction = Kysely.prototype.transaction;
@@ -45,6 +48,11 @@ vi.mock('../src/platform/stripe-tax.js', async (importOriginal) => {
           transaction_id: null,
         },
       });
+    },
+    reverse(reversal: (typeof reversals)[number]) {
+      if (inTransaction.getStore()) throw new Error('Stripe Tax reversal inside a transaction');
+      reversals.push(reversal);
+      return Promise.resolve({ transactionId: `tax_txn_reversal_${reversals.length}` });
     },
     recordTransaction(calculationId: string, orderId: string) {
       transactions.push({ calculationId, orderId });
@@ -135,6 +143,30 @@ describe('Stripe Tax at checkout', () => {
       transaction_id: 'tax_txn_1',
     });
     expect(transactions).toEqual([{ calculationId: 'taxcalc_1', orderId: order.id }]);
+
+    // A partial refund (€5.00 and its €0.95 tax) is reversed in Stripe's tax records by the sweep, once.
+    const refund = await server.inject({
+      method: 'POST',
+      url: '/v1/refunds/',
+      headers: { authorization: `Bearer ${maison.token}` },
+      payload: { order_id: order.id, reason: 'customer_request', amount: 500 },
+    });
+    expect(refund.statusCode, refund.body).toBeLessThan(300);
+    expect(json(refund)).toMatchObject({ status: 'succeeded', tax_amount: 95 });
+    expect(await reverseStripeTaxRefunds(server.context(), runIn(server.context()))).toBe(1);
+    expect(reversals).toEqual([
+      { transactionId: 'tax_txn_1', reference: json(refund).id, amountWithTax: 595, full: false },
+    ]);
+    expect(await reverseStripeTaxRefunds(server.context(), runIn(server.context()))).toBe(0);
+    const after = await server.runtime.database.db
+      .selectFrom('orders')
+      .select('tax_details')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(after.tax_details).toMatchObject({
+      transaction_id: 'tax_txn_1',
+      reversals: { [json(refund).id]: 'tax_txn_reversal_1' },
+    });
   });
 
   it('a Stripe refusal leaves the tax unknown and confirm refuses at the billing address, charging nothing', async () => {

@@ -41,6 +41,10 @@ import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { taxSettingsRoutes } from './tax-settings/tax-settings.routes.js';
 import { taxRegistrationRoutes } from './tax-registrations/tax-registrations.routes.js';
 import { taxReportRoutes } from './tax-reports/tax-reports.routes.js';
+import {
+  reverseStripeTaxRefundsJob,
+  reverseStripeTaxRefundsSchedule,
+} from './tax-settings/tax-settings.stripe-reversals.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
 import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment-methods.defaults.js';
@@ -85,6 +89,7 @@ export const jobs: JobDefinition<never>[] = [
   expireCheckoutsJob as JobDefinition<never>,
   reconcileCheckoutPaymentsJob as JobDefinition<never>,
   reconcileRefundsJob as JobDefinition<never>,
+  reverseStripeTaxRefundsJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
   retryPastDueChargeJob as JobDefinition<never>,
@@ -104,6 +109,7 @@ export const periodicTasks: PeriodicTask[] = [
   expireCheckoutsSchedule,
   reconcileCheckoutPaymentsSchedule,
   reconcileRefundsSchedule,
+  reverseStripeTaxRefundsSchedule,
   sweepDeliveriesSchedule,
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { TaxRules } from '../billing/billing.tax.js';
 
@@ -75,4 +76,55 @@ export async function isProductTaxable(db: Executor, productId: string): Promise
     .where('id', '=', productId)
     .executeTakeFirst();
   return row?.is_tax_applicable ?? true;
+}
+
+export interface UnreversedRefund {
+  refund_id: string;
+  order_id: string;
+  amount: number;
+  tax_amount: number;
+  order_total: number;
+  tax_details: unknown;
+}
+
+/**
+ * Succeeded refunds of orders whose tax Stripe Tax recorded, not yet reversed there (the order's
+ * `tax_details.reversals` holds the refunds already reversed), oldest first.
+ */
+export async function findUnreversedStripeTaxRefunds(db: Executor, limit: number): Promise<UnreversedRefund[]> {
+  return db
+    .selectFrom('refunds')
+    .innerJoin('orders', 'orders.id', 'refunds.order_id')
+    .select([
+      'refunds.id as refund_id',
+      'orders.id as order_id',
+      'refunds.amount',
+      'refunds.tax_amount',
+      'orders.total_amount as order_total',
+      'orders.tax_details',
+    ])
+    .where('refunds.status', '=', 'succeeded')
+    .where(sql<boolean>`orders.tax_details->>'provider' = 'stripe_tax'`)
+    .where(sql<boolean>`orders.tax_details->>'transaction_id' is not null`)
+    .where(sql<boolean>`not coalesce(orders.tax_details->'reversals' ? refunds.id::text, false)`)
+    .orderBy('refunds.created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Records one refund's reversal on its order (under the order's row lock: two refunds never overwrite). */
+export async function recordStripeTaxReversal(
+  db: Executor,
+  orderId: string,
+  refundId: string,
+  transactionId: string,
+): Promise<void> {
+  await db.selectFrom('orders').select('id').where('id', '=', orderId).forUpdate().executeTakeFirst();
+  await db
+    .updateTable('orders')
+    .set({
+      tax_details: sql`jsonb_set(orders.tax_details, '{reversals}', coalesce(orders.tax_details->'reversals', '{}'::jsonb) || jsonb_build_object(${refundId}::text, ${transactionId}::text))`,
+    })
+    .where('id', '=', orderId)
+    .execute();
 }
