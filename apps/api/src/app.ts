@@ -41,7 +41,7 @@ import { isSimulated } from './platform/payments/index.js';
 import type { PaymentProcessor } from './platform/payments/processor.js';
 import { registerSimulatedProcessorRoutes } from './platform/payments/simulated.js';
 import { registerStripeWebhookRoute } from './modules/stripe-webhooks/stripe-webhooks.routes.js';
-import { registerStorageDownloadRoute } from './platform/storage/storage.routes.js';
+import { registerStorageDownloadRoute, registerStorageUploadRoutes } from './platform/storage/storage.routes.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -207,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     payments: deps.payments,
   });
   registerStorageDownloadRoute(app, { config, clock: deps.clock });
+  await registerStorageUploadRoutes(app, { config, clock: deps.clock });
 
   if (existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });

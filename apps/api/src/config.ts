@@ -73,6 +73,39 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The sender address (`MAIL_FROM`, default `noreply@` the host of BASE_URL); the display name is the organization's. */
   mailFrom: string;
+  /**
+   * Object storage (platform/storage): S3-compatible when `S3_BUCKET` is set (`S3_ENDPOINT` for MinIO,
+   * R2, Ceph…; `S3_PUBLIC_BUCKET` for product media and avatars, default the same bucket;
+   * `S3_REGION`, `S3_ACCESS_KEY_ID`/`S3_SECRET_ACCESS_KEY` (never logged), `S3_FORCE_PATH_STYLE`);
+   * otherwise the local disk under `DATA_DIR/storage`.
+   */
+  s3: S3Config | undefined;
+  /** How long part upload and file download URLs stay valid (`FILES_PRESIGN_TTL_SECONDS`, 600 as the reference). */
+  filesPresignTtlSeconds: number;
+}
+
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  publicBucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+}
+
+/** The S3 settings of the environment, or undefined (local disk) when `S3_BUCKET` is unset. */
+export function s3ConfigFrom(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    endpoint: env.S3_ENDPOINT || undefined,
+    bucket: env.S3_BUCKET,
+    publicBucket: env.S3_PUBLIC_BUCKET || env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1',
+  };
 }
 
 /** `TRUST_PROXY` as Fastify takes it. */
@@ -171,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `noreply@${new URL(baseUrl).hostname}`,
+    s3: s3ConfigFrom(env),
+    filesPresignTtlSeconds: Math.max(1, intFromEnv(env, 'FILES_PRESIGN_TTL_SECONDS', 600)),
     ...overrides,
   };
   if (!config.secret) config.secret = loadSecret(env, dataDir);

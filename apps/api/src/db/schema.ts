@@ -19,6 +19,7 @@ import type { PaymentMethodsTables } from './tables/payment-methods.js';
 import type { RefundsTables } from './tables/refunds.js';
 import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
+import type { FilesTables } from './tables/files.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -46,4 +47,5 @@ export interface DB
     RateLimitTables,
     IdempotencyKeyTables,
     MeterRollupTables,
-    TaxTables {}
+    TaxTables,
+    FilesTables {}

@@ -45,6 +45,8 @@ import {
   reverseStripeTaxRefundsJob,
   reverseStripeTaxRefundsSchedule,
 } from './tax-settings/tax-settings.stripe-reversals.js';
+import { fileRoutes } from './files/files.routes.js';
+import { cleanAbandonedUploadsJob, cleanAbandonedUploadsSchedule } from './files/files.cleanup.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
 import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jobs.js';
 import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment-methods.defaults.js';
@@ -80,6 +82,7 @@ export const routes: AnyRoute[] = [
   ...taxRegistrationRoutes,
   ...taxReportRoutes,
   ...emailRoutes,
+  ...fileRoutes,
 ];
 
 /** Every background job the worker runs. */
@@ -102,6 +105,7 @@ export const jobs: JobDefinition<never>[] = [
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
+  cleanAbandonedUploadsJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */
@@ -117,4 +121,5 @@ export const periodicTasks: PeriodicTask[] = [
   meterRollupsSchedule,
   customerStateChangesSchedule,
   sweepEmailsSchedule,
+  cleanAbandonedUploadsSchedule,
 ];

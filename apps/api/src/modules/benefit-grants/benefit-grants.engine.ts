@@ -5,6 +5,7 @@ import type { JobRun } from '../../platform/jobs/queue.js';
 import type { BenefitType, StoredProperties } from '../benefits/benefits.properties.js';
 import type { BenefitGrantRow, BenefitRow } from '../benefits/benefits.repository.js';
 import { findDownloadableFileIds } from '../benefits/benefits.repository.js';
+import { grantDownloadables, grantedFileIds, revokeDownloadables } from '../files/files.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { customerStateOf } from '../customers/customers.state.js';
 import { rolloverUnitsOfWindow } from '../customer-meters/customer-meters.service.js';
@@ -195,7 +196,7 @@ async function localGrant(
     case 'custom':
       return {};
     case 'downloadables':
-      return { files: await grantedFiles(ctx, benefit) };
+      return { files: await grantDownloadableFiles(ctx, benefit, grant.customer_id) };
     case 'license_keys': {
       // An update refreshes the key it has; a (re-)grant always mints a new one.
       if (update && typeof current.license_key_id === 'string') {
@@ -232,8 +233,29 @@ async function creditMeter(
   };
 }
 
+/**
+ * The customer's downloadables of a grant: the benefit's active files are granted; an archived file
+ * the customer already has is kept (hidden from new grants only); a file no longer listed is revoked.
+ */
+async function grantDownloadableFiles(ctx: Context, benefit: BenefitRow, customerId: string): Promise<string[]> {
+  const files = await grantedFiles(ctx, benefit);
+  const listed = new Set((benefit.properties as StoredProperties['downloadables']).files);
+  const held = (await grantedFileIds(ctx.db, customerId, benefit.id)).filter((id) => listed.has(id));
+  const now = ctx.clock.now();
+  await grantDownloadables(
+    ctx.db,
+    files.map((file_id) => ({ id: randomUUID(), customer_id: customerId, file_id, benefit_id: benefit.id })),
+    now,
+  );
+  await revokeDownloadables(ctx.db, customerId, benefit.id, now, [...new Set([...files, ...held])]);
+  return files;
+}
+
 async function localRevoke(ctx: Context, benefit: BenefitRow, grant: BenefitGrantRow): Promise<void> {
   const current = (grant.properties ?? {}) as Props;
+  if (benefit.type === 'downloadables') {
+    await revokeDownloadables(ctx.db, grant.customer_id, benefit.id, ctx.clock.now());
+  }
   if (benefit.type === 'license_keys' && typeof current.license_key_id === 'string') {
     await revokeKeyOfGrant(ctx, current.license_key_id);
   }

@@ -139,16 +139,24 @@ export async function findMeterOfOrganization(
     .executeTakeFirst();
 }
 
-/**
- * The downloadable files of an organization among `ids`. Files arrive with the files module; until
- * then no file exists, so every id is unknown.
- */
+/** The uploaded, live downloadable files of an organization among `ids`. */
 export async function findDownloadableFileIds(
-  _db: Executor,
-  _organizationId: string,
-  _ids: readonly string[],
+  db: Executor,
+  organizationId: string,
+  ids: readonly string[],
 ): Promise<Set<string>> {
-  return new Set();
+  const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (uuids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('files')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('service', '=', 'downloadable')
+    .where('id', 'in', uuids)
+    .where('deleted_at', 'is', null)
+    .where('is_uploaded', '=', true)
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Grants of one benefit (already checked visible), newest first; soft-deleted grants excluded. */

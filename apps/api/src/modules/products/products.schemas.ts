@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { ProductMediaFileRead } from '../files/files.schemas.js';
 import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { oneOrList, paginationQuery, queryBool, queryString, sortingQuery } from '../../platform/http/query.js';
 import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
@@ -71,27 +72,7 @@ export const ProductPrice = z
   .meta({ id: 'ProductPrice' });
 
 /** Product media files arrive with the files module; until then products have none. */
-export const ProductMediaFileRead = z
-  .object({
-    id: z.uuid(),
-    organization_id: z.uuid(),
-    name: z.string(),
-    path: z.string(),
-    mime_type: z.string(),
-    size: z.int(),
-    storage_version: z.string().nullable(),
-    checksum_etag: z.string().nullable(),
-    checksum_sha256_base64: z.string().nullable(),
-    checksum_sha256_hex: z.string().nullable(),
-    last_modified_at: DateTime().nullable(),
-    version: z.string().nullable(),
-    service: z.literal('product_media'),
-    is_uploaded: z.boolean(),
-    created_at: DateTime(),
-    size_readable: z.string(),
-    public_url: z.string(),
-  })
-  .meta({ id: 'ProductMediaFileRead' });
+export { ProductMediaFileRead };
 
 export const AttachedCustomField = z
   .object({ custom_field_id: z.uuid(), custom_field: CustomField, order: z.int(), required: z.boolean() })

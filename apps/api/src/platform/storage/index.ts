@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { LocalDiskStorage } from './local-disk.js';
+import { S3Storage } from './s3.js';
 import { signingKeyOf } from './signed-url.js';
 import type { ObjectStorage } from './storage.js';
 
@@ -10,17 +11,19 @@ const instances = new WeakMap<Config, ObjectStorage>();
 
 /**
  * The object storage of a configuration, one instance per configuration (a process's API and workers
- * share it). Local disk under `DATA_DIR/storage`, links signed with a key derived from SECRET; the S3
- * backend will be chosen here from its settings.
+ * share it). An S3-compatible bucket when `S3_BUCKET` is set; otherwise local disk under
+ * `DATA_DIR/storage`, links signed with a key derived from SECRET.
  */
 export function objectStorage(config: Config): ObjectStorage {
   let storage = instances.get(config);
   if (!storage) {
-    storage = new LocalDiskStorage({
-      root: join(config.dataDir, 'storage'),
-      baseUrl: config.baseUrl,
-      signingKey: signingKeyOf(config.secret),
-    });
+    storage = config.s3
+      ? new S3Storage(config.s3)
+      : new LocalDiskStorage({
+          root: join(config.dataDir, 'storage'),
+          baseUrl: config.baseUrl,
+          signingKey: signingKeyOf(config.secret),
+        });
     instances.set(config, storage);
   }
   return storage;

@@ -40,3 +40,38 @@ export function verifyDownload(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   return now.getTime() >= grant.expires * 1000 ? 'expired' : 'valid';
 }
+
+/** A part upload link of the local-disk backend: which upload, part, size and checksum, until when. */
+export interface PartUploadGrant {
+  uploadId: string;
+  key: string;
+  number: number;
+  start: number;
+  size: number;
+  checksum: string | undefined;
+  /** Unix time in seconds. */
+  expires: number;
+}
+
+export function signPartUpload(signingKey: Buffer, grant: PartUploadGrant): string {
+  return createHmac('sha256', signingKey)
+    .update(
+      `part-upload\n${grant.uploadId}\n${grant.key}\n${grant.number}\n${grant.start}\n${grant.size}\n${grant.checksum ?? ''}\n${grant.expires}`,
+    )
+    .digest('base64url');
+}
+
+/** Checks a part upload link as `verifyDownload` checks a download link. */
+export function verifyPartUpload(
+  signingKey: Buffer,
+  grant: PartUploadGrant,
+  signature: string,
+  now: Date,
+): DownloadVerdict {
+  if (!Number.isSafeInteger(grant.expires) || grant.expires < 0) return 'invalid';
+  if (![grant.number, grant.start, grant.size].every(Number.isSafeInteger)) return 'invalid';
+  const expected = Buffer.from(signPartUpload(signingKey, grant), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+  return now.getTime() >= grant.expires * 1000 ? 'expired' : 'valid';
+}

@@ -18,6 +18,80 @@ export interface ObjectStorage {
    * signed link to the server's own download route, for S3 a presigned GET.
    */
   downloadUrl(key: string, options: DownloadUrlOptions): Promise<string>;
+  /**
+   * Starts a multipart upload of `key` (S3's `CreateMultipartUpload`): parts are sent straight to the
+   * backend through `partUploadUrl`, then joined by `completeMultipartUpload`.
+   */
+  createMultipartUpload(key: string, options: MultipartCreateOptions): Promise<{ uploadId: string }>;
+  /** A URL the client PUTs one part's bytes to until `expiresAt`, and the headers it must send. */
+  partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiresAt: Date): Promise<PartUploadUrl>;
+  /**
+   * Joins the parts into the object. Every declared part must have arrived with its size, ETag and
+   * checksum; with `sha256Base64` the whole object must hash to it. Otherwise `UploadRejected` and
+   * no object is visible under `key`.
+   */
+  completeMultipartUpload(
+    key: string,
+    uploadId: string,
+    parts: CompletedPartSpec[],
+    options?: { sha256Base64?: string | null },
+  ): Promise<CompletedUpload>;
+  /** Drops an unfinished upload and its parts; aborting an unknown one is not an error. */
+  abortMultipartUpload(key: string, uploadId: string): Promise<void>;
+  /** The unsigned URL of an object under a public prefix (`isPublicKey`). */
+  publicUrl(key: string): string;
+}
+
+export interface MultipartCreateOptions {
+  contentType: string;
+  /** ASCII metadata stored with the object (S3 `x-amz-meta-*`). */
+  metadata?: Record<string, string>;
+}
+
+/** One declared part: its number (1…10000) and byte size, and its SHA-256 when the client gave one. */
+export interface UploadPartSpec {
+  number: number;
+  /** The part's first byte in the object (`chunk_start`). */
+  start: number;
+  size: number;
+  checksumSha256Base64?: string | null;
+}
+
+export interface PartUploadUrl {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** A part as the client reports it at completion, with what was declared for it. */
+export interface CompletedPartSpec extends UploadPartSpec {
+  etag: string;
+}
+
+export interface CompletedUpload {
+  size: number;
+  etag: string;
+  versionId: string | null;
+  lastModified: Date;
+}
+
+/** The upload does not match what was declared (missing part, size, ETag or checksum): a 4xx. */
+export class UploadRejected extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'UploadRejected';
+  }
+}
+
+/** Keys under these prefixes are public (S3: the public bucket; local disk: the public route). */
+export const PUBLIC_KEY_PREFIXES = ['product_media/', 'organization_avatar/'] as const;
+
+export function isPublicKey(key: string): boolean {
+  return PUBLIC_KEY_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+/** An ETag as S3 answers it: a quoted hex string; comparison ignores the quotes. */
+export function sameEtag(a: string, b: string): boolean {
+  return a.replace(/^"|"$/g, '') === b.replace(/^"|"$/g, '');
 }
 
 export interface PutOptions {
@@ -64,6 +138,9 @@ const CONTENT_TYPES: Record<string, string> = {
   txt: 'text/plain; charset=utf-8',
   json: 'application/json',
   zip: 'application/zip',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
 };
 
 /** The content type a key's extension implies (backends that keep no metadata of their own). */

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { fileKey, keySegmentOf, nameProblem, partProblems, sizeReadable } from './files.rules.js';
+
+const MiB = 1024 * 1024;
+
+describe('sizeReadable', () => {
+  it.each([
+    [0, '0.0 B'],
+    [512, '512.0 B'],
+    [1536, '1.5 KB'],
+    [10485760, '10.0 MB'],
+    [1024 ** 3, '1.0 GB'],
+  ])('%d → %s', (size, text) => expect(sizeReadable(size)).toBe(text));
+});
+
+describe('names', () => {
+  it.each([
+    ['report.pdf', undefined],
+    ['Rapport annuel é.pdf', undefined],
+    ['', 'The name must not be empty.'],
+    ['../../etc/passwd', 'The name must not contain a path separator.'],
+    ['a\\b', 'The name must not contain a path separator.'],
+    ['..', 'The name must not be a relative path.'],
+    ['a\u0000b', 'The name must not contain control characters.'],
+    ['x'.repeat(256), 'The name must be at most 255 characters.'],
+  ])('%j → %s', (name, problem) => expect(nameProblem(name)).toBe(problem));
+
+  it('keys stay inside the organization prefix with safe segments', () => {
+    expect(keySegmentOf('.hidden file (1).png')).toBe('hidden_file_1_.png');
+    expect(keySegmentOf('日本')).toBe('file');
+    expect(keySegmentOf('x'.repeat(300))).toHaveLength(120);
+    expect(fileKey('downloadable', 'org', 'id', '../a.zip')).toBe('downloadable/org/id/a.zip');
+  });
+});
+
+describe('partProblems', () => {
+  const part = (number: number, start: number, end: number) => ({ number, chunk_start: start, chunk_end: end });
+  it.each([
+    ['one part', [part(1, 0, 100)], 100, []],
+    ['an empty file', [part(1, 0, 0)], 0, []],
+    ['four parts of 5 MiB', [0, 1, 2, 3].map((i) => part(i + 1, i * 5 * MiB, (i + 1) * 5 * MiB)), 20 * MiB, []],
+    [
+      'a gap',
+      [part(1, 0, 5 * MiB), part(2, 5 * MiB + 1, 10 * MiB)],
+      10 * MiB,
+      ['Part 2 leaves a gap: it must start at byte 5242880.'],
+    ],
+    [
+      'an overlap',
+      [part(1, 0, 5 * MiB), part(2, 5 * MiB - 1, 10 * MiB)],
+      10 * MiB,
+      ['Part 2 overlaps the previous part: it must start at byte 5242880.'],
+    ],
+    ['short of the size', [part(1, 0, 99)], 100, ["The parts must end at the file's size, 100."]],
+    ['past the size', [part(1, 0, 101)], 100, ["The parts must end at the file's size, 100."]],
+    [
+      'numbers out of order',
+      [part(2, 0, 5 * MiB), part(1, 5 * MiB, 6 * MiB)],
+      6 * MiB,
+      ['Parts must be numbered 1 to 2 in order.', 'Parts must be numbered 1 to 2 in order.'],
+    ],
+    [
+      'a small middle part',
+      [part(1, 0, 10), part(2, 10, 20)],
+      20,
+      ['Part 1 is smaller than 5 MiB; only the last part may be.'],
+    ],
+    [
+      'a backwards part',
+      [part(1, 10, 0)],
+      0,
+      ['Part 1 leaves a gap: it must start at byte 0.', 'Part 1 must end after it starts.'],
+    ],
+  ])('%s', (_name, parts, size, messages) => {
+    expect(partProblems(parts, size).map((p) => p.msg)).toEqual(messages);
+  });
+});

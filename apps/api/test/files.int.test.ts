@@ -1,0 +1,414 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueRevocationsForOrder } from '../src/modules/benefit-grants/benefit-grants.service.js';
+import { cleanAbandonedUploads } from '../src/modules/files/files.cleanup.js';
+import { ManualClock } from '../src/platform/clock.js';
+import type { S3Config } from '../src/config.js';
+import { inTransaction, purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
+import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { startFakeS3, type FakeS3 } from './support/fake-s3.js';
+
+const MiB = 1024 * 1024;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
+
+interface PartPlan {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64?: string | null;
+}
+
+/** Parts of `partSize` bytes (the last one the rest), with their checksums unless told not to. */
+function planParts(bytes: Buffer, partSize: number, checksums = true): PartPlan[] {
+  const parts: PartPlan[] = [];
+  for (let start = 0, number = 1; start < bytes.length || number === 1; start += partSize, number++) {
+    const end = Math.min(bytes.length, start + partSize);
+    parts.push({
+      number,
+      chunk_start: start,
+      chunk_end: end,
+      ...(checksums ? { checksum_sha256_base64: sha256(bytes.subarray(start, end)) } : {}),
+    });
+    if (end >= bytes.length) break;
+  }
+  return parts;
+}
+
+describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => {
+  let server: TestServer;
+  let s3: FakeS3 | undefined;
+  let acme: OrganizationFixture;
+  let other: OrganizationFixture;
+  const clock = new ManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
+
+  beforeAll(async () => {
+    let s3Config: S3Config | undefined;
+    if (backend === 's3') {
+      s3 = await startFakeS3({ publicBuckets: ['public-files'] });
+      s3Config = {
+        endpoint: s3.url,
+        bucket: 'files',
+        publicBucket: 'public-files',
+        region: 'us-east-1',
+        accessKeyId: 'test-access-key',
+        secretAccessKey: 'test-secret-key',
+        forcePathStyle: true,
+      };
+    }
+    server = await startTestServer({ listen: true, clock, config: { s3: s3Config } });
+    acme = await organizationFactory(server);
+    other = await organizationFactory(server);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await s3?.stop();
+  });
+
+  /** The server's own links name its base URL without the test port. */
+  const reach = (url: string) => url.replace(/^http:\/\/127\.0\.0\.1(?=\/)/, server.url);
+
+  const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: unknown) =>
+    server.inject({ method, url, headers: token ? bearer(token) : {}, payload: payload as object });
+
+  const createBody = (bytes: Buffer, overrides: Record<string, unknown> = {}, parts = planParts(bytes, 5 * MiB)) => ({
+    name: 'book.pdf',
+    mime_type: 'application/pdf',
+    size: bytes.length,
+    service: 'downloadable',
+    checksum_sha256_base64: sha256(bytes),
+    upload: { parts },
+    ...overrides,
+  });
+
+  /** PUTs every part through its URL with its headers; answers the ETags (in parallel, as a browser). */
+  async function sendParts(upload: any, bytes: Buffer): Promise<{ number: number; etag: string; status: number }[]> {
+    return Promise.all(
+      upload.upload.parts.map(async (part: any) => {
+        const response = await fetch(reach(part.url), {
+          method: 'PUT',
+          headers: part.headers,
+          body: bytes.subarray(part.chunk_start, part.chunk_end),
+        });
+        await response.arrayBuffer();
+        return { number: part.number, etag: response.headers.get('etag') ?? '', status: response.status };
+      }),
+    );
+  }
+
+  const completeBody = (upload: any, sent: { number: number; etag: string }[]) => ({
+    id: upload.upload.id,
+    path: upload.upload.path,
+    parts: sent.map(({ number, etag }) => ({
+      number,
+      checksum_etag: etag,
+      checksum_sha256_base64: upload.upload.parts[number - 1].checksum_sha256_base64 ?? null,
+    })),
+  });
+
+  async function uploadFile(org: OrganizationFixture, bytes: Buffer, overrides: Record<string, unknown> = {}) {
+    const created = await api('POST', '/v1/files/', org.token, createBody(bytes, overrides));
+    expect(created.statusCode, created.body).toBe(201);
+    const upload = json(created);
+    const sent = await sendParts(upload, bytes);
+    expect(sent.map((s) => s.status)).toEqual(sent.map(() => 200));
+    const completed = await api('POST', `/v1/files/${upload.id}/uploaded`, org.token, completeBody(upload, sent));
+    expect(completed.statusCode, completed.body).toBe(200);
+    return json(completed);
+  }
+
+  async function sessionFor(customerId: string, org = acme): Promise<string> {
+    const response = await api('POST', '/v1/customer-sessions/', org.token, { customer_id: customerId });
+    expect(response.statusCode).toBe(201);
+    return json(response).token;
+  }
+
+  it('a 20 MiB file in 4 parts goes up through the returned URLs and comes back byte-identical', async () => {
+    const bytes = randomBytes(20 * MiB);
+    const created = await api('POST', '/v1/files/', acme.token, createBody(bytes));
+    expect(created.statusCode, created.body).toBe(201);
+    const upload = json(created);
+    expect(upload).toMatchObject({
+      organization_id: acme.organization.id,
+      name: 'book.pdf',
+      size: 20 * MiB,
+      size_readable: '20.0 MB',
+      is_uploaded: false,
+      service: 'downloadable',
+      checksum_sha256_hex: Buffer.from(sha256(bytes), 'base64').toString('hex'),
+    });
+    expect(upload.path).toBe(`downloadable/${acme.organization.id}/${upload.id}/book.pdf`);
+    expect(upload.upload.parts).toHaveLength(4);
+    expect(upload.upload.parts[0].headers).toEqual({
+      'x-amz-checksum-sha256': upload.upload.parts[0].checksum_sha256_base64,
+      'x-amz-sdk-checksum-algorithm': 'SHA256',
+    });
+    // Not listed until completed.
+    expect(json(await api('GET', `/v1/files/?ids=${upload.id}`, acme.token)).items).toEqual([]);
+
+    const sent = await sendParts(upload, bytes);
+    expect(sent.every((s) => s.status === 200 && s.etag)).toBe(true);
+    const completed = await api('POST', `/v1/files/${upload.id}/uploaded`, acme.token, completeBody(upload, sent));
+    expect(completed.statusCode, completed.body).toBe(200);
+    expect(json(completed)).toMatchObject({ id: upload.id, is_uploaded: true, service: 'downloadable' });
+    expect(json(completed).checksum_etag).toBeTruthy();
+    expect(json(completed).public_url).toBeUndefined();
+    const listed = json(await api('GET', `/v1/files/?ids=${upload.id}`, acme.token));
+    expect(listed.items.map((f: any) => f.id)).toEqual([upload.id]);
+
+    // Completing again is refused, and changes nothing.
+    const again = await api('POST', `/v1/files/${upload.id}/uploaded`, acme.token, completeBody(upload, sent));
+    expect(again.statusCode).toBe(400);
+
+    // The buyer of a downloadables benefit gets it from the portal.
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'downloadables', {
+      archived: {},
+      files: [upload.id],
+    });
+    const purchase = await purchaseFactory(server, acme, [benefit.id]);
+    await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.granted_at !== null);
+    const session = await sessionFor(purchase.customerId);
+    const downloads = await api('GET', '/v1/customer-portal/downloadables/', session);
+    expect(downloads.statusCode, downloads.body).toBe(200);
+    const [item] = json(downloads).items;
+    expect(item).toMatchObject({ benefit_id: benefit.id, file: { id: upload.id, name: 'book.pdf', size: 20 * MiB } });
+    const tokenPath = new URL(item.file.download.url).pathname;
+    const redirect = await server.inject({ method: 'GET', url: tokenPath });
+    expect(redirect.statusCode).toBe(302);
+    const body = Buffer.from(await (await fetch(reach(redirect.headers.location as string))).arrayBuffer());
+    expect(body.length).toBe(bytes.length);
+    expect(body.equals(bytes)).toBe(true);
+    const row = await server.runtime.database.db
+      .selectFrom('downloadables')
+      .selectAll()
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    expect(row.downloaded).toBe(1);
+
+    // Another customer sees none of it; a changed token is 404, a malformed one 400, an old one 410.
+    const stranger = await purchaseFactory(server, acme, []);
+    const theirs = await api('GET', '/v1/customer-portal/downloadables/', await sessionFor(stranger.customerId));
+    expect(json(theirs).items).toEqual([]);
+    const token = tokenPath.split('/').pop()!;
+    const [payload, signature] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ id: randomUUID(), exp: 4_000_000_000 })).toString('base64url');
+    expect(
+      (await server.inject({ method: 'GET', url: `/v1/customer-portal/downloadables/${forged}.${signature}` }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await server.inject({ method: 'GET', url: `/v1/customer-portal/downloadables/${payload}` })).statusCode,
+    ).toBe(400);
+    clock.advance(601_000);
+    const expired = await server.inject({ method: 'GET', url: tokenPath });
+    expect(expired.statusCode).toBe(410);
+    expect(json(expired).error).toBe('ResourceUnavailable');
+
+    // Revocation: no new links.
+    await inTransaction(server, (ctx) => enqueueRevocationsForOrder(ctx, purchase.orderId));
+    await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.revoked_at !== null);
+    expect(json(await api('GET', '/v1/customer-portal/downloadables/', session)).items).toEqual([]);
+  }, 120_000);
+
+  it('the auth matrix of every route', async () => {
+    const bytes = Buffer.from('hello');
+    const file = await uploadFile(acme, bytes, { name: 'hello.txt', mime_type: 'text/plain' });
+    const readOnly = await tokenFactory(server, acme.organization.id, ['files:read']);
+    const none = await tokenFactory(server, acme.organization.id, ['products:read']);
+    const create = createBody(bytes);
+    const complete = { id: 'x', path: 'x', parts: [{ number: 1, checksum_etag: 'x', checksum_sha256_base64: null }] };
+    const routes: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, write?: boolean][] = [
+      ['GET', '/v1/files/'],
+      ['POST', '/v1/files/', create, true],
+      ['POST', `/v1/files/${file.id}/uploaded`, complete, true],
+      ['PATCH', `/v1/files/${file.id}`, { name: 'x.txt' }, true],
+      ['DELETE', `/v1/files/${file.id}`, undefined, true],
+    ];
+    for (const [method, url, payload, write] of routes) {
+      expect((await api(method, url, undefined, payload)).statusCode, `${method} ${url}`).toBe(401);
+      expect((await api(method, url, none, payload)).statusCode, `${method} ${url}`).toBe(403);
+      if (write) expect((await api(method, url, readOnly, payload)).statusCode, `${method} ${url}`).toBe(403);
+    }
+    // Another organization: not found, and its list does not show it.
+    for (const [method, url, payload] of routes.slice(2)) {
+      expect((await api(method, url, other.token, payload)).statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect(json(await api('GET', `/v1/files/?ids=${file.id}`, other.token)).items).toEqual([]);
+    // Bad bodies: 422 and nothing stored.
+    for (const body of [
+      {},
+      { ...create, service: 'other' },
+      { ...create, size: -1 },
+      { ...create, upload: { parts: [] } },
+    ]) {
+      expect((await api('POST', '/v1/files/', acme.token, body)).statusCode).toBe(422);
+    }
+    expect((await api('POST', `/v1/files/${file.id}/uploaded`, acme.token, { id: 1 })).statusCode).toBe(422);
+    expect((await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: 5 })).statusCode).toBe(422);
+    // The portal routes: a customer session is required.
+    expect((await api('GET', '/v1/customer-portal/downloadables/')).statusCode).toBe(401);
+    expect((await api('GET', '/v1/customer-portal/downloadables/', acme.token)).statusCode).toBe(401);
+  });
+
+  it('PATCH renames (empty values ignored), DELETE removes the object', async () => {
+    const file = await uploadFile(acme, Buffer.from('some bytes'), {
+      name: 'a.bin',
+      mime_type: 'application/octet-stream',
+    });
+    const renamed = await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: 'b.bin', version: '2' });
+    expect(renamed.statusCode).toBe(200);
+    expect(json(renamed)).toMatchObject({ name: 'b.bin', version: '2', path: file.path });
+    const unchanged = await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: '', version: null });
+    expect(json(unchanged)).toMatchObject({ name: 'b.bin', version: '2' });
+    expect((await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: '../x' })).statusCode).toBe(422);
+    const deleted = await api('DELETE', `/v1/files/${file.id}`, acme.token);
+    expect(deleted.statusCode).toBe(204);
+    expect((await api('DELETE', `/v1/files/${file.id}`, acme.token)).statusCode).toBe(404);
+    expect(json(await api('GET', `/v1/files/?ids=${file.id}`, acme.token)).items).toEqual([]);
+    if (s3) expect([...s3.objects.keys()].some((key) => key.endsWith(file.path))).toBe(false);
+    else expect(existsSync(join(server.config.dataDir, 'storage', ...file.path.split('/')))).toBe(false);
+  });
+
+  it('refuses bad names and bad part plans with 422, storing nothing', async () => {
+    const bytes = randomBytes(11 * MiB);
+    const names = ['../../etc/passwd', 'a\u0000b.pdf', 'x'.repeat(256), '..', ''];
+    for (const name of names) {
+      const response = await api('POST', '/v1/files/', acme.token, createBody(bytes, { name }));
+      expect(response.statusCode, JSON.stringify(name)).toBe(422);
+    }
+    const gap = [
+      { number: 1, chunk_start: 0, chunk_end: 5 * MiB },
+      { number: 2, chunk_start: 5 * MiB + 10, chunk_end: 11 * MiB },
+    ];
+    const overlap = [
+      { number: 1, chunk_start: 0, chunk_end: 6 * MiB },
+      { number: 2, chunk_start: 5 * MiB, chunk_end: 11 * MiB },
+    ];
+    const short = [{ number: 1, chunk_start: 0, chunk_end: 10 * MiB }];
+    for (const parts of [gap, overlap, short]) {
+      const response = await api('POST', '/v1/files/', acme.token, createBody(bytes, {}, parts));
+      expect(response.statusCode).toBe(422);
+      expect(json(response).detail[0].loc.slice(0, 3)).toEqual(['body', 'downloadable', 'upload']);
+    }
+    // Media and avatars: images only, within their sizes.
+    const image = { name: 'a.png', mime_type: 'image/png', service: 'product_media' };
+    expect(
+      (await api('POST', '/v1/files/', acme.token, createBody(bytes, { ...image, mime_type: 'text/html' }))).statusCode,
+    ).toBe(422);
+    expect(
+      (await api('POST', '/v1/files/', acme.token, createBody(bytes, { ...image, service: 'organization_avatar' })))
+        .statusCode,
+    ).toBe(422);
+    const count = await server.runtime.database.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBeGreaterThan(0);
+  });
+
+  it('a part bigger than declared, a wrong checksum or a wrong whole-file SHA-256: 4xx, the file stays not uploaded', async () => {
+    const bytes = randomBytes(1000);
+    // A part whose body is not its declared checksum.
+    const created = json(await api('POST', '/v1/files/', acme.token, createBody(bytes)));
+    const part = created.upload.parts[0];
+    const tampered = Buffer.from(bytes);
+    tampered[0] = tampered[0]! ^ 1;
+    const badDigest = await fetch(reach(part.url), { method: 'PUT', headers: part.headers, body: tampered });
+    expect(badDigest.status).toBe(400);
+    // A part larger than declared, without checksums.
+    const loose = json(
+      await api(
+        'POST',
+        '/v1/files/',
+        acme.token,
+        createBody(bytes, { checksum_sha256_base64: null }, planParts(bytes, 5 * MiB, false)),
+      ),
+    );
+    const tooBig = await fetch(reach(loose.upload.parts[0].url), {
+      method: 'PUT',
+      body: Buffer.concat([bytes, bytes]),
+    });
+    if (backend === 'local') expect(tooBig.status).toBe(400);
+    const etag = tooBig.headers.get('etag') ?? '"none"';
+    const refused = await api(
+      'POST',
+      `/v1/files/${loose.id}/uploaded`,
+      acme.token,
+      completeBody(loose, [{ number: 1, etag }]),
+    );
+    expect(refused.statusCode).toBe(400);
+    // The right parts but another whole-file checksum.
+    const wrongWhole = json(
+      await api(
+        'POST',
+        '/v1/files/',
+        acme.token,
+        createBody(bytes, { checksum_sha256_base64: sha256(Buffer.from('other')) }),
+      ),
+    );
+    const sent = await sendParts(wrongWhole, bytes);
+    const mismatch = await api(
+      'POST',
+      `/v1/files/${wrongWhole.id}/uploaded`,
+      acme.token,
+      completeBody(wrongWhole, sent),
+    );
+    expect(mismatch.statusCode).toBe(400);
+    expect(json(mismatch).error).toBe('BadRequest');
+    const rows = await server.runtime.database.db
+      .selectFrom('files')
+      .select(['id', 'is_uploaded'])
+      .where('id', 'in', [created.id, loose.id, wrongWhole.id])
+      .execute();
+    expect(rows.every((row) => !row.is_uploaded)).toBe(true);
+    // Reporting other parts than declared: 422.
+    const partsMismatch = await api('POST', `/v1/files/${wrongWhole.id}/uploaded`, acme.token, {
+      ...completeBody(wrongWhole, sent),
+      parts: [],
+    });
+    expect(partsMismatch.statusCode).toBe(422);
+  });
+
+  it.runIf(backend === 'local')('expired or altered part upload URLs are refused', async () => {
+    const bytes = randomBytes(100);
+    const created = json(await api('POST', '/v1/files/', acme.token, createBody(bytes)));
+    const part = created.upload.parts[0];
+    const altered = reach(part.url).replace(/size=100/, 'size=1000');
+    expect((await fetch(altered, { method: 'PUT', headers: part.headers, body: bytes })).status).toBe(403);
+    clock.advance(601_000);
+    const late = await fetch(reach(part.url), { method: 'PUT', headers: part.headers, body: bytes });
+    expect(late.status).toBe(410);
+  });
+
+  it('an organization avatar sets avatar_url to its public URL, served to anyone', async () => {
+    const png = randomBytes(2048);
+    const file = await uploadFile(acme, png, {
+      name: 'logo.png',
+      mime_type: 'image/png',
+      service: 'organization_avatar',
+    });
+    expect(file.public_url).toBeTruthy();
+    const organization = json(await api('GET', `/v1/organizations/${acme.organization.id}`, acme.token));
+    expect(organization.avatar_url).toBe(file.public_url);
+    const served = await fetch(reach(file.public_url));
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+    if (s3) expect(file.public_url).toBe(`${s3.url}/public-files/${file.path}`);
+  });
+
+  it('uploads abandoned for a day are aborted and their rows deleted', async () => {
+    const created = json(await api('POST', '/v1/files/', acme.token, createBody(randomBytes(10))));
+    expect(await cleanAbandonedUploads(server.context())).toBe(0);
+    clock.advance(25 * 3600 * 1000);
+    expect(await cleanAbandonedUploads(server.context())).toBeGreaterThanOrEqual(1);
+    const row = await server.runtime.database.db
+      .selectFrom('files')
+      .select('id')
+      .where('id', '=', created.id)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+    if (s3) expect(s3.uploads.has(created.upload.id)).toBe(false);
+  });
+});
