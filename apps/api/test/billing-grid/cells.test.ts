@@ -8,6 +8,7 @@ import {
   PAYMENTS,
   SAMPLE_SIZE,
   START_DAYS,
+  TAXES,
   allCells,
   cellName,
   gridCells,
@@ -24,11 +25,12 @@ const axes: [keyof Cell, readonly string[]][] = [
   ['change', CHANGES],
   ['payment', PAYMENTS],
   ['end', ENDS],
+  ['tax', TAXES],
 ];
 
 describe('the grid', () => {
   it('holds every valid combination of the axes, and the full grid samples at least 1,000 of them', () => {
-    expect(allCells().length).toBe(5474);
+    expect(allCells().length).toBe(5474 * TAXES.length);
     expect(FULL_GRID_SIZE).toBeGreaterThanOrEqual(1000);
     expect(new Set(gridCells(FULL_GRID_SIZE).map(cellName)).size).toBe(FULL_GRID_SIZE);
   });

@@ -35,9 +35,12 @@ export const CHANGES = [
 ] as const;
 export const PAYMENTS = ['paid', 'recovered', 'exhausted'] as const;
 export const ENDS = ['renews', 'cancel', 'uncancel', 'revoke'] as const;
-/** Not possible yet (no refunds or tax rates API): the axes exist so that the cells can grow into them. */
+/** Not possible yet (no refunds API in the grid): the axis exists so that the cells can grow into it. */
 export const REFUNDS = ['none'] as const;
-export const TAXES = ['none'] as const;
+/** `fr-20`: the seller collects 20 % VAT in France and the buyer's billing address is French (docs/tax.md). */
+export const TAXES = ['none', 'fr-20'] as const;
+/** The rate each tax value registers, in basis points. */
+export const TAX_RATES: Record<(typeof TAXES)[number], number> = { none: 0, 'fr-20': 2000 };
 
 export interface Cell {
   interval: Interval;
@@ -206,5 +209,6 @@ export function scenarioOf(cell: Cell): Scenario {
     discountAt: change === 'discount-midway' ? 'action' : 'checkout',
     actions,
     horizon,
+    taxBasisPoints: TAX_RATES[cell.tax],
   };
 }

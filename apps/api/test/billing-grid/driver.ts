@@ -66,6 +66,8 @@ export interface Observed {
 }
 
 const ADDRESS = { country: 'US', line1: '1 Main Street', city: 'Springfield', postal_code: '12345', state: 'US-IL' };
+/** The buyer of a taxed cell: in France, where the seller collects VAT. */
+const FRENCH_ADDRESS = { country: 'FR', line1: '1 rue de Rivoli', city: 'Paris', postal_code: '75001' };
 const VISA = '4242424242424242';
 
 class Api {
@@ -106,6 +108,15 @@ async function setCard(server: TestServer, customerId: string, works: boolean): 
 export async function runScenario(server: TestServer, scenario: Scenario, dueTimes: Date[]): Promise<Observed> {
   const { token } = await organizationFactory(server, { name: 'Billing grid' });
   const api = new Api(server, token);
+  const taxed = (scenario.taxBasisPoints ?? 0) > 0;
+  if (taxed) {
+    const registered = await api.call('POST', '/v1/tax-registrations/', {
+      country: 'FR',
+      rate_basis_points: scenario.taxBasisPoints,
+      label: 'VAT',
+    });
+    if (!registered) throw new Error(`tax registration: ${api.errors.at(-1)}`);
+  }
   const plans: Record<string, string> = {};
   const productIds = new Map<string, string>();
 
@@ -161,7 +172,7 @@ export async function runScenario(server: TestServer, scenario: Scenario, dueTim
   const confirmed = await buyer.call('POST', `/v1/checkouts/client/${checkout.client_secret}/confirm`, {
     customer_email: `grid-${randomBytes(4).toString('hex')}@example.com`,
     customer_name: 'Grid Buyer',
-    customer_billing_address: ADDRESS,
+    customer_billing_address: taxed ? FRENCH_ADDRESS : ADDRESS,
     confirmation_token_id: confirmation?.id,
   });
   if (!confirmed) throw new Error(`confirm: ${buyer.errors.join('; ')}`);

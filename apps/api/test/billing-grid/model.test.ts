@@ -123,6 +123,35 @@ describe('expectedOutcome', () => {
     });
   });
 
+  it('the same downgrade taxed at 20 %: tax on each net, none on the credited order; the balance pays net + tax', () => {
+    expect(
+      summary({
+        start,
+        plan: monthly('base', 5000),
+        discount: null,
+        discountAt: 'checkout',
+        actions: [
+          {
+            at: new Date(start.getTime() + HOUR),
+            action: { kind: 'change_product', to: monthly('down', 2000), behavior: 'prorate' },
+          },
+        ],
+        horizon: at('2026-04-15T12:00:00Z'),
+        taxBasisPoints: 2000,
+      }),
+    ).toEqual({
+      orders: [
+        ['2026-01-15', 'subscription_create', 6000, 6000, 'paid'],
+        ['2026-02-15', 'subscription_cycle', 0, 0, 'paid'],
+        // 2000 + 400 tax, of which the 996 balance pays first.
+        ['2026-03-15', 'subscription_cycle', 2400, 1404, 'paid'],
+        ['2026-04-15', 'subscription_cycle', 2400, 2400, 'paid'],
+      ],
+      balance: 0,
+      status: 'active',
+    });
+  });
+
   it('the same downgrade with invoice: a credit order at once, the balance pays the next renewal first', () => {
     const outcome = expectedOutcome({
       start,

@@ -46,6 +46,8 @@ export interface Scenario {
   actions: TimedAction[];
   /** The model (and the run) stop here. */
   horizon: Date;
+  /** The rate of the buyer's place (0: the seller is not registered there), basis points. */
+  taxBasisPoints?: number;
 }
 
 export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -64,7 +66,7 @@ export interface ExpectedOrder {
   subtotal: number;
   discount: number;
   net: number;
-  /** No tax yet: total = net; never below 0 (the excess went to the credit balance). */
+  /** net + tax; never below 0 (the excess went to the credit balance). */
   total: number;
   status: 'paid' | 'pending';
   /** What the card was asked for after the credit balance (0: paid without a charge). */
@@ -278,6 +280,9 @@ export function expectedOutcome(scenario: Scenario): Outcome {
     creditsCreated += toBalance;
     const subtotal = lines.reduce((sum, item) => sum + item.amount, 0);
     const net = subtotal - discountAmount;
+    // Tax on the net at the rate, a half cent up; an order with nothing to pay has none.
+    const rate = scenario.taxBasisPoints ?? 0;
+    const tax = net > 0 ? Math.floor((2 * net * rate + 10_000) / 20_000) : 0;
     orders.push({
       at,
       billingReason,
@@ -285,7 +290,7 @@ export function expectedOutcome(scenario: Scenario): Outcome {
       subtotal,
       discount: discountAmount,
       net,
-      total: net,
+      total: net + tax,
       status: 'pending',
       charged: 0,
       balanceApplied: 0,
