@@ -104,5 +104,14 @@ describe('a revoke while a renewal charge is at the processor', () => {
       .where('type', '=', 'order.refunded')
       .execute();
     expect(events).toHaveLength(1);
+    // The seller sees it among the refunds: the whole order, made by Tessera with the charge's key.
+    const listed = json(
+      await server.inject({ method: 'GET', url: `/v1/refunds/?order_id=${order.id}`, headers: bearer(acme.token) }),
+    );
+    expect(listed.items).toEqual([
+      expect.objectContaining({ status: 'succeeded', reason: 'other', amount: 1000, tax_amount: 0 }),
+    ]);
+    const [refund] = await db().selectFrom('refunds').selectAll().where('order_id', '=', order.id).execute();
+    expect(refund).toMatchObject({ idempotency_key: `subscription-charge-refund:${order.id}`, processor_amount: 1000 });
   });
 });

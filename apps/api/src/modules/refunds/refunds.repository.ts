@@ -39,6 +39,10 @@ export async function findRefundById(db: Executor, id: string): Promise<RefundRo
   return db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function findRefundByIdempotencyKey(db: Executor, key: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
 export async function findRefundByProcessorId(db: Executor, processorRefundId: string): Promise<RefundRow | undefined> {
   return db.selectFrom('refunds').selectAll().where('processor_refund_id', '=', processorRefundId).executeTakeFirst();
 }

@@ -4,11 +4,15 @@ import { BadRequest, IssueCollector } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { runIn } from '../../platform/jobs/queue.js';
 import { PaymentProcessorUnavailable, UnavailablePaymentProcessor } from '../../platform/payments/index.js';
-import { lockVisibleOrder } from '../orders/orders.repository.js';
+import type { RefundReason } from '../../db/tables/refunds.js';
+import type { Metadata } from '../../platform/http/metadata.js';
+import { lockOrderById, lockVisibleOrder, type OrderRow } from '../orders/orders.repository.js';
 import { RefundAmountTooHigh, RefundedAlready, RevokeSubscriptionBenefitsProhibited } from './refunds.errors.js';
 import { refundableAmount, refundTaxPortion, splitRefund } from './refunds.money.js';
 import {
+  findProcessorPaymentId,
   findRefundablePayment,
+  findRefundByIdempotencyKey,
   insertRefund,
   listVisibleRefunds,
   sumRefundsOfOrder,
@@ -65,51 +69,119 @@ export async function reserveRefund(ctx: Context, input: RefundCreateInput): Pro
     issues.throwIfAny();
   }
 
-  const held = await sumRefundsOfOrder(ctx.db, found.id);
-  // Refunds still pending count as refunded: their amounts are reserved until they settle.
-  const state = {
-    net_amount: found.net_amount,
-    tax_amount: found.tax_amount,
-    refunded_amount: found.refunded_amount + held.pending_amount,
-    refunded_tax_amount: found.refunded_tax_amount + held.pending_tax_amount,
-  };
+  const state = await refundState(ctx, found);
   const refundable = refundableAmount(state);
   if (input.amount > refundable) throw new RefundAmountTooHigh(refundable);
-  const tax = refundTaxPortion(state, input.amount);
+  const id = randomUUID();
+  return insertReservedRefund(ctx, found, state, {
+    id,
+    amount: input.amount,
+    reason: input.reason,
+    comment: input.comment ?? null,
+    revoke_benefits: input.revoke_benefits,
+    metadata: input.metadata ?? {},
+    idempotency_key: refundIdempotencyKey(id),
+  });
+}
 
-  const payment = await findRefundablePayment(ctx.db, found.id);
-  const cardRefundable = payment ? payment.amount - held.processor_amount : 0;
-  const split = splitRefund(input.amount + tax, cardRefundable);
+/** The order as refunds see it: refunds still pending count as refunded (their amounts are reserved). */
+async function refundState(ctx: Context, order: OrderRow) {
+  const held = await sumRefundsOfOrder(ctx.db, order.id);
+  return {
+    net_amount: order.net_amount,
+    tax_amount: order.tax_amount,
+    refunded_amount: order.refunded_amount + held.pending_amount,
+    refunded_tax_amount: order.refunded_tax_amount + held.pending_tax_amount,
+    card_refunded: held.processor_amount,
+  };
+}
+
+interface Reservation {
+  id: string;
+  amount: number;
+  reason: RefundReason;
+  comment: string | null;
+  revoke_benefits: boolean;
+  metadata: Metadata;
+  idempotency_key: string;
+}
+
+/**
+ * Commits a refund `pending` for an order locked by the caller: its tax portion, and amount + tax split
+ * between the card (up to what its payment took and has not had back) and the credit balance.
+ */
+async function insertReservedRefund(
+  ctx: Context,
+  order: OrderRow,
+  state: Awaited<ReturnType<typeof refundState>>,
+  reservation: Reservation,
+): Promise<RefundCall> {
+  const tax = refundTaxPortion(state, reservation.amount);
+  const payment = await findRefundablePayment(ctx.db, order.id);
+  const cardRefundable = payment ? payment.amount - state.card_refunded : 0;
+  const split = splitRefund(reservation.amount + tax, cardRefundable);
   const processor = ctx.payments;
   if (split.processor > 0 && (!processor || processor instanceof UnavailablePaymentProcessor)) {
     throw new BadRequest(new PaymentProcessorUnavailable().message);
   }
-
-  const id = randomUUID();
   const now = ctx.clock.now();
   const refund = await insertRefund(ctx.db, {
-    id,
+    id: reservation.id,
     created_at: now,
     modified_at: now,
-    organization_id: found.organization_id,
-    order_id: found.id,
-    subscription_id: found.subscription_id,
-    customer_id: found.customer_id,
+    organization_id: order.organization_id,
+    order_id: order.id,
+    subscription_id: order.subscription_id,
+    customer_id: order.customer_id,
     payment_id: split.processor > 0 ? payment!.id : null,
     status: 'pending',
-    reason: input.reason,
-    amount: input.amount,
+    reason: reservation.reason,
+    amount: reservation.amount,
     tax_amount: tax,
-    currency: found.currency,
-    comment: input.comment ?? null,
-    revoke_benefits: input.revoke_benefits,
-    metadata: JSON.stringify(input.metadata ?? {}),
+    currency: order.currency,
+    comment: reservation.comment,
+    revoke_benefits: reservation.revoke_benefits,
+    metadata: JSON.stringify(reservation.metadata),
     processor: payment?.processor ?? processor?.name ?? 'simulated',
     processor_amount: split.processor,
     balance_amount: split.balance,
-    idempotency_key: refundIdempotencyKey(id),
+    idempotency_key: reservation.idempotency_key,
   });
   return { refund, processorPaymentId: split.processor > 0 ? payment!.processor_payment_id : null };
+}
+
+/**
+ * A refund Tessera makes on its own, of all that is left of a paid order (a renewal charged after its
+ * subscription ended), in the caller's transaction: reserved once under `idempotencyKey`. Answers the
+ * pending refund to send (again, after a crash), or null when there is nothing to do: the order is not
+ * paid or nothing is left, or the refund under this key has settled.
+ */
+export async function reserveFullRefund(
+  ctx: Context,
+  orderId: string,
+  input: { idempotencyKey: string; reason: RefundReason; comment: string },
+): Promise<RefundCall | null> {
+  const order = await lockOrderById(ctx.db, orderId);
+  if (!order) return null;
+  const existing = await findRefundByIdempotencyKey(ctx.db, input.idempotencyKey);
+  if (existing) {
+    if (existing.status !== 'pending') return null;
+    const processorPaymentId = existing.payment_id ? await findProcessorPaymentId(ctx.db, existing.payment_id) : null;
+    return { refund: existing, processorPaymentId };
+  }
+  if (order.status !== 'paid' && order.status !== 'partially_refunded') return null;
+  const state = await refundState(ctx, order);
+  const amount = refundableAmount(state);
+  if (amount <= 0) return null;
+  return insertReservedRefund(ctx, order, state, {
+    id: randomUUID(),
+    amount,
+    reason: input.reason,
+    comment: input.comment,
+    revoke_benefits: false,
+    metadata: {},
+    idempotency_key: input.idempotencyKey,
+  });
 }
 
 /**

@@ -5,13 +5,15 @@ import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/q
 import { onOrganizationClock, organizationsWithTestClocks } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
-import type { ChargeResult, RefundResult } from '../../platform/payments/processor.js';
+import type { ChargeResult } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
-import { markOrderPaid, markOrderRefunded } from '../orders/orders.service.js';
+import { markOrderPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
 import { recordPayment } from '../payments/payments.service.js';
+import { reserveFullRefund } from '../refunds/refunds.service.js';
+import { askProcessor, settleRefund } from '../refunds/refunds.settle.js';
 import { nextRetryAt } from './subscriptions.billing.js';
 import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
@@ -280,42 +282,41 @@ async function record(
 }
 
 /**
- * Gives back money that came in for a subscription that had ended: the processor refunds it (outside
- * any transaction, one idempotency key per charge, so a retry refunds once), then the order is recorded
- * refunded and the credit balance it used comes back. A crash between the two is finished by the next
- * billing run, which picks up every charge still `refunding`.
+ * Gives back money that came in for a subscription that had ended, as a refund of the whole order
+ * (modules/refunds): reserved in a short transaction under the charge's lock with one idempotency key
+ * per charge, sent to the processor outside any transaction (a retry refunds once), settled (the order
+ * refunded, the credit balance it used given back, `refund.created`, `order.refunded`), then the charge
+ * recorded `refunded`. A crash in between is finished by the next billing run, which picks up every
+ * charge still `refunding`.
  */
 export async function refundCharge(ctx: Context, run: JobRun, orderId: string): Promise<void> {
-  const pending = await run.transaction(async (tx) => {
+  const call = await run.transaction(async (tx) => {
     const charge = await lockCharge(tx.db, orderId);
-    const order = await findOrderById(tx.db, orderId);
-    if (!charge || charge.status !== 'refunding' || !charge.refund_payment_id || !order) return null;
-    return { paymentId: charge.refund_payment_id, amount: dueAmount(order) };
-  });
-  if (!pending || !ctx.payments) return;
-  let result: RefundResult;
-  try {
-    result = await ctx.payments.refund({
-      processorPaymentId: pending.paymentId,
-      amount: pending.amount,
+    if (!charge || charge.status !== 'refunding' || !charge.refund_payment_id) return null;
+    return reserveFullRefund(tx, orderId, {
       idempotencyKey: `subscription-charge-refund:${orderId}`,
-      reason: 'subscription_ended',
+      reason: 'other',
+      comment: 'Charged after the subscription ended.',
     });
-  } catch (error) {
-    ctx.log.warn({ err: error, orderId }, 'refund of a charge after the subscription ended deferred');
-    return;
-  }
-  if (result.status === 'failed') {
-    ctx.log.error({ orderId, reason: result.failureReason }, 'refund of a charge after the subscription ended failed');
-    return;
-  }
+  });
+  if (call && ctx.payments) {
+    const outcome = await askProcessor(ctx, call);
+    const refund = await settleRefund(ctx, run, call.refund.id, outcome);
+    if (refund.status === 'failed') {
+      ctx.log.error(
+        { orderId, reason: refund.failure_reason },
+        'refund of a charge after the subscription ended failed',
+      );
+    }
+    if (refund.status !== 'succeeded') return;
+  } else if (call) return;
   await run.transaction(async (tx) => {
     const charge = await lockCharge(tx.db, orderId);
     if (!charge || charge.status !== 'refunding') return;
-    await updateCharge(tx.db, orderId, { status: 'refunded', modified_at: tx.clock.now() });
-    await markOrderRefunded(tx, orderId);
     const order = await findOrderById(tx.db, orderId);
-    if (order) await restoreAppliedBalance(tx, order);
+    // Refunded (by this refund, or one that settled before a crash): the charge is done.
+    if (order?.status !== 'refunded') return;
+    await updateCharge(tx.db, orderId, { status: 'refunded', modified_at: tx.clock.now() });
   });
 }
 
