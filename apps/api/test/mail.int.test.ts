@@ -309,26 +309,38 @@ describe('customer emails from events', () => {
     expect(renewal.text_body).toContain('The next renewal is on');
   });
 
-  it('refund.created emails the refund to the customer of the order (whatever records it)', async () => {
+  it('a refund is emailed once, when it succeeded (whichever event says so first)', async () => {
     const buyer = uniqueBuyer('refund');
     const purchase = await purchaseFactory(server, acme, [], { email: buyer });
-    await db()
-      .transaction()
-      .execute((tx) =>
-        recordWebhookEvent(server.runtime.context(tx), acme.organization.id, 'refund.created', {
-          id: '00000000-0000-4000-8000-000000000001',
-          status: 'succeeded',
-          amount: 400,
-          tax_amount: 0,
-          currency: 'usd',
-          order_id: purchase.orderId,
-          customer_id: purchase.customerId,
-        }),
-      );
+    const refund = (status: string) => ({
+      id: '00000000-0000-4000-8000-000000000001',
+      status,
+      amount: 400,
+      tax_amount: 0,
+      currency: 'usd',
+      order_id: purchase.orderId,
+      customer_id: purchase.customerId,
+    });
+    const record = (type: 'refund.created' | 'refund.updated', data: object) =>
+      db()
+        .transaction()
+        .execute((tx) => recordWebhookEvent(server.runtime.context(tx), acme.organization.id, type, data));
+
+    // Reported pending first: nothing yet (it may still fail).
+    await record('refund.created', refund('pending'));
+    expect(await templatesFor(buyer)).toEqual(['order_receipt']);
+    await record('refund.updated', refund('succeeded'));
     expect(await templatesFor(buyer)).toEqual(['order_receipt', 'refund_issued']);
-    const refund = await emailOf(buyer, 'refund_issued');
-    expect(refund.subject).toBe('Acme Tools refunded $4.00');
-    expect(refund.text_body).toContain(`/portal/${acme.organization.slug}/orders/${purchase.orderId}`);
+    const email = await emailOf(buyer, 'refund_issued');
+    expect(email.subject).toBe('Acme Tools refunded $4.00');
+    expect(email.text_body).toContain(`/portal/${acme.organization.slug}/orders/${purchase.orderId}`);
+    // Told again (a redelivered or later update): still one email.
+    await record('refund.updated', refund('succeeded'));
+    expect(await templatesFor(buyer)).toEqual(['order_receipt', 'refund_issued']);
+    // A refund succeeded at once is emailed on its creation; a failed one never.
+    await record('refund.created', { ...refund('succeeded'), id: '00000000-0000-4000-8000-000000000002' });
+    await record('refund.created', { ...refund('failed'), id: '00000000-0000-4000-8000-000000000003' });
+    expect(await templatesFor(buyer)).toEqual(['order_receipt', 'refund_issued', 'refund_issued']);
   });
 });
 

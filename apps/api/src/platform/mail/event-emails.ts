@@ -16,7 +16,8 @@ import { queueEmail } from './outbox.js';
  * - `subscription.canceled` while the subscription runs to its period end: `subscription_canceled`
  *   (canceled and ended at once, only the next one is sent);
  * - `subscription.revoked`: `subscription_ended`;
- * - `refund.created`: `refund_issued` (`order.refunded` accompanies it and sends nothing more).
+ * - `refund.created` or `refund.updated` of a refund that succeeded: `refund_issued`, once per refund (a
+ *   refund first reported pending is emailed when it succeeds; `order.refunded` sends nothing more).
  * The dunning's failed and recovered payments have no event; the renewal engine queues those itself.
  */
 
@@ -61,6 +62,7 @@ const HANDLED = new Set<WebhookEventType>([
   'subscription.canceled',
   'subscription.revoked',
   'refund.created',
+  'refund.updated',
 ]);
 
 const date = (value: string | null | undefined) => (value ? new Date(value) : null);
@@ -154,11 +156,12 @@ export async function queueEmailsForEvent(
       });
       return;
     }
-    case 'refund.created': {
+    case 'refund.created':
+    case 'refund.updated': {
       const parsed = RefundEvent.safeParse(data);
       if (!parsed.success) return;
       const r = parsed.data;
-      if (r.status === 'failed' || r.status === 'canceled') return;
+      if (r.status !== undefined && r.status !== 'succeeded') return;
       const order = await findOrderForRefundEmail(ctx.db, organizationId, r.order_id);
       if (!order) return;
       const customer = await findCustomerContact(ctx.db, r.customer_id ?? order.customer_id);
@@ -167,6 +170,7 @@ export async function queueEmailsForEvent(
         organizationId,
         to: customer.email,
         template: 'refund_issued',
+        once: r.id,
         data: {
           customerName: customer.name,
           productName: order.product_name,

@@ -12,6 +12,16 @@ export async function findOrganizationForMail(db: Executor, organizationId: stri
     .executeTakeFirst();
 }
 
+export async function emailOfKindExists(db: Executor, organizationId: string, kind: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('emails')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertEmailRow(db: Executor, row: Insertable<EmailsTable>): Promise<void> {
   await db.insertInto('emails').values(row).execute();
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import { serverClock } from '../test-clock.js';
-import { findOrganizationForMail, insertEmailRow } from './mail.repository.js';
+import { emailOfKindExists, findOrganizationForMail, insertEmailRow } from './mail.repository.js';
 import { sendEmailJob } from './sender.js';
 import { templateEnabled } from './settings.js';
 import { renderTemplate, type TemplateData, type TemplateName } from './templates.js';
@@ -11,6 +11,11 @@ export interface QueueEmailInput<K extends TemplateName> {
   to: string | string[];
   template: K;
   data: TemplateData[K];
+  /**
+   * At most one email of this template with this key per organization (a refund is emailed when it
+   * succeeds, whichever event says so first). Stored in `kind` as `template:key`.
+   */
+  once?: string;
 }
 
 /**
@@ -28,6 +33,8 @@ export async function queueEmail<K extends TemplateName>(
   const organization = await findOrganizationForMail(ctx.db, input.organizationId);
   if (!organization) return null;
   if (!templateEnabled(input.template, organization.customer_email_settings)) return null;
+  const kind = input.once === undefined ? input.template : `${input.template}:${input.once}`;
+  if (input.once !== undefined && (await emailOfKindExists(ctx.db, organization.id, kind))) return null;
   const rendered = renderTemplate(input.template, { name: organization.name }, input.data);
   const id = randomUUID();
   await insertEmailRow(ctx.db, {
@@ -40,7 +47,7 @@ export async function queueEmail<K extends TemplateName>(
     text_body: rendered.text,
     html_body: rendered.html,
     template: input.template,
-    kind: input.template,
+    kind,
     status: 'pending',
     next_attempt_at: serverClock(ctx.clock).now(),
     sent_at: null,
