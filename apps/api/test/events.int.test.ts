@@ -305,6 +305,23 @@ describe('POST /v1/events/ingest', () => {
     }
     expect(changes.map((c) => c.id)).toEqual([counted.id]);
     expect(changes[0].active_meters).toMatchObject([{ consumed_units: 1, credited_units: 0, balance: -1 }]);
+
+    // Batches in a row mark the customer; the runs record its state (once per run, not per batch) and
+    // leave no mark behind; the last event carries every batch.
+    for (let i = 0; i < 3; i++) {
+      expect((await ingest([{ name: 'llm', external_customer_id: 'counted' }], org.token)).statusCode).toBe(200);
+    }
+    const marks = () => db().selectFrom('customer_state_changes').select('customer_id').execute();
+    let later: any[] = [];
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+      later = (await stateChanges()).slice(before + 1);
+      if ((await marks()).length === 0 && later.at(-1)?.active_meters[0]?.consumed_units === 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await marks()).toEqual([]);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    expect(later.length).toBeLessThanOrEqual(3);
+    expect(later.at(-1).active_meters).toMatchObject([{ consumed_units: 4 }]);
   });
 });
 

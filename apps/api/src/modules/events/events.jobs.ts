@@ -1,14 +1,17 @@
 import { z } from 'zod/v4';
+import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import { defineJob } from '../../platform/jobs/queue.js';
 import { customerStateOf } from '../customers/customers.state.js';
-import { findLiveCustomers, takeCustomerStatesChanged } from './events.repository.js';
+import { deleteCustomerStateMarks, findCustomerStateMarks, findLiveCustomers } from './events.repository.js';
 
-/** Customers handled per run of `customers.state_changes` (another run is enqueued for the rest). */
-const STATE_CHANGES_PER_RUN = 500;
+/** Customers whose state is recorded per transaction of `customers.state_changes`. */
+const STATE_CHANGES_PER_TRANSACTION = 100;
+/** Customers handled per run (another run is enqueued for the rest). */
+const STATE_CHANGES_PER_RUN = 2_000;
 
-async function recordStateChanges(ctx: Parameters<typeof recordWebhookEvent>[0], customerIds: string[]) {
+async function recordStateChanges(ctx: Context, customerIds: string[]) {
   for (const customer of await findLiveCustomers(ctx.db, customerIds)) {
     await recordWebhookEvent(
       ctx,
@@ -23,21 +26,33 @@ async function recordStateChanges(ctx: Parameters<typeof recordWebhookEvent>[0],
  * After ingests, each customer whose meters a new event counts gets one `customer.state_changed` with
  * its current meters (the reference's `event.ingested`). Ingests mark the customers
  * (`customer_state_changes`) and enqueue this job, of which at most one waits at a time: a customer
- * reached by many batches in a row gets one event, and ingestion never waits on the states.
+ * reached by many batches in a row gets one event. Marks are read without locks and removed with the
+ * events recorded for them, in short transactions, so an ingest never waits on a run.
  */
 export const customerStateChangesJob = defineJob({
   name: 'customers.state_changes',
   schema: z.object({}),
   policy: 'short',
+  transaction: false,
   retryLimit: 10,
   retryDelaySeconds: 2,
   retryBackoff: true,
-  handle: async (ctx) => {
-    const customerIds = await takeCustomerStatesChanged(ctx.db, STATE_CHANGES_PER_RUN);
-    await recordStateChanges(ctx, customerIds);
-    if (customerIds.length === STATE_CHANGES_PER_RUN) {
-      await ctx.jobs.enqueue(customerStateChangesJob, {}, { singletonKey: 'pending' });
+  handle: async (ctx, _data, run) => {
+    let handled = 0;
+    while (handled < STATE_CHANGES_PER_RUN) {
+      const marks = await findCustomerStateMarks(ctx.db, STATE_CHANGES_PER_TRANSACTION);
+      if (marks.length === 0) return;
+      await run!.transaction(async (tx) => {
+        await recordStateChanges(
+          tx,
+          marks.map((m) => m.customer_id),
+        );
+        await deleteCustomerStateMarks(tx.db, marks);
+      });
+      handled += marks.length;
+      if (marks.length < STATE_CHANGES_PER_TRANSACTION) return;
     }
+    await ctx.jobs.enqueue(customerStateChangesJob, {}, { singletonKey: 'pending' });
   },
 });
 

@@ -65,7 +65,8 @@ export async function insertEvents(
 
 /**
  * Marks the live customers the events reach (by id, or by the external id a customer of the event's
- * organization holds) as changed, in one statement; a customer already marked keeps its mark.
+ * organization holds) as changed, in one statement. A mark only moves forward: a customer marked again
+ * gets a later `since`, so a run that read the older mark leaves the newer one.
  */
 export async function markCustomerStatesChanged(
   db: Executor,
@@ -76,7 +77,7 @@ export async function markCustomerStatesChanged(
   if (unique.size === 0) return;
   const list = [...unique.values()];
   await sql`
-    INSERT INTO customer_state_changes (customer_id, since)
+    INSERT INTO customer_state_changes AS marked (customer_id, since)
     SELECT DISTINCT customers.id, ${at}::timestamptz
     FROM unnest(
       ${list.map((r) => r.organization_id)}::uuid[],
@@ -87,17 +88,39 @@ export async function markCustomerStatesChanged(
       AND (customers.id = reached.customer_id OR customers.external_id = reached.external_customer_id)
     WHERE customers.deleted_at IS NULL
     ORDER BY customers.id
-    ON CONFLICT (customer_id) DO NOTHING`.execute(db);
+    ON CONFLICT (customer_id) DO UPDATE
+      SET since = greatest(excluded.since, marked.since + interval '1 microsecond')`.execute(db);
 }
 
-/** Takes up to `limit` marked customers (oldest marks first), removing their marks. */
-export async function takeCustomerStatesChanged(db: Executor, limit: number): Promise<string[]> {
-  const result = await sql<{ customer_id: string }>`
+/**
+ * Up to `limit` marks, oldest first (read without locks: ingests never wait on a run); `since` as text,
+ * to the microsecond.
+ */
+export async function findCustomerStateMarks(
+  db: Executor,
+  limit: number,
+): Promise<{ customer_id: string; since: string }[]> {
+  return db
+    .selectFrom('customer_state_changes')
+    .select(['customer_id', sql<string>`since::text`.as('since')])
+    .orderBy('since')
+    .orderBy('customer_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Removes the marks handled, unless a later ingest moved them on. */
+export async function deleteCustomerStateMarks(
+  db: Executor,
+  marks: { customer_id: string; since: string }[],
+): Promise<void> {
+  if (marks.length === 0) return;
+  await sql`
     DELETE FROM customer_state_changes
-    WHERE customer_id IN (
-      SELECT customer_id FROM customer_state_changes ORDER BY since, customer_id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING customer_id`.execute(db);
-  return result.rows.map((row) => row.customer_id);
+    USING unnest(${marks.map((m) => m.customer_id)}::uuid[], ${marks.map((m) => m.since)}::timestamptz[])
+      AS handled (customer_id, since)
+    WHERE customer_state_changes.customer_id = handled.customer_id
+      AND customer_state_changes.since = handled.since`.execute(db);
 }
 
 /** Live customers among `ids`, with their organization. */
