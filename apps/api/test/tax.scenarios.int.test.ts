@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REVERSE_CHARGE_NOTE } from '../src/modules/billing/billing.tax.js';
 import { checkoutFactory, confirmationToken } from './factories/checkouts.js';
@@ -16,6 +18,7 @@ let maison: OrganizationFixture;
 let other: OrganizationFixture;
 let guard: ProcessorGuard;
 let franceRegistrationId: string;
+const hasPdfToText = existsSync('/usr/bin/pdftotext');
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -271,6 +274,52 @@ describe('refunds', () => {
     });
     expect(refund.statusCode, refund.body).toBeLessThan(300);
     expect(json(refund)).toMatchObject({ amount: 500, tax_amount: 100 });
+  });
+});
+
+describe('invoice', () => {
+  /** The invoice of an order, rendered by the worker, as the text of its PDF. */
+  async function invoiceText(orderId: string): Promise<string> {
+    const requested = await server.inject({
+      method: 'POST',
+      url: `/v1/orders/${orderId}/invoice`,
+      headers: auth(maison.token),
+    });
+    expect(requested.statusCode, requested.body).toBe(202);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const link = await server.inject({
+        method: 'GET',
+        url: `/v1/orders/${orderId}/invoice`,
+        headers: auth(maison.token),
+      });
+      if (link.statusCode === 200) {
+        const url = new URL(json(link).url as string);
+        const file = await server.inject({ method: 'GET', url: url.pathname + url.search });
+        return execFileSync('pdftotext', ['-layout', '-', '-'], { input: file.rawPayload }).toString('utf8');
+      }
+      if (Date.now() > deadline) throw new Error(`no invoice for ${orderId}: ${link.statusCode} ${link.body}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it.skipIf(!hasPdfToText)('shows the tax line with its rate, and the reverse charge note', async () => {
+    const france = await openCheckout(maison);
+    await confirm(france.client_secret, { customer_billing_address: PARIS });
+    const taxed = await invoiceText((await orderOfCheckout(france.id)).order.id);
+    expect(taxed).toMatch(/VAT \(20%\)\s+\$2\.00/);
+
+    const business = await openCheckout(maison);
+    await update(business.client_secret, {
+      is_business_customer: true,
+      customer_billing_name: 'Beispiel GmbH',
+      customer_billing_address: BERLIN,
+      customer_tax_id: 'DE123456789',
+    });
+    await confirm(business.client_secret, { customer_billing_address: BERLIN, customer_billing_name: 'Beispiel GmbH' });
+    const reversed = (await invoiceText((await orderOfCheckout(business.id)).order.id)).replace(/\s+/g, ' ');
+    expect(reversed).toContain('MwSt (reverse charge)');
+    expect(reversed).toContain('Reverse charge: VAT to be accounted for by the recipient');
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allocate,
   calculateTax,
+  invoiceTaxLine,
   findRegistration,
   isReverseCharge,
   REVERSE_CHARGE_NOTE,
@@ -166,4 +167,19 @@ describe('taxLines', () => {
     ]);
     expect(taxLines(lines, null).map((line) => line.tax_amount)).toEqual([0, 0]);
   });
+});
+
+describe('invoiceTaxLine', () => {
+  it.each([
+    [null, 'Tax', null],
+    [{ label: 'VAT', rate_basis_points: 2000, reverse_charge: false, note: null }, 'VAT (20%)', null],
+    [{ label: 'Sales tax', rate_basis_points: 725, reverse_charge: false, note: null }, 'Sales tax (7.25%)', null],
+    [{ label: 'VAT', rate_basis_points: 2000, inclusive: true, reverse_charge: false }, 'VAT (20%, included)', null],
+    [
+      { label: 'MwSt', rate_basis_points: 0, reverse_charge: true, note: REVERSE_CHARGE_NOTE },
+      'MwSt (reverse charge)',
+      REVERSE_CHARGE_NOTE,
+    ],
+    [{ label: null, rate_basis_points: 0, reverse_charge: false, note: null }, 'Tax', null],
+  ])('%j → %s', (details, label, note) => expect(invoiceTaxLine(details)).toEqual({ label, note }));
 });

@@ -226,3 +226,18 @@ export function taxLines<T extends { amount: number }>(
     tax_amount: shares[index]!,
   }));
 }
+
+/**
+ * How an invoice names an order's tax from its stored details: "VAT (20%)", "Sales tax (7.25%)",
+ * "VAT (reverse charge)"; "Tax" when the order has no details (taxed before migration 0026, or nothing
+ * taxed). The note is the reverse charge mention, when there is one.
+ */
+export function invoiceTaxLine(details: unknown): { label: string; note: string | null } {
+  const tax = details as Partial<TaxDetails> | null | undefined;
+  if (!tax || typeof tax !== 'object') return { label: 'Tax', note: null };
+  const name = tax.label ?? 'Tax';
+  if (tax.reverse_charge) return { label: `${name} (reverse charge)`, note: tax.note ?? REVERSE_CHARGE_NOTE };
+  if (!tax.rate_basis_points) return { label: name, note: tax.note ?? null };
+  const percent = (tax.rate_basis_points / 100).toFixed(2).replace(/\.?0+$/, '');
+  return { label: `${name} (${percent}%${tax.inclusive ? ', included' : ''})`, note: tax.note ?? null };
+}

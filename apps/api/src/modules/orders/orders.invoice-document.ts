@@ -1,3 +1,4 @@
+import { invoiceTaxLine } from '../billing/billing.tax.js';
 import { formatAmount } from '../webhooks/webhooks.formats.js';
 
 /**
@@ -21,6 +22,8 @@ export interface InvoiceInput {
   /** The discount's name, when the order has one. */
   discountName: string | null;
   taxAmount: number;
+  /** The order's tax details (docs/tax.md): the tax line's name and rate, the reverse charge note. */
+  taxDetails?: unknown;
   totalAmount: number;
   appliedBalanceAmount: number;
   refundedAmount: number;
@@ -110,7 +113,8 @@ export function invoiceDocumentOf(input: InvoiceInput): InvoiceDocument {
       emphasis: false,
     });
   }
-  totals.push({ label: 'Tax', amount: money(input.taxAmount), emphasis: false });
+  const taxLine = invoiceTaxLine(input.taxDetails ?? null);
+  totals.push({ label: taxLine.label, amount: money(input.taxAmount), emphasis: false });
   totals.push({ label: 'Total', amount: money(input.totalAmount), emphasis: true });
   if (input.appliedBalanceAmount > 0) {
     totals.push({ label: 'Paid from credit balance', amount: minus(input.appliedBalanceAmount), emphasis: false });
@@ -128,6 +132,7 @@ export function invoiceDocumentOf(input: InvoiceInput): InvoiceDocument {
     const whole = input.status === 'refunded' ? 'This order was refunded in full' : 'This order was partly refunded';
     notes.push(`${whole}: ${money(refunded)}${tax} went back to the customer.`);
   }
+  if (taxLine.note) notes.push(taxLine.note);
   notes.push(`Amounts in ${input.currency.toUpperCase()}.`);
   const taxId = taxIdLine(input.taxId);
   return {

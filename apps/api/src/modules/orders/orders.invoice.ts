@@ -176,6 +176,7 @@ async function readInvoiceSnapshot(
       discountAmount: order.discount_amount,
       discountName: discounts[0]?.name ?? null,
       taxAmount: order.tax_amount,
+      taxDetails: order.tax_details,
       totalAmount: order.total_amount,
       appliedBalanceAmount: order.applied_balance_amount,
       refundedAmount: order.refunded_amount,
