@@ -3,6 +3,8 @@ import type { ManualClock } from '../src/platform/clock.js';
 import { reconcileRefunds } from '../src/modules/refunds/refunds.settle.js';
 import { typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { orderFactory } from './factories/orders.js';
+import { paymentFactory } from './factories/payments.js';
 import { paidOrderFactory } from './factories/refunds.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
@@ -255,6 +257,52 @@ describe('POST /v1/refunds/', () => {
       .where('customer_id', '=', customerId)
       .executeTakeFirstOrThrow();
     expect(grant.revoked_at).toBeNull();
+  });
+});
+
+describe('orders that cannot be refunded', () => {
+  it('answers 404 RefundUnknownPayment for a paid order with no payment to refund, and changes nothing', async () => {
+    const order = await orderFactory(server, acme.organization.id, { tax_amount: 100 });
+    const response = await create({ order_id: order.id, reason: 'other', amount: 500 });
+    expect(response.statusCode).toBe(404);
+    expect(json(response)).toEqual({
+      error: 'RefundUnknownPayment',
+      detail: `No payment to refund was found for order ${order.id}.`,
+    });
+    expect(await refundsOf(order.id)).toEqual([]);
+    expect((await getOrder(order.id)).status).toBe('paid');
+  });
+
+  it('answers 422 at order_id for an order that is not paid', async () => {
+    const order = await orderFactory(server, acme.organization.id, { status: 'pending' });
+    const response = await create({ order_id: order.id, reason: 'other', amount: 500 });
+    expect(response.statusCode).toBe(422);
+    expect(json(response).detail).toEqual([
+      { loc: ['body', 'order_id'], msg: 'Order is not paid', type: 'value_error' },
+    ]);
+    expect(await refundsOf(order.id)).toEqual([]);
+  });
+
+  it('refuses with 400 when the deployment has no payment processor, before recording anything', async () => {
+    const bare = await startTestServer({ config: { allowSimulatedPayments: false } });
+    try {
+      const org = await organizationFactory(bare, { name: 'Bare' });
+      const order = await orderFactory(bare, org.organization.id);
+      await paymentFactory(bare, org.organization.id, { order_id: order.id, checkout_id: null });
+      const response = await bare.inject({
+        method: 'POST',
+        url: '/v1/refunds/',
+        headers: bearer(org.token),
+        payload: { order_id: order.id, reason: 'other', amount: 500 },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(json(response).error).toBe('BadRequest');
+      expect(json(response).detail).toContain('No payment processor is configured');
+      const rows = await bare.runtime.database.db.selectFrom('refunds').selectAll().execute();
+      expect(rows).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
   });
 });
 

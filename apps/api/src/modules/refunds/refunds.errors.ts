@@ -21,3 +21,11 @@ export class RevokeSubscriptionBenefitsProhibited extends ApiError {
     super('Subscription benefits can only be revoked upon cancellation');
   }
 }
+
+/** A paid order with no payment the processor could refund (nor a credit balance part to give back). */
+export class RefundUnknownPayment extends ApiError {
+  readonly status = 404;
+  constructor(orderId: string) {
+    super(`No payment to refund was found for order ${orderId}.`);
+  }
+}

@@ -53,8 +53,8 @@ export async function updateRefundRow(db: Executor, id: string, changes: Updatea
 
 /**
  * What the order's refunds hold: the amount and tax of those still pending (reserved until they
- * settle), and what went or is going back to the card (succeeded and pending). Read under the order's
- * row lock.
+ * settle), and what went or is going back to the card and to the credit balance (succeeded and
+ * pending). Read under the order's row lock.
  */
 export async function sumRefundsOfOrder(db: Executor, orderId: string) {
   const row = await db
@@ -67,6 +67,7 @@ export async function sumRefundsOfOrder(db: Executor, orderId: string) {
         .sum<string | null>(eb.case().when('status', '=', 'pending').then(eb.ref('tax_amount')).else(0).end())
         .as('pending_tax_amount'),
       eb.fn.sum<string | null>('processor_amount').as('processor_amount'),
+      eb.fn.sum<string | null>('balance_amount').as('balance_amount'),
     ])
     .where('order_id', '=', orderId)
     .where('status', 'in', ['pending', 'succeeded'])
@@ -75,6 +76,7 @@ export async function sumRefundsOfOrder(db: Executor, orderId: string) {
     pending_amount: Number(row.pending_amount ?? 0),
     pending_tax_amount: Number(row.pending_tax_amount ?? 0),
     processor_amount: Number(row.processor_amount ?? 0),
+    balance_amount: Number(row.balance_amount ?? 0),
   };
 }
 

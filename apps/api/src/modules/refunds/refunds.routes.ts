@@ -20,7 +20,8 @@ export const refundRoutes = [
     handler: (ctx, { query }) => listRefunds(ctx, query),
   }),
   // 200 with the refund, as the reference of the spec's era. RevokeSubscriptionBenefitsProhibited is a
-  // 400 too (the document keys responses by status: RefundAmountTooHigh names it).
+  // 400 too (the document keys responses by status: RefundAmountTooHigh names it); a paid order with no
+  // refundable payment is the reference's 404 RefundUnknownPayment.
   defineRoute({
     method: 'POST',
     path: '/v1/refunds/',
@@ -29,7 +30,7 @@ export const refundRoutes = [
     tags,
     auth: { subjects, scopes: write('refunds') },
     body: RefundCreate,
-    errors: ['RefundAmountTooHigh', 'RefundedAlready'],
+    errors: ['RefundAmountTooHigh', 'RefundedAlready', 'ResourceNotFound'],
     // The processor is called between two short transactions (refunds.service.ts).
     transaction: false,
     status: 200,

@@ -7,7 +7,12 @@ import { PaymentProcessorUnavailable, UnavailablePaymentProcessor } from '../../
 import type { RefundReason } from '../../db/tables/refunds.js';
 import type { Metadata } from '../../platform/http/metadata.js';
 import { lockOrderById, lockVisibleOrder, type OrderRow } from '../orders/orders.repository.js';
-import { RefundAmountTooHigh, RefundedAlready, RevokeSubscriptionBenefitsProhibited } from './refunds.errors.js';
+import {
+  RefundAmountTooHigh,
+  RefundedAlready,
+  RefundUnknownPayment,
+  RevokeSubscriptionBenefitsProhibited,
+} from './refunds.errors.js';
 import { refundableAmount, refundTaxPortion, splitRefund } from './refunds.money.js';
 import {
   findProcessorPaymentId,
@@ -93,6 +98,7 @@ async function refundState(ctx: Context, order: OrderRow) {
     refunded_amount: order.refunded_amount + held.pending_amount,
     refunded_tax_amount: order.refunded_tax_amount + held.pending_tax_amount,
     card_refunded: held.processor_amount,
+    balance_refunded: held.balance_amount,
   };
 }
 
@@ -120,6 +126,8 @@ async function insertReservedRefund(
   const payment = await findRefundablePayment(ctx.db, order.id);
   const cardRefundable = payment ? payment.amount - state.card_refunded : 0;
   const split = splitRefund(reservation.amount + tax, cardRefundable);
+  // The balance gets back only what it paid: more would be money that never came in.
+  if (split.balance > order.applied_balance_amount - state.balance_refunded) throw new RefundUnknownPayment(order.id);
   const processor = ctx.payments;
   if (split.processor > 0 && (!processor || processor instanceof UnavailablePaymentProcessor)) {
     throw new BadRequest(new PaymentProcessorUnavailable().message);
