@@ -398,6 +398,65 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     if (s3) expect(file.public_url).toBe(`${s3.url}/public-files/${file.path}`);
   });
 
+  it('product medias: uploaded images of the organization, in the order given, shown in the checkout', async () => {
+    const image = (name: string) => ({ name, mime_type: 'image/png', service: 'product_media' });
+    const a = await uploadFile(acme, randomBytes(300), image('a.png'));
+    const b = await uploadFile(acme, randomBytes(400), image('b.png'));
+    expect(a.public_url).toBeTruthy();
+    const download = await uploadFile(acme, randomBytes(10), { name: 'd.zip', mime_type: 'application/zip' });
+    const foreign = await uploadFile(other, randomBytes(10), image('c.png'));
+    const price = { amount_type: 'fixed', price_amount: 1000, price_currency: 'usd' };
+    const body = { name: 'Poster', recurring_interval: null, prices: [price] };
+    const created = await api('POST', '/v1/products/', acme.token, { ...body, medias: [b.id, a.id] });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(json(created).medias.map((m: any) => m.id)).toEqual([b.id, a.id]);
+    expect(json(created).medias[0]).toMatchObject({
+      service: 'product_media',
+      public_url: b.public_url,
+      name: 'b.png',
+    });
+    const productId = json(created).id;
+    const reordered = await api('PATCH', `/v1/products/${productId}`, acme.token, { medias: [a.id, b.id] });
+    expect(json(reordered).medias.map((m: any) => m.id)).toEqual([a.id, b.id]);
+    for (const medias of [[download.id], [foreign.id], [a.id, a.id], [randomUUID()]]) {
+      const refused = await api('PATCH', `/v1/products/${productId}`, acme.token, { medias });
+      expect(refused.statusCode, JSON.stringify(medias)).toBe(422);
+    }
+    const checkout = await api('POST', '/v1/checkouts/', acme.token, { products: [productId] });
+    expect(checkout.statusCode, checkout.body).toBe(201);
+    expect(json(checkout).product.medias.map((m: any) => m.id)).toEqual([a.id, b.id]);
+    // A deleted file leaves the product's medias.
+    expect((await api('DELETE', `/v1/files/${a.id}`, acme.token)).statusCode).toBe(204);
+    const after = json(await api('GET', `/v1/products/${productId}`, acme.token));
+    expect(after.medias.map((m: any) => m.id)).toEqual([b.id]);
+  });
+
+  it('downloadables: an archived file is kept by those who have it and hidden from new grants', async () => {
+    const one = await uploadFile(acme, randomBytes(50), { name: 'one.zip', mime_type: 'application/zip' });
+    const two = await uploadFile(acme, randomBytes(60), { name: 'two.zip', mime_type: 'application/zip' });
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'downloadables', {
+      archived: {},
+      files: [one.id, two.id],
+    });
+    const first = await purchaseFactory(server, acme, [benefit.id]);
+    await waitForGrant(server, first.customerId, benefit.id, (g) => g.granted_at !== null);
+    const archived = await api('PATCH', `/v1/benefits/${benefit.id}`, acme.token, {
+      type: 'downloadables',
+      properties: { archived: { [two.id]: true }, files: [one.id, two.id] },
+    });
+    expect(archived.statusCode, archived.body).toBe(200);
+    const second = await purchaseFactory(server, acme, [benefit.id]);
+    await waitForGrant(server, second.customerId, benefit.id, (g) => g.granted_at !== null);
+    const names = async (customerId: string) =>
+      json(await api('GET', '/v1/customer-portal/downloadables/', await sessionFor(customerId)))
+        .items.map((item: any) => item.file.name)
+        .sort();
+    // The benefit update reaches the first customer's grant in the background.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await names(first.customerId)).toEqual(['one.zip', 'two.zip']);
+    expect(await names(second.customerId)).toEqual(['one.zip']);
+  }, 60_000);
+
   it('uploads abandoned for a day are aborted and their rows deleted', async () => {
     const created = json(await api('POST', '/v1/files/', acme.token, createBody(randomBytes(10))));
     expect(await cleanAbandonedUploads(server.context())).toBe(0);

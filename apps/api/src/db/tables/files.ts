@@ -25,6 +25,8 @@ export interface FilesTable {
   is_enabled: ColumnType<boolean, boolean | undefined, boolean>;
   upload_id: string | null;
   upload_parts: Json;
+  /** Migration 0030: media and avatars only. */
+  public_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProductMediasTable {

@@ -28,15 +28,16 @@ function fileFields(row: FileRow) {
 export function serializeFile(row: FileRow, storage: ObjectStorage): z.input<typeof FileRead> {
   const base = { ...fileFields(row), created_at: iso(row.created_at) };
   if (row.service === 'downloadable') return { ...base, service: 'downloadable' };
-  return { ...base, service: row.service, public_url: storage.publicUrl(row.path) };
+  return { ...base, service: row.service, public_url: row.public_url ?? storage.publicUrl(row.path) };
 }
 
-export function serializeProductMedia(row: FileRow, storage: ObjectStorage): z.input<typeof ProductMediaFileRead> {
+/** A product's media as products show it: the public URL fixed when the file was created. */
+export function serializeProductMedia(row: FileRow): z.input<typeof ProductMediaFileRead> {
   return {
     ...fileFields(row),
     created_at: iso(row.created_at),
     service: 'product_media',
-    public_url: storage.publicUrl(row.path),
+    public_url: row.public_url ?? '',
   };
 }
 

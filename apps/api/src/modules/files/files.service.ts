@@ -114,6 +114,7 @@ export async function createFile(ctx: Context, input: FileCreateInput): Promise<
       checksum_sha256_hex: hexOfBase64(sha256Base64),
       last_modified_at: null,
       upload_id: uploadId,
+      public_url: input.service === 'downloadable' ? null : storage.publicUrl(key),
       upload_parts: JSON.stringify(declared),
     });
   } catch (error) {

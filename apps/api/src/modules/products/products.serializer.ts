@@ -1,4 +1,6 @@
 import type { z } from 'zod/v4';
+import type { FileRow } from '../files/files.repository.js';
+import { serializeProductMedia } from '../files/files.serializer.js';
 import type { Metadata } from '../../platform/http/metadata.js';
 import { iso } from '../../platform/http/schemas.js';
 import type { BenefitRow } from '../benefits/benefits.repository.js';
@@ -28,6 +30,8 @@ export interface ProductBundle {
   prices: PriceWithMeter[];
   benefits: BenefitRow[];
   customFields: AttachedCustomFieldRow[];
+  /** The product's media files in their order (loaded by loadProductBundles). */
+  medias?: FileRow[];
 }
 
 /** The stored numeric(17,12) reads back as `"0.500000000000"`; the wire gets the canonical `"0.5"`. */
@@ -109,8 +113,7 @@ export function serializeProduct(bundle: ProductBundle): ProductWire {
     ...serializeProductBase(bundle.product),
     prices: bundle.prices.map((price) => serializePrice(price, bundle.product)),
     benefits: bundle.benefits.map(serializeBenefit),
-    // Product media arrive with the files module.
-    medias: [],
+    medias: (bundle.medias ?? []).map(serializeProductMedia),
     attached_custom_fields: bundle.customFields.map((attached) => ({
       custom_field_id: attached.custom_field.id,
       custom_field: serializeCustomField(attached.custom_field),
@@ -140,6 +143,6 @@ export function serializeCheckoutLinkProduct(bundle: Omit<ProductBundle, 'custom
     ...serializeProductBase(bundle.product),
     prices: bundle.prices.map((price) => serializePrice(price, bundle.product)),
     benefits: bundle.benefits.map(serializeBenefitPublic),
-    medias: [],
+    medias: (bundle.medias ?? []).map(serializeProductMedia),
   };
 }

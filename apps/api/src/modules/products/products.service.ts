@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { findProductMedias, findUploadedFiles, replaceProductMedias } from '../files/files.repository.js';
 import type { Context } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { IssueCollector, NotPermitted, ResourceNotFound, type Loc } from '../../platform/http/errors.js';
@@ -49,16 +50,18 @@ import { serializeProduct, type ProductBundle } from './products.serializer.js';
 /** Loads what the wire shape embeds (prices, benefits, custom fields) for several products at once. */
 export async function loadProductBundles(db: Executor, products: ProductRow[]): Promise<ProductBundle[]> {
   const ids = products.map((product) => product.id);
-  const [prices, benefits, customFields] = await Promise.all([
+  const [prices, benefits, customFields, medias] = await Promise.all([
     findPricesOfProducts(db, ids),
     findBenefitsOfProducts(db, ids),
     findCustomFieldsOfProducts(db, ids),
+    findProductMedias(db, ids),
   ]);
   return products.map((product) => ({
     product,
     prices: visiblePrices(prices.get(product.id) ?? []),
     benefits: benefits.get(product.id) ?? [],
     customFields: customFields.get(product.id) ?? [],
+    medias: medias.get(product.id) ?? [],
   }));
 }
 
@@ -81,9 +84,23 @@ function addAt(issues: IssueCollector, base: Loc, issue: PriceIssue): void {
   issues.add([...base, ...issue.loc], issue.msg, issue.type);
 }
 
-/** Product media need the files module: until it lands, no file id exists. */
-function checkMedias(issues: IssueCollector, medias: readonly string[] | null | undefined): void {
-  medias?.forEach((_id, index) => issues.add(['body', 'medias', index], 'File not found'));
+/**
+ * `medias`: uploaded `product_media` files of the product's organization, each once; answers the ids
+ * in their order.
+ */
+async function checkMedias(
+  ctx: Context,
+  issues: IssueCollector,
+  organizationId: string,
+  medias: readonly string[] | null | undefined,
+): Promise<string[]> {
+  if (!medias?.length) return [];
+  const known = new Set((await findUploadedFiles(ctx.db, organizationId, 'product_media', medias)).map((f) => f.id));
+  medias.forEach((id, index) => {
+    if (!known.has(id)) issues.add(['body', 'medias', index], 'File not found');
+    else if (medias.indexOf(id) !== index) issues.add(['body', 'medias', index], 'File is listed twice.');
+  });
+  return [...medias];
 }
 
 type AttachedCustomFieldInput = { custom_field_id: string; required: boolean };
@@ -205,7 +222,7 @@ export async function createProduct(ctx: Context, input: ProductCreateInput): Pr
   )) {
     addAt(issues, ['body', 'prices'], issue);
   }
-  checkMedias(issues, input.medias);
+  const medias = await checkMedias(ctx, issues, organization.id, input.medias);
   const customFields = input.attached_custom_fields ?? [];
   await checkCustomFields(ctx, issues, organization.id, customFields);
   issues.throwIfAny();
@@ -227,6 +244,7 @@ export async function createProduct(ctx: Context, input: ProductCreateInput): Pr
   });
   await insertPrices(ctx.db, prices);
   await replaceProductCustomFields(ctx.db, product.id, customFields);
+  await replaceProductMedias(ctx.db, product.id, medias);
   const bundle = await loadBundle(ctx.db, product);
   await recordWebhookEvent(ctx, product.organization_id, 'product.created', serializeProduct(bundle));
   return bundle;
@@ -270,7 +288,7 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   } else {
     kept = allPrices.filter((price) => !price.is_archived).map((price, index) => ({ index, price }));
   }
-  checkMedias(issues, input.medias);
+  const medias = await checkMedias(ctx, issues, current.organization_id, input.medias);
   if (input.attached_custom_fields != null) {
     await checkCustomFields(ctx, issues, current.organization_id, input.attached_custom_fields);
   }
@@ -297,6 +315,7 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   if (input.attached_custom_fields != null) {
     await replaceProductCustomFields(ctx.db, current.id, input.attached_custom_fields);
   }
+  if (input.medias != null) await replaceProductMedias(ctx.db, current.id, medias);
   if (input.is_archived === true && !current.is_archived) await removeProductFromCheckoutLinks(ctx.db, current.id, now);
   const updated = await updateProductRow(ctx.db, current.id, changes);
   const bundle = await loadBundle(ctx.db, updated);
