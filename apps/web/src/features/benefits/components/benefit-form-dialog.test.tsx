@@ -126,10 +126,36 @@ describe('BenefitFormDialog', () => {
     });
   });
 
-  it('shows a refused file next to its row', async () => {
+  it('lists the files by name and size, and shows a refused file in its row', async () => {
     const user = userEvent.setup();
     const existing = benefit('downloadables', 'Source code', { files: [FILE], archived: {} });
-    fakeApi({
+    const api = fakeApi({
+      'GET /v1/files/': () => ({
+        status: 200,
+        body: {
+          items: [
+            {
+              id: FILE,
+              organization_id: ORG,
+              name: 'source.zip',
+              path: `downloadable/${ORG}/${FILE}/source.zip`,
+              mime_type: 'application/zip',
+              size: 1536,
+              storage_version: null,
+              checksum_etag: '"e"',
+              checksum_sha256_base64: null,
+              checksum_sha256_hex: null,
+              last_modified_at: '2026-01-15T12:00:00.000Z',
+              version: null,
+              is_uploaded: true,
+              size_readable: '1.5 KB',
+              service: 'downloadable',
+              created_at: '2026-01-15T12:00:00.000Z',
+            },
+          ],
+          pagination: { total_count: 1, max_page: 1 },
+        },
+      }),
       [`PATCH /v1/benefits/${ID}`]: () => ({
         status: 422,
         body: { detail: [{ loc: ['body', 'properties', 'files', 0], msg: 'File not found', type: 'value_error' }] },
@@ -139,13 +165,16 @@ describe('BenefitFormDialog', () => {
 
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Source code' });
-    expect(within(dialog).getByText('File uploads are not available yet')).toBeTruthy();
+    expect(await within(dialog).findByText('source.zip')).toBeTruthy();
+    expect(within(dialog).getByText('1.5 KB')).toBeTruthy();
+    expect(within(dialog).getByRole('group', { name: 'Files to download' })).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('Archive source.zip'));
     await user.click(within(dialog).getByRole('button', { name: 'Save benefit' }));
 
-    const file = within(dialog).getByLabelText('File 1 ID');
-    await waitFor(() => expect(file.getAttribute('aria-invalid')).toBe('true'));
-    const messageId = file.getAttribute('aria-describedby')!.split(' ').pop()!;
-    expect(document.getElementById(messageId)?.textContent).toBe('File not found');
+    expect(await within(dialog).findByText('File not found')).toBeTruthy();
+    expect(api.of('PATCH', `/v1/benefits/${ID}`)[0]!.body).toMatchObject({
+      properties: { files: [FILE], archived: { [FILE]: true } },
+    });
   });
 
   it('checks bounds before sending', async () => {

@@ -117,6 +117,7 @@ export function BenefitFormDialog({ organizationId, benefit, trigger, meterOptio
             set={set}
             errorFor={errorFor}
             isEditing={isEditing}
+            organizationId={organizationId}
             meterOptions={meterOptions}
           />
           <DialogActions>

@@ -1,15 +1,19 @@
+import type { FileRead } from '@tessera/sdk';
 import { useRef } from 'react';
+import { FileUploader } from '../../../components/files/file-uploader';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Checkbox, Input, Textarea } from '../../../components/ui/input';
 import { Select, type SelectOption } from '../../../components/ui/select';
+import { cn } from '../../../lib/cn';
+import { useFiles } from '../api/get-files';
 import {
-  emptyFile,
   MAX_ACTIVATIONS,
   PERMISSION_OPTIONS,
   TIMEFRAME_OPTIONS,
   type BenefitFormValues,
+  type FileDraft,
   type GitHubPermission,
   type Timeframe,
 } from './benefit-values';
@@ -23,6 +27,8 @@ export interface BenefitPropertiesFieldsProps {
   set: Patch;
   errorFor: ErrorFor;
   isEditing: boolean;
+  /** Where uploaded files go (downloadables). */
+  organizationId?: string;
   /** The organization's meters, for a meter credit (an ID is typed when there are none to pick). */
   meterOptions?: readonly SelectOption[];
 }
@@ -172,52 +178,73 @@ function DiscordFields({ values, set, errorFor, isEditing }: BenefitPropertiesFi
   );
 }
 
-function DownloadablesFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+function DownloadablesFields({ values, set, errorFor, organizationId }: BenefitPropertiesFieldsProps) {
   const nextKey = useRef(values.files.length);
-  const update = (key: string, patch: Partial<Values['files'][number]>) =>
+  // Names and sizes of the files the benefit already had (those uploaded here carry their own).
+  const unnamed = values.files.filter((file) => file.name === undefined).map((file) => file.id);
+  const known = useFiles({ organization_id: organizationId, ids: unnamed, limit: 100 }, unnamed.length > 0);
+  const describe = (file: FileDraft) => {
+    const found = known.data?.items.find((item) => item.id === file.id);
+    return {
+      name: file.name ?? found?.name ?? (known.isPending ? 'Loading…' : file.id),
+      size: file.sizeReadable ?? found?.size_readable,
+    };
+  };
+  const update = (key: string, patch: Partial<FileDraft>) =>
     set({ files: values.files.map((file) => (file.key === key ? { ...file, ...patch } : file)) });
+  const added = (file: FileRead) => {
+    if (values.files.some((draft) => draft.id === file.id)) return;
+    const draft = { key: String(nextKey.current++), id: file.id, archived: false };
+    set({ files: [...values.files, { ...draft, name: file.name, sizeReadable: file.size_readable }] });
+  };
   return (
     <fieldset className="space-y-3">
       <legend className="text-sm font-medium text-slate-800">Files</legend>
-      <Alert tone="info" title="File uploads are not available yet">
-        Tessera cannot upload or list files yet, so there is nothing to pick from. Enter the IDs of files already stored
-        for this organization; the server refuses an ID it does not know.
-      </Alert>
-      {values.files.map((file, index) => (
-        <div key={file.key} className="grid items-end gap-3 sm:grid-cols-[1fr_auto_auto]">
-          <Field label={`File ${index + 1} ID`} error={errorFor(`properties.files.${index}`)}>
-            <Input
-              autoComplete="off"
-              value={file.id}
-              onChange={(event) => update(file.key, { id: event.target.value })}
-            />
-          </Field>
-          <Checkbox
-            className="pb-2.5"
-            label={`Archive file ${index + 1}`}
-            checked={file.archived}
-            onChange={(event) => update(file.key, { archived: event.target.checked })}
-          />
-          <Button
-            variant="ghost"
-            disabled={values.files.length === 1}
-            onClick={() => set({ files: values.files.filter((item) => item.key !== file.key) })}
-          >
-            Remove file {index + 1}
-          </Button>
-        </div>
-      ))}
+      {values.files.length > 0 && (
+        <ul className="space-y-2" aria-label="Files of this benefit">
+          {values.files.map((file, index) => {
+            const { name, size } = describe(file);
+            const error = errorFor(`properties.files.${index}`);
+            return (
+              <li key={file.key} className="rounded-md border border-slate-200 px-3 py-2 text-sm">
+                <div className="flex flex-wrap items-center gap-3">
+                  <span className={cn('min-w-0 flex-1 truncate', file.archived && 'text-slate-500 line-through')}>
+                    {name}
+                    {size && <span className="ml-2 text-xs text-slate-600">{size}</span>}
+                  </span>
+                  <Checkbox
+                    label={`Archive ${name}`}
+                    checked={file.archived}
+                    onChange={(event) => update(file.key, { archived: event.target.checked })}
+                  />
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => set({ files: values.files.filter((item) => item.key !== file.key) })}
+                  >
+                    Remove {name}
+                  </Button>
+                </div>
+                {error && <p className="mt-1 text-sm text-red-700">{error}</p>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
       <p className="text-xs text-slate-600">
         An archived file stays with customers who already have it and is not offered to new ones.
       </p>
       {errorFor('properties.files') && <p className="text-sm text-red-700">{errorFor('properties.files')}</p>}
-      <Button
-        variant="secondary"
-        size="sm"
-        onClick={() => set({ files: [...values.files, emptyFile(String(nextKey.current++))] })}
-      >
-        Add a file
-      </Button>
+      {organizationId && (
+        <FileUploader
+          service="downloadable"
+          organizationId={organizationId}
+          label="Files to download"
+          hint="Any type and size. Large files are sent in parts; a part that fails can be retried."
+          multiple
+          onUploaded={added}
+        />
+      )}
     </fieldset>
   );
 }

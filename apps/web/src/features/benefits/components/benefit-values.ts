@@ -3,11 +3,13 @@ import type { Benefit, BenefitCreate, BenefitType, BenefitUpdate } from '@tesser
 export type Timeframe = 'day' | 'month' | 'year';
 export type GitHubPermission = 'pull' | 'triage' | 'push' | 'maintain' | 'admin';
 
-/** One file of a downloadables benefit: its id as typed and whether it is archived. */
+/** One file of a downloadables benefit: its id, whether it is archived, and what the upload said of it. */
 export interface FileDraft {
   key: string;
   id: string;
   archived: boolean;
+  name?: string;
+  sizeReadable?: string;
 }
 
 /** Everything the benefit form edits, as typed; fields of the other types are kept but not sent. */
@@ -79,7 +81,7 @@ export function benefitFormValues(benefit?: Benefit): BenefitFormValues {
     guildId: '',
     guildToken: '',
     roleId: '',
-    files: [emptyFile('0')],
+    files: [],
     meterId: '',
     units: '',
     rollover: false,

@@ -78,6 +78,7 @@ function product(overrides: Partial<Product> = {}): Product {
     benefits: [],
     medias: [],
     attached_custom_fields: [],
+    is_tax_applicable: true,
     ...overrides,
   };
 }
@@ -154,6 +155,43 @@ describe('ProductForm', () => {
     expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)[0]!.body).toMatchObject({
       prices: [{ id: PRICE_ID }],
       attached_custom_fields: [],
+    });
+  });
+
+  it('saves the images in the order shown, without the removed ones', async () => {
+    const user = userEvent.setup();
+    const media = (n: number) => ({
+      id: `00000000-0000-4000-8000-00000000f00${n}`,
+      organization_id: ORG,
+      name: `shot-${n}.png`,
+      path: `product_media/${ORG}/f${n}/shot-${n}.png`,
+      mime_type: 'image/png',
+      size: 2048,
+      storage_version: null,
+      checksum_etag: null,
+      checksum_sha256_base64: null,
+      checksum_sha256_hex: null,
+      last_modified_at: NOW,
+      version: null,
+      is_uploaded: true,
+      size_readable: '2.0 KB',
+      service: 'product_media' as const,
+      created_at: NOW,
+      public_url: `/v1/storage/public/shot-${n}.png`,
+    });
+    const current = product({ medias: [media(1), media(2), media(3)] });
+    const api = fakeApi({ [`PATCH /v1/products/${PRODUCT_ID}`]: ok(current) });
+    renderForm({ product: current });
+
+    expect(screen.getByRole('img', { name: 'shot-1.png' }).getAttribute('src')).toBe('/v1/storage/public/shot-1.png');
+    await user.click(screen.getByRole('button', { name: 'Move shot-3.png up' }));
+    await user.click(screen.getByRole('button', { name: 'Remove shot-1.png' }));
+    expect(screen.getByRole('button', { name: 'Move shot-3.png up' })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+    await waitFor(() => expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)).toHaveLength(1));
+    expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)[0]!.body).toMatchObject({
+      medias: [media(3).id, media(2).id],
     });
   });
 

@@ -25,6 +25,7 @@ import { describePrice, emptyPrice, toNewPrice, type NewPrice, type PriceDraft }
 import { ProductArchiveCard } from './product-archive-card';
 import { ProductBenefitsFieldset } from './product-benefits-fieldset';
 import { ProductCustomFieldsFieldset } from './product-custom-fields-fieldset';
+import { ProductMediaFieldset } from './product-media-fieldset';
 
 const BILLING = [
   { value: 'once', label: 'One-time purchase' },
@@ -80,6 +81,7 @@ export function ProductForm(props: ProductFormProps) {
     () => new Set(product?.benefits.map((benefit) => benefit.id) ?? []),
   );
   const [attachedFields, setAttachedFields] = useState(() => attachedFieldDrafts(product));
+  const [medias, setMedias] = useState(product?.medias ?? []);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const create = useCreateProduct();
   const update = useUpdateProduct();
@@ -100,6 +102,7 @@ export function ProductForm(props: ProductFormProps) {
     setCurrent(saved);
     setKept(saved.prices.filter((price) => !price.is_archived));
     setDrafts([]);
+    setMedias(saved.medias);
   }
 
   async function save(request: SaveRequest) {
@@ -144,6 +147,7 @@ export function ProductForm(props: ProductFormProps) {
       description: description.trim() || null,
       recurring_interval,
       attached_custom_fields: attachedCustomFieldsBody(attachedFields),
+      medias: medias.map((media) => media.id),
     };
     void save(
       current
@@ -161,6 +165,8 @@ export function ProductForm(props: ProductFormProps) {
     'description',
     'recurring_interval',
     'prices',
+    'medias',
+    ...medias.map((_, index) => `medias.${index}`),
     ...attachedFields.flatMap((_, index) => [
       `attached_custom_fields.${index}`,
       `attached_custom_fields.${index}.custom_field_id`,
@@ -245,6 +251,12 @@ export function ProductForm(props: ProductFormProps) {
             </Button>
           </div>
         </Card>
+        <ProductMediaFieldset
+          organizationId={organizationId}
+          medias={medias}
+          onChange={setMedias}
+          error={errorFor('medias') ?? medias.map((_, index) => errorFor(`medias.${index}`)).find(Boolean)}
+        />
         <ProductBenefitsFieldset
           choices={benefitChoices}
           isLoading={benefits.items === undefined && !benefits.error}
