@@ -1,5 +1,6 @@
 import type { Organization, OrganizationSocialLinkInput } from '@tessera/sdk';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { FileUploader, IMAGE_TYPES } from '../../../components/files/file-uploader';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
@@ -34,6 +35,9 @@ const CUSTOMER_EMAILS: { key: keyof Organization['customer_email_settings']; lab
   { key: 'order_refunded', label: 'A refund was issued' },
 ];
 
+/** The API's limit on an organization's logo (files.schemas.ts). */
+const ORGANIZATION_AVATAR_MAX_BYTES = 1024 * 1024;
+
 const PRORATION = [
   { value: 'prorate', label: 'Prorate: charge the difference on the next invoice' },
   { value: 'invoice', label: 'Invoice: charge the difference immediately' },
@@ -47,6 +51,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
   const [socials, setSocials] = useState<OrganizationSocialLinkInput[]>(organization.socials);
   const [settings, setSettings] = useState(organization.subscription_settings);
   const [customerEmails, setCustomerEmails] = useState(organization.customer_email_settings);
+  const logoId = useId();
   const mutation = useUpdateOrganization();
   const toast = useToast();
   const error = mutation.error;
@@ -86,13 +91,45 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
           <Field label="Website" hint="https://…" error={fieldError(error, 'website')}>
             <Input type="url" value={website} onChange={(event) => setWebsite(event.target.value)} />
           </Field>
-          <Field
-            label="Logo URL"
-            hint="An https:// link to a square image that represents your organization."
-            error={fieldError(error, 'avatar_url')}
-          >
-            <Input type="url" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
-          </Field>
+        </div>
+        <div className="mt-4 space-y-2">
+          <p id={logoId} className="text-sm font-medium text-slate-800">
+            Logo
+          </p>
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <div className="flex shrink-0 flex-col items-center gap-2">
+              {avatarUrl ? (
+                <img
+                  src={avatarUrl}
+                  alt={`Logo of ${name || organization.name}`}
+                  className="h-20 w-20 rounded-md border border-slate-200 object-cover"
+                />
+              ) : (
+                <div className="flex h-20 w-20 items-center justify-center rounded-md border border-dashed border-slate-300 text-xs text-slate-500">
+                  No logo
+                </div>
+              )}
+              {avatarUrl && (
+                <Button variant="ghost" size="sm" onClick={() => setAvatarUrl('')}>
+                  Remove logo
+                </Button>
+              )}
+            </div>
+            <div className="min-w-0 flex-1">
+              <FileUploader
+                service="organization_avatar"
+                organizationId={organization.id}
+                label="Upload a logo"
+                hint="A square JPEG, PNG, GIF, WebP or SVG image, up to 1 MB. Saved with the settings."
+                accept={IMAGE_TYPES}
+                maxBytes={ORGANIZATION_AVATAR_MAX_BYTES}
+                onUploaded={(file) => {
+                  if (file.service === 'organization_avatar') setAvatarUrl(file.public_url);
+                }}
+              />
+            </div>
+          </div>
+          {fieldError(error, 'avatar_url') && <p className="text-sm text-red-700">{fieldError(error, 'avatar_url')}</p>}
         </div>
       </Card>
       <Card>
