@@ -16,12 +16,19 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   '/v1/checkouts/client/{client_secret}':
     "the client secret is the buyer's credential: whoever holds it may act on that checkout, and nothing else",
   '/v1/customer-portal/organizations/{slug}': "an organization's public portal page, read without credentials",
+  '/v1/customer-portal/downloadables/{token}':
+    'the signed download token is the permission, as a download link opened by the browser without credentials',
 };
 
 /** A body that passes validation (so the lookup decides the answer) for writes where `{}` does not. */
 const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/products/{id}/benefits': { benefits: [] },
   'PATCH /v1/benefits/{id}': { type: 'license_keys' },
+  'POST /v1/files/{id}/uploaded': {
+    id: 'upload',
+    path: 'path',
+    parts: [{ number: 1, checksum_etag: 'etag', checksum_sha256_base64: null }],
+  },
   'PATCH /v1/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
   'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { downloadTokenKey, issueDownloadToken } from '../../src/modules/files/files.token.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { GRANTABLE_SCOPES } from '../../src/platform/auth/scopes.js';
 import { createKeyForGrant } from '../../src/modules/license-keys/license-keys.service.js';
@@ -63,6 +64,10 @@ export interface WorldIds {
   paymentMethod: string;
   /** A place the organization collects tax (docs/tax.md). */
   taxRegistration: string;
+  /** An uploaded downloadable file. */
+  file: string;
+  /** A signed download token of the portal (of a downloadable that does not exist: 404). */
+  downloadableToken: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -199,6 +204,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     }),
     'create tax registration',
   );
+  const file = await uploadedFile(server, auth);
   const session = ok(
     await server.inject({
       method: 'POST',
@@ -251,8 +257,57 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       customerMeter: customerMeters.items[0].id,
       paymentMethod: paymentMethods.items[0].id,
       taxRegistration: taxRegistration.id,
+      file: file.id,
+      downloadableToken: issueDownloadToken(
+        downloadTokenKey(server.config.secret),
+        randomUUID(),
+        new Date(server.clock.now().getTime() + 365 * 86_400_000),
+      ),
     },
   };
+}
+
+/** A small downloadable file, uploaded through the local-disk part URL and completed. */
+async function uploadedFile(server: TestServer, auth: Record<string, string>): Promise<{ id: string }> {
+  const bytes = Buffer.from('world file');
+  const created = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/files/',
+      headers: auth,
+      payload: {
+        name: 'world.txt',
+        mime_type: 'text/plain',
+        size: bytes.length,
+        service: 'downloadable',
+        upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: bytes.length }] },
+      },
+    }),
+    'create file',
+  );
+  const part = created.upload.parts[0];
+  const url = new URL(part.url);
+  const sent = await server.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    headers: part.headers,
+    payload: bytes,
+  });
+  if (sent.statusCode !== 200) throw new Error(`upload part: ${sent.statusCode} ${sent.body}`);
+  ok(
+    await server.inject({
+      method: 'POST',
+      url: `/v1/files/${created.id}/uploaded`,
+      headers: auth,
+      payload: {
+        id: created.upload.id,
+        path: created.upload.path,
+        parts: [{ number: 1, checksum_etag: sent.headers.etag, checksum_sha256_base64: null }],
+      },
+    }),
+    'complete file',
+  );
+  return { id: created.id };
 }
 
 /**
@@ -277,6 +332,8 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/customer-portal/organizations/{slug}': 'organizationSlug',
   '/v1/customer-portal/subscriptions/{id}': 'subscription',
   '/v1/customers/{id}': 'customer',
+  '/v1/customer-portal/downloadables/{token}': 'downloadableToken',
+  '/v1/files/{id}': 'file',
   '/v1/customers/external/{external_id}': 'customerExternalId',
   '/v1/discounts/{id}': 'discount',
   '/v1/license-keys/{id}': 'licenseKey',
