@@ -38,7 +38,7 @@ export function TaxReportView({ organizationId }: { organizationId: string }) {
           Download CSV
         </a>
       </div>
-      {report.isError && <Alert tone="error">The report could not be loaded.</Alert>}
+      {report.isError && <Alert tone="error" title="The report could not be loaded." />}
       {rows.length === 0 ? (
         <Card>
           <p className="text-sm text-slate-600">No taxed sales in this period.</p>
