@@ -2,6 +2,7 @@ import { Polar } from '@polar-sh/sdk';
 import { HTTPValidationError } from '@polar-sh/sdk/models/errors/httpvalidationerror.js';
 import { RefundAmountTooHigh } from '@polar-sh/sdk/models/errors/refundamounttoohigh.js';
 import { RefundedAlready } from '@polar-sh/sdk/models/errors/refundedalready.js';
+import { SDKValidationError } from '@polar-sh/sdk/models/errors/sdkvalidationerror.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/platform/clock.js';
 import { organizationFactory, type OrganizationFixture } from '../factories/organizations.js';
@@ -90,6 +91,16 @@ describe('refunds through @polar-sh/sdk', () => {
     }
     expect(pages).toBe(2);
     expect(seen).toEqual(ids);
+
+    // The SDK of the spec's era knows no RevokeSubscriptionBenefitsProhibited: it reads the 400 as a
+    // RefundAmountTooHigh, whose literal `error` fails its validation; the body still names the error.
+    const prohibited = await polar.refunds
+      .create({ orderId: b.orderId, reason: 'other', amount: 1, revokeBenefits: true })
+      .catch((error: unknown) => error);
+    expect(prohibited).toBeInstanceOf(SDKValidationError);
+    expect(JSON.stringify((prohibited as SDKValidationError).rawValue)).toContain(
+      'Subscription benefits can only be revoked upon cancellation',
+    );
 
     const byAmount = await polar.refunds.list({ orderId: [a.orderId, b.orderId], sorting: ['-amount'] });
     expect(byAmount.result.items.map((refund) => refund.amount)).toEqual([300, 200, 100]);
