@@ -8,6 +8,11 @@ import { deleteCustomerStateMarks, findCustomerStateMarks, findLiveCustomers } f
 
 /** Customers whose state is recorded per transaction of `customers.state_changes`. */
 const STATE_CHANGES_PER_TRANSACTION = 100;
+/**
+ * Seconds a run waits after the ingest that enqueued it: the batches of those seconds coalesce into
+ * it, so a customer's state is computed at most about this often however fast its events come.
+ */
+export const STATE_CHANGES_DELAY_SECONDS = 2;
 /** Customers handled per run (another run is enqueued for the rest). */
 const STATE_CHANGES_PER_RUN = 2_000;
 

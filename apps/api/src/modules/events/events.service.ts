@@ -21,7 +21,7 @@ import {
   type NewEvent,
 } from './events.repository.js';
 import type { EventListParams, EventNameListParams, EventsIngestInput } from './events.schemas.js';
-import { customerStateChangesJob } from './events.jobs.js';
+import { customerStateChangesJob, STATE_CHANGES_DELAY_SECONDS } from './events.jobs.js';
 import { customerOfEvent, serializeEvent, serializeEventName } from './events.serializer.js';
 
 /**
@@ -151,7 +151,11 @@ async function enqueueCustomerStateChanges(
   );
   if (counted.length === 0) return;
   await markCustomerStatesChanged(ctx.db, counted, ctx.clock.now());
-  await ctx.jobs.enqueue(customerStateChangesJob, {}, { singletonKey: 'pending' });
+  await ctx.jobs.enqueue(
+    customerStateChangesJob,
+    {},
+    { singletonKey: 'pending', startAfter: STATE_CHANGES_DELAY_SECONDS },
+  );
 }
 
 async function withCustomers<T extends Parameters<typeof serializeEvent>[0]>(ctx: Context, rows: T[]) {
