@@ -70,6 +70,7 @@ export function createRouter() {
             { path: 'subscriptions/:subscriptionId', lazy: () => import('./routes/portal/subscription') },
             { path: 'benefits', lazy: () => import('./routes/portal/benefits') },
             { path: 'usage', lazy: () => import('./routes/portal/usage') },
+            { path: 'downloads', lazy: () => import('./routes/portal/downloads') },
             { path: 'payment-methods', lazy: () => import('./routes/portal/payment-methods') },
             { path: 'profile', lazy: () => import('./routes/portal/profile') },
           ],

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { useCustomer } from '../../../features/customer-portal/api/get-customer';
 import { useCustomerMeters } from '../../../features/customer-portal/api/get-customer-meters';
+import { useDownloadables } from '../../../features/customer-portal/api/get-downloadables';
 import { useOrganization } from '../../../features/customer-portal/api/get-organization';
 import { createCustomerClient } from '../../../features/customer-portal/api/portal-client';
 import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
@@ -95,6 +96,9 @@ function SignedIn() {
   // The Usage page is offered to customers with at least one meter (usage or credits).
   const meters = useCustomerMeters({ limit: 1 });
   const hasUsage = (meters.data?.pagination.total_count ?? 0) > 0;
+  // The Downloads page to customers with at least one file.
+  const downloadables = useDownloadables({ limit: 1 });
+  const hasDownloads = (downloadables.data?.pagination.total_count ?? 0) > 0;
   const organization = storefront.organization;
 
   if (customer.isPending)
@@ -121,6 +125,7 @@ function SignedIn() {
       organization={organization}
       account={{ email: customer.data.email, onSignOut: signOut }}
       hasUsage={hasUsage}
+      hasDownloads={hasDownloads}
     >
       <Outlet />
     </PortalShell>

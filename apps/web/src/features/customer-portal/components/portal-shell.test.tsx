@@ -8,13 +8,14 @@ afterEach(cleanup);
 
 const ORGANIZATION = { name: 'Acme', slug: 'acme', avatar_url: null };
 
-function links(hasUsage?: boolean) {
+function links(hasUsage?: boolean, hasDownloads?: boolean) {
   render(
     <MemoryRouter initialEntries={['/portal/acme']}>
       <PortalShell
         organization={ORGANIZATION}
         account={{ email: 'ada@example.com', onSignOut: () => {} }}
         hasUsage={hasUsage}
+        hasDownloads={hasDownloads}
       >
         <p>Page</p>
       </PortalShell>
@@ -34,5 +35,10 @@ describe('PortalShell', () => {
     const labels = links().map(([label]) => label);
     expect(labels).toContain('Orders');
     expect(labels).not.toContain('Usage');
+    expect(labels).not.toContain('Downloads');
+  });
+
+  it('offers the Downloads page to a customer with files', () => {
+    expect(links(false, true)).toContainEqual(['Downloads', '/portal/acme/downloads']);
   });
 });

@@ -14,6 +14,7 @@ const NAVIGATION = [
   { to: '/subscriptions', label: 'Subscriptions' },
   { to: '/benefits', label: 'Benefits' },
   { to: '/usage', label: 'Usage', isUsage: true },
+  { to: '/downloads', label: 'Downloads', isDownloads: true },
   { to: '/payment-methods', label: 'Payment methods' },
   { to: '/profile', label: 'Profile' },
 ];
@@ -24,6 +25,8 @@ export interface PortalShellProps {
   account?: { email: string; onSignOut(): void };
   /** The customer has meters: the Usage page is in the navigation. */
   hasUsage?: boolean;
+  /** The customer has files to download: the Downloads page is in the navigation. */
+  hasDownloads?: boolean;
   children: ReactNode;
 }
 
@@ -41,8 +44,14 @@ function OrganizationMark({ organization }: { organization: PortalShellProps['or
 }
 
 /** The frame of the customer portal: the seller on top, the sections, and the customer's way out. */
-export function PortalShell({ organization, account, hasUsage = false, children }: PortalShellProps) {
-  const navigation = NAVIGATION.filter((item) => hasUsage || !item.isUsage);
+export function PortalShell({
+  organization,
+  account,
+  hasUsage = false,
+  hasDownloads = false,
+  children,
+}: PortalShellProps) {
+  const navigation = NAVIGATION.filter((item) => (hasUsage || !item.isUsage) && (hasDownloads || !item.isDownloads));
   return (
     <div className="min-h-screen bg-slate-50">
       <title>{`Customer portal · ${organization.name}`}</title>
