@@ -25,6 +25,7 @@ export interface FileCreateBody {
 }
 
 export interface UploadPartAnswer extends PartRange {
+  checksum_sha256_base64?: string | null;
   url: string;
   headers: Record<string, string>;
 }

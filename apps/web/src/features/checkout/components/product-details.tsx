@@ -1,4 +1,5 @@
 import type { CheckoutPublic } from '@tessera/sdk';
+import { ProductGallery } from '../../../components/files/product-gallery';
 import { billingWords } from '../logic/summary';
 
 /** What is being bought: name, description, billing, and the benefits that come with it. */
@@ -7,6 +8,7 @@ export function ProductDetails({ checkout }: { checkout: CheckoutPublic }) {
   const benefits = product.benefits.filter((benefit) => benefit.description.trim() !== '');
   return (
     <div className="space-y-2">
+      <ProductGallery medias={product.medias} productName={product.name} className="mb-4 max-w-md" />
       <h1 className="text-xl font-semibold text-slate-900">{product.name}</h1>
       <p className="text-sm text-slate-600">{billingWords(product.recurring_interval)}</p>
       {product.description && <p className="text-sm whitespace-pre-line text-slate-700">{product.description}</p>}

@@ -10,6 +10,7 @@ import { BILLING_REASON } from '../../../lib/order-labels';
 import { OrderBillingDialog } from './order-billing-dialog';
 import { OrderInvoice } from './order-invoice';
 import { portalPath } from './portal-shell';
+import { ProductGallery } from '../../../components/files/product-gallery';
 
 export function OrderDetails({ slug, order }: { slug: string; order: CustomerOrder }) {
   const money = (amount: number) => formatMoney(amount, order.currency);
@@ -54,10 +55,13 @@ export function OrderDetails({ slug, order }: { slug: string; order: CustomerOrd
         action={order.is_invoice_generated ? undefined : <OrderBillingDialog key={order.modified_at} order={order} />}
       />
       <OrderInvoice order={order} />
-      {order.product.description && (
+      {(order.product.description || order.product.medias.length > 0) && (
         <Card>
           <CardTitle>{order.product.name}</CardTitle>
-          <p className="text-sm whitespace-pre-line text-slate-700">{order.product.description}</p>
+          <ProductGallery medias={order.product.medias} productName={order.product.name} className="mb-3 max-w-sm" />
+          {order.product.description && (
+            <p className="text-sm whitespace-pre-line text-slate-700">{order.product.description}</p>
+          )}
         </Card>
       )}
     </div>

@@ -1,16 +1,28 @@
 import type { CustomerSubscription } from '@tessera/sdk';
 import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
+import { Alert } from '../../../components/ui/alert';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { DetailRow } from '../../../components/ui/detail-row';
 import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
+import { TextLink } from '../../../components/ui/text-link';
 import { formatDate, formatMoney, formatMoneyPerInterval } from '../../../lib/format';
 import { cancellationReasonLabel } from '../../../lib/subscription-status';
 import { describeRenewal } from '../logic/subscription-status';
+import { usePortalSession } from '../session/portal-session';
+import { portalPath } from './portal-shell';
+import { ProductGallery } from '../../../components/files/product-gallery';
 
 export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
+  const { slug } = usePortalSession();
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">{describeRenewal(subscription)}</p>
+      {subscription.status === 'past_due' && (
+        <Alert tone="error" title="Your last payment for this subscription failed.">
+          Add a working card as your default on the{' '}
+          <TextLink to={portalPath(slug, '/payment-methods')}>Payment methods</TextLink> page: it is charged at once.
+        </Alert>
+      )}
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardTitle>Plan</CardTitle>
@@ -45,10 +57,17 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
             </dl>
           </Card>
         ) : (
-          subscription.product.description && (
+          (subscription.product.description || subscription.product.medias.length > 0) && (
             <Card>
               <CardTitle>About this plan</CardTitle>
-              <p className="text-sm whitespace-pre-line text-slate-700">{subscription.product.description}</p>
+              <ProductGallery
+                medias={subscription.product.medias}
+                productName={subscription.product.name}
+                className="mb-3 max-w-sm"
+              />
+              {subscription.product.description && (
+                <p className="text-sm whitespace-pre-line text-slate-700">{subscription.product.description}</p>
+              )}
             </Card>
           )
         )}
