@@ -95,6 +95,8 @@ export async function createServerDatabase(adminUrl: string): Promise<ServerData
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server process's id (its memory is read from /proc by bench:files). */
+  pid: number | undefined;
   running(): boolean;
   /** How it exited, e.g. `exit code 1` or `signal SIGKILL`. */
   exitStatus(): string;
@@ -120,6 +122,7 @@ export function startServer(env: NodeJS.ProcessEnv, port: number): RunningServer
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     running: () => child.exitCode === null && child.signalCode === null,
     exitStatus: () =>
       child.signalCode

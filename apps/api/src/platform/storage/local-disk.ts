@@ -32,6 +32,8 @@ export const STORAGE_PUBLIC_PATH = '/v1/storage/public';
 /** Unfinished uploads live under this directory of the root; no key can name it (keys never start with a dot). */
 const UPLOADS_DIRECTORY = '.uploads';
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** Disk reads and writes in 1 MiB steps: fewer trips through the event loop for large files. */
+const IO_CHUNK = 1024 * 1024;
 
 export interface LocalDiskStorageOptions {
   /** The directory objects live under (`DATA_DIR/storage`). */
@@ -115,7 +117,7 @@ export class LocalDiskStorage implements ObjectStorage {
     }
     const { size } = await handle.stat();
     // The stream owns the open handle: a rename over the path meanwhile leaves this read intact.
-    return { body: handle.createReadStream(), size, contentType: contentTypeOfKey(key) };
+    return { body: handle.createReadStream({ highWaterMark: IO_CHUNK }), size, contentType: contentTypeOfKey(key) };
   }
 
   async delete(key: string): Promise<void> {
@@ -198,7 +200,11 @@ export class LocalDiskStorage implements ObjectStorage {
         done(null, chunk);
       },
     });
-    const sink: Writable = createWriteStream(join(directory, 'data'), { flags: 'r+', start: part.start });
+    const sink: Writable = createWriteStream(join(directory, 'data'), {
+      flags: 'r+',
+      start: part.start,
+      highWaterMark: IO_CHUNK,
+    });
     await pipeline(body, check, sink);
     if (received !== part.size) {
       throw new PartRejected(`The part has ${received} bytes, ${part.size} were declared.`, 'IncompleteBody');
@@ -248,7 +254,7 @@ export class LocalDiskStorage implements ObjectStorage {
     if (size !== total) throw new UploadRejected('The parts do not cover the file exactly.');
     const whole = createHash('sha256');
     if (options.sha256Base64) {
-      await pipeline(createReadStream(data), whole);
+      await pipeline(createReadStream(data, { highWaterMark: IO_CHUNK }), whole);
       if (whole.digest('base64') !== options.sha256Base64) {
         throw new UploadRejected('The file does not match its SHA-256 checksum.');
       }
