@@ -13,6 +13,8 @@ import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
  * default card.
  */
 const SLUG = 'acme-cards';
+/** Saving a card goes to the processor and back: the page may take a few seconds on a busy machine. */
+const POLL = { timeout: 20_000 };
 
 describe.skipIf(!hasChromium)('portal payment methods in the browser', () => {
   let server: TestServer;
@@ -76,7 +78,9 @@ describe.skipIf(!hasChromium)('portal payment methods in the browser', () => {
       .getByRole('link', { name: 'Payment methods', exact: true })
       .click();
     await page.getByRole('heading', { name: 'Payment methods', exact: true }).waitFor();
-    await expect.poll(cardRows).toEqual([expect.stringMatching(/^Visa ending in 4242 ?Default ?Expires 12\/2034/)]);
+    await expect
+      .poll(cardRows, POLL)
+      .toEqual([expect.stringMatching(/^Visa ending in 4242 ?Default ?Expires 12\/2034/)]);
   });
 
   it('adds a card with the card form and makes it the default the subscription is billed to', async () => {
@@ -85,7 +89,7 @@ describe.skipIf(!hasChromium)('portal payment methods in the browser', () => {
     expect(await page.getByLabel('Use this card for my subscriptions from now on').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Save card' }).click();
     await expect
-      .poll(cardRows)
+      .poll(cardRows, POLL)
       .toEqual([
         expect.stringMatching(/^Mastercard ending in 4444 ?Default/),
         expect.stringMatching(/^Visa ending in 4242 ?Expires/),
@@ -116,7 +120,7 @@ describe.skipIf(!hasChromium)('portal payment methods in the browser', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Complete authentication' }).click();
     await expect
-      .poll(cardRows)
+      .poll(cardRows, POLL)
       .toEqual([
         expect.stringMatching(/^Mastercard ending in 4444 ?Default/),
         expect.stringMatching(/^Visa ending in 3155/),
@@ -131,16 +135,30 @@ describe.skipIf(!hasChromium)('portal payment methods in the browser', () => {
       .filter({ hasText: 'ending in 3155' })
       .getByRole('button', { name: 'Make default' })
       .click();
-    await expect.poll(cardRows).toContainEqual(expect.stringMatching(/^Visa ending in 3155 ?Default/));
+    await expect.poll(cardRows, POLL).toContainEqual(expect.stringMatching(/^Visa ending in 3155 ?Default/));
     expect(await billedLast4()).toBe('3155');
 
     await page.getByRole('button', { name: 'Remove Visa ending in 4242' }).click();
     await page.getByRole('dialog', { name: 'Remove this card?' }).getByRole('button', { name: 'Remove card' }).click();
     await expect
-      .poll(cardRows)
+      .poll(cardRows, POLL)
       .toEqual([
         expect.stringMatching(/^Visa ending in 3155 ?Default/),
         expect.stringMatching(/^Mastercard ending in 4444/),
       ]);
+  });
+
+  it('sends a customer whose subscription is past due from the subscription to the payment methods', async () => {
+    await server.runtime.database.db
+      .updateTable('subscriptions')
+      .set({ status: 'past_due' })
+      .where('id', '=', subscriptionId)
+      .execute();
+    await page.goto(`/portal/${SLUG}/subscriptions/${subscriptionId}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Your last payment for this subscription failed.' });
+    await alert.waitFor();
+    await alert.getByRole('link', { name: 'Payment methods' }).click();
+    await page.getByRole('heading', { name: 'Payment methods', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/portal/${SLUG}/payment-methods`);
   });
 });
