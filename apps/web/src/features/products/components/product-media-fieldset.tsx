@@ -33,7 +33,7 @@ export function ProductMediaFieldset({ organizationId, medias, onChange, error }
       <CardTitle>Media</CardTitle>
       <div className="space-y-4">
         {medias.length > 0 && (
-          <ol className="space-y-2" aria-label="Product images">
+          <ol className="space-y-2" aria-label="Images of this product">
             {medias.map((media, index) => (
               <li
                 key={media.id}
