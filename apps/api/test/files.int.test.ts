@@ -12,6 +12,9 @@ import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { startFakeS3, type FakeS3 } from './support/fake-s3.js';
 
 const MiB = 1024 * 1024;
+/** Random bytes behind a PNG signature: what an image upload's content is checked for. */
+const pngBytes = (size: number) =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(size)]);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
 interface PartPlan {
@@ -383,7 +386,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
   });
 
   it('an organization avatar sets avatar_url to its public URL, served to anyone', async () => {
-    const png = randomBytes(2048);
+    const png = pngBytes(2048);
     const file = await uploadFile(acme, png, {
       name: 'logo.png',
       mime_type: 'image/png',
@@ -396,15 +399,34 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
     if (s3) expect(file.public_url).toBe(`${s3.url}/public-files/${file.path}`);
+
+    // A mime type that lies: refused at completion, nothing kept.
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    const lying = json(
+      await api(
+        'POST',
+        '/v1/files/',
+        acme.token,
+        createBody(html, { name: 'x.png', mime_type: 'image/png', service: 'product_media' }),
+      ),
+    );
+    const sent = await sendParts(lying, html);
+    const refused = await api('POST', `/v1/files/${lying.id}/uploaded`, acme.token, completeBody(lying, sent));
+    expect(refused.statusCode).toBe(400);
+    expect(json(refused).detail).toBe("The file's content is not image/png.");
+    if (s3) expect([...s3.objects.keys()].some((key) => key.endsWith(lying.upload.path))).toBe(false);
+    expect(
+      (await fetch(reach(lying.upload.path.replace(/^/, `${server.config.baseUrl}/v1/storage/public/`)))).status,
+    ).toBe(404);
   });
 
   it('product medias: uploaded images of the organization, in the order given, shown in the checkout', async () => {
     const image = (name: string) => ({ name, mime_type: 'image/png', service: 'product_media' });
-    const a = await uploadFile(acme, randomBytes(300), image('a.png'));
-    const b = await uploadFile(acme, randomBytes(400), image('b.png'));
+    const a = await uploadFile(acme, pngBytes(300), image('a.png'));
+    const b = await uploadFile(acme, pngBytes(400), image('b.png'));
     expect(a.public_url).toBeTruthy();
     const download = await uploadFile(acme, randomBytes(10), { name: 'd.zip', mime_type: 'application/zip' });
-    const foreign = await uploadFile(other, randomBytes(10), image('c.png'));
+    const foreign = await uploadFile(other, pngBytes(10), image('c.png'));
     const price = { amount_type: 'fixed', price_amount: 1000, price_currency: 'usd' };
     const body = { name: 'Poster', recurring_interval: null, prices: [price] };
     const created = await api('POST', '/v1/products/', acme.token, { ...body, medias: [b.id, a.id] });

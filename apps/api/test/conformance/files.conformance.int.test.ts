@@ -92,7 +92,7 @@ describe('files through @polar-sh/sdk', () => {
   });
 
   it('product media and avatars create with their own services', async () => {
-    const png = randomBytes(100);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(100)]);
     for (const service of ['product_media', 'organization_avatar'] as const) {
       const upload = await polar.files.create({
         name: 'logo.png',

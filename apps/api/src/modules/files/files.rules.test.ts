@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKey, keySegmentOf, nameProblem, partProblems, sizeReadable } from './files.rules.js';
+import { contentMatchesMime, fileKey, keySegmentOf, nameProblem, partProblems, sizeReadable } from './files.rules.js';
 
 const MiB = 1024 * 1024;
 
@@ -74,4 +74,20 @@ describe('partProblems', () => {
   ])('%s', (_name, parts, size, messages) => {
     expect(partProblems(parts, size).map((p) => p.msg)).toEqual(messages);
   });
+});
+
+describe('contentMatchesMime', () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+  it.each([
+    ['image/png', png, true],
+    ['image/png', Buffer.from('<html>'), false],
+    ['image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0]), true],
+    ['image/jpeg', png, false],
+    ['image/gif', Buffer.from('GIF89a...'), true],
+    ['image/webp', Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), true],
+    ['image/webp', Buffer.from('RIFF\u0000\u0000\u0000\u0000WAVE'), false],
+    ['image/svg+xml', Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">'), true],
+    ['image/svg+xml', Buffer.from('<html><script>alert(1)</script>'), false],
+    ['application/pdf', Buffer.from('anything'), true],
+  ] as const)('%s %#', (mime, head, matches) => expect(contentMatchesMime(mime, head)).toBe(matches));
 });

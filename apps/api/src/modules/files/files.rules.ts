@@ -93,3 +93,32 @@ export function partProblems(parts: readonly DeclaredPart[], size: number): { in
 export function hexOfBase64(digest: string | null | undefined): string | null {
   return digest ? Buffer.from(digest, 'base64').toString('hex') : null;
 }
+
+const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((byte, i) => head[at + i] === byte);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+/**
+ * Whether the first bytes of a file are what its image type says (media and avatars): PNG, JPEG, GIF
+ * and WebP by their signatures, SVG as text holding an `<svg` element. Other types are not checked.
+ */
+export function contentMatchesMime(mime: string, head: Uint8Array): boolean {
+  switch (mime) {
+    case 'image/png':
+      return startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    case 'image/jpeg':
+      return startsWith(head, [0xff, 0xd8, 0xff]);
+    case 'image/gif':
+      return startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'));
+    case 'image/webp':
+      return startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8);
+    case 'image/svg+xml': {
+      const text = Buffer.from(head)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trimStart();
+      return text.startsWith('<') && /<svg[\s>]/i.test(text);
+    }
+    default:
+      return true;
+  }
+}

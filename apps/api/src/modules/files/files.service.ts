@@ -9,7 +9,7 @@ import {
 } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { runIn } from '../../platform/jobs/queue.js';
-import { objectStorage, UploadRejected } from '../../platform/storage/index.js';
+import { objectStorage, UploadRejected, type ObjectStorage } from '../../platform/storage/index.js';
 import { updateOrganization } from '../organizations/organizations.repository.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import {
@@ -24,7 +24,14 @@ import {
   updateFile as updateFileRow,
   type FileRow,
 } from './files.repository.js';
-import { fileKey, hexOfBase64, nameProblem, partProblems, type DeclaredPart } from './files.rules.js';
+import {
+  contentMatchesMime,
+  fileKey,
+  hexOfBase64,
+  nameProblem,
+  partProblems,
+  type DeclaredPart,
+} from './files.rules.js';
 import type {
   DownloadableListParams,
   FileCreateInput,
@@ -172,6 +179,10 @@ export async function completeUpload(ctx: Context, id: string, input: FileUpload
     if (error instanceof UploadRejected) throw new BadRequest(error.message);
     throw error;
   }
+  if (row.service !== 'downloadable' && !contentMatchesMime(row.mime_type, await headOf(row.path, storage))) {
+    await storage.delete(row.path);
+    throw new BadRequest(`The file's content is not ${row.mime_type}.`);
+  }
   const run = ctx.transactions ?? runIn(ctx);
   return run.transaction(async (tx) => {
     const updated = await updateFileRow(
@@ -197,6 +208,20 @@ export async function completeUpload(ctx: Context, id: string, input: FileUpload
     }
     return updated;
   });
+}
+
+/** The first bytes of a stored object (at most 4 KiB), for its type's signature. */
+async function headOf(key: string, storage: ObjectStorage): Promise<Buffer> {
+  const object = await storage.get(key);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of object.body) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length >= 4096) break;
+  }
+  object.body.destroy();
+  return Buffer.concat(chunks).subarray(0, 4096);
 }
 
 export async function listFiles(ctx: Context, params: FileListParams) {

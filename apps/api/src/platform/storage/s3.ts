@@ -13,6 +13,7 @@ import {
   S3Client,
   S3ServiceException,
   UploadPartCommand,
+  type Part,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
@@ -183,16 +184,24 @@ export class S3Storage implements ObjectStorage {
     options: { sha256Base64?: string | null } = {},
   ): Promise<CompletedUpload> {
     const Bucket = this.bucketOf(key);
-    let listed;
+    const received = new Map<number | undefined, Part>();
     try {
-      listed = await this.client.send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, MaxParts: 10000 }));
+      // S3 lists at most 1,000 parts a page.
+      let marker: string | undefined;
+      for (;;) {
+        const page = await this.client.send(
+          new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+        );
+        for (const part of page.Parts ?? []) received.set(part.PartNumber, part);
+        if (!page.IsTruncated || !page.NextPartNumberMarker) break;
+        marker = page.NextPartNumberMarker;
+      }
     } catch (error) {
       if (error instanceof S3ServiceException && error.name === 'NoSuchUpload') {
         throw new UploadRejected('The upload does not exist or was already completed.');
       }
       throw error;
     }
-    const received = new Map((listed.Parts ?? []).map((p) => [p.PartNumber, p]));
     for (const part of parts) {
       const stored = received.get(part.number);
       if (!stored) throw new UploadRejected(`Part ${part.number} was not uploaded.`);
