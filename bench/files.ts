@@ -85,7 +85,8 @@ async function main(): Promise<void> {
   };
   const server = startServer(env, port);
   try {
-    await waitReady(server);
+    // A loaded machine may take a while to open the embedded database and migrate it.
+    await waitReady(server, 180_000);
     const created = JSON.parse(
       await runCli(['org', 'create', '--name', 'Bench', '--slug', `bench-files-${port}`, '--json'], env),
     ) as { access_token: string };
