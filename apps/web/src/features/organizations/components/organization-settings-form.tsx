@@ -1,4 +1,5 @@
 import type { Organization, OrganizationSocialLinkInput } from '@tessera/sdk';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { FileUploader, IMAGE_TYPES } from '../../../components/files/file-uploader';
 import { ApiErrorAlert } from '../../../components/ui/alert';
@@ -9,6 +10,7 @@ import { Checkbox, Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
+import { ORGANIZATIONS_QUERY_KEY } from '../api/get-organizations';
 import { useUpdateOrganization } from '../api/update-organization';
 
 const PLATFORMS: { value: OrganizationSocialLinkInput['platform']; label: string }[] = [
@@ -52,6 +54,7 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
   const [settings, setSettings] = useState(organization.subscription_settings);
   const [customerEmails, setCustomerEmails] = useState(organization.customer_email_settings);
   const logoId = useId();
+  const queryClient = useQueryClient();
   const mutation = useUpdateOrganization();
   const toast = useToast();
   const error = mutation.error;
@@ -120,11 +123,13 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
                 service="organization_avatar"
                 organizationId={organization.id}
                 label="Upload a logo"
-                hint="A square JPEG, PNG, GIF, WebP or SVG image, up to 1 MB. Saved with the settings."
+                hint="A square JPEG, PNG, GIF, WebP or SVG image, up to 1 MB. It becomes the logo once uploaded."
                 accept={IMAGE_TYPES}
                 maxBytes={ORGANIZATION_AVATAR_MAX_BYTES}
                 onUploaded={(file) => {
+                  // The API makes an uploaded avatar the organization's logo at once.
                   if (file.service === 'organization_avatar') setAvatarUrl(file.public_url);
+                  void queryClient.invalidateQueries({ queryKey: ORGANIZATIONS_QUERY_KEY });
                 }}
               />
             </div>
