@@ -41,6 +41,7 @@ import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { taxSettingsRoutes } from './tax-settings/tax-settings.routes.js';
 import { taxRegistrationRoutes } from './tax-registrations/tax-registrations.routes.js';
 import { taxReportRoutes } from './tax-reports/tax-reports.routes.js';
+import { metricRoutes } from './metrics/metrics.routes.js';
 import {
   reverseStripeTaxRefundsJob,
   reverseStripeTaxRefundsSchedule,
@@ -78,6 +79,7 @@ export const routes: AnyRoute[] = [
   ...meterRoutes,
   ...customerMeterRoutes,
   ...testClockRoutes,
+  ...metricRoutes,
   ...taxSettingsRoutes,
   ...taxRegistrationRoutes,
   ...taxReportRoutes,

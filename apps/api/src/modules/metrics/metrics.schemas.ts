@@ -1,0 +1,131 @@
+import { z } from 'zod/v4';
+import { Id } from '../../platform/http/schemas.js';
+import { oneOrList, queryDocs } from '../../platform/http/query.js';
+import { ProductBillingType } from '../orders/orders.schemas.js';
+import { INTERVALS, isTimeZone } from './metrics.periods.js';
+
+/** The most ids one filter takes: more is a 422, not a statement with thousands of parameters. */
+export const MAX_FILTER_IDS = 100;
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Date string must be in YYYY-MM-DD format.' })
+  .refine((value) => {
+    const parsed = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+  }, 'Invalid date.');
+
+const asList = (value: unknown) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+/** One id or a repeated key, at most MAX_FILTER_IDS of them. */
+const ids = (description: string) => {
+  const schema = z
+    .preprocess(asList, z.array(Id()).max(MAX_FILTER_IDS, `At most ${MAX_FILTER_IDS} values.`).optional())
+    .meta({ description });
+  queryDocs.set(
+    schema,
+    z
+      .union([Id(), z.array(Id())])
+      .optional()
+      .meta({ description }),
+  );
+  return schema;
+};
+
+/** The meters' `TimeInterval` (same values, documented there). */
+export const TimeInterval = z.enum(INTERVALS);
+
+export const MetricsQuery = z.object({
+  start_date: day.meta({ description: 'First day of the range (in `timezone`), inclusive; 2023-01-01 or later.' }),
+  end_date: day.meta({ description: 'Last day of the range (in `timezone`), inclusive.' }),
+  interval: TimeInterval,
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'Unknown time zone.')
+    .default('UTC')
+    .meta({ description: 'IANA time zone of the dates and period boundaries (an extension; default UTC).' }),
+  organization_id: ids('Filter by organization.'),
+  product_id: ids('Filter by product.'),
+  billing_type: oneOrList(ProductBillingType).meta({ description: 'Filter by the product billing type.' }),
+  customer_id: ids('Filter by customer.'),
+});
+export type MetricsParams = z.output<typeof MetricsQuery>;
+
+export const MetricType = z.enum(['scalar', 'currency', 'percentage']).meta({ id: 'MetricType' });
+
+export const Metric = z
+  .object({ slug: z.string(), display_name: z.string(), type: MetricType })
+  .meta({ id: 'Metric', description: 'Information about a metric.' });
+
+/** The reference's metrics, in its order. */
+export const METRICS = [
+  ['orders', 'Orders', 'scalar'],
+  ['revenue', 'Revenue', 'currency'],
+  ['cumulative_revenue', 'Cumulative Revenue', 'currency'],
+  ['average_order_value', 'Average Order Value', 'currency'],
+  ['one_time_products', 'One-Time Products', 'scalar'],
+  ['one_time_products_revenue', 'One-Time Products Revenue', 'currency'],
+  ['new_subscriptions', 'New Subscriptions', 'scalar'],
+  ['new_subscriptions_revenue', 'New Subscriptions Revenue', 'currency'],
+  ['renewed_subscriptions', 'Renewed Subscriptions', 'scalar'],
+  ['renewed_subscriptions_revenue', 'Renewed Subscriptions Revenue', 'currency'],
+  ['active_subscriptions', 'Active Subscriptions', 'scalar'],
+  ['monthly_recurring_revenue', 'Monthly Recurring Revenue', 'currency'],
+  ['checkouts', 'Checkouts', 'scalar'],
+  ['succeeded_checkouts', 'Succeeded Checkouts', 'scalar'],
+  ['checkouts_conversion', 'Checkouts Conversion Rate', 'percentage'],
+] as const;
+
+/** Tessera's extra metrics (docs/metrics.md); clients of the reference ignore them. */
+export const EXTENSION_METRICS = [
+  ['net_revenue', 'Net Revenue', 'currency'],
+  ['churned_subscriptions', 'Churned Subscriptions', 'scalar'],
+  ['churn_rate', 'Churn Rate', 'percentage'],
+  ['average_revenue_per_user', 'Average Revenue Per User', 'currency'],
+  ['new_monthly_recurring_revenue', 'New MRR', 'currency'],
+  ['churned_monthly_recurring_revenue', 'Churned MRR', 'currency'],
+] as const;
+
+export type MetricSlug = (typeof METRICS)[number][0] | (typeof EXTENSION_METRICS)[number][0];
+
+const numbers = (list: readonly (readonly [string, string, string])[]) =>
+  Object.fromEntries(list.map(([slug]) => [slug, z.number()])) as Record<MetricSlug, z.ZodNumber>;
+const definitions = (list: readonly (readonly [string, string, string])[]) =>
+  Object.fromEntries(list.map(([slug]) => [slug, Metric])) as Record<MetricSlug, typeof Metric>;
+const extension = { 'x-tessera-extension': true } as const;
+
+export const MetricPeriod = z
+  .object({
+    timestamp: z.iso.datetime({ offset: true }).meta({ description: 'Start of the period.' }),
+    ...numbers(METRICS),
+    ...Object.fromEntries(
+      EXTENSION_METRICS.map(([slug]) => [
+        slug,
+        z.number().meta({ description: 'Extension (docs/metrics.md).', ...extension }),
+      ]),
+    ),
+  })
+  .meta({ id: 'MetricPeriod' });
+
+export const MetricsTotals = z.object(numbers([...METRICS, ...EXTENSION_METRICS])).meta({ id: 'MetricsTotals' });
+export const Metrics = z.object(definitions([...METRICS, ...EXTENSION_METRICS])).meta({ id: 'Metrics' });
+
+export const MetricsResponse = z
+  .object({ periods: z.array(MetricPeriod), totals: MetricsTotals, metrics: Metrics })
+  .meta({ id: 'MetricsResponse', description: 'Metrics response schema.' });
+export type MetricsResponseWire = z.input<typeof MetricsResponse>;
+
+export const MetricsIntervalLimit = z.object({ max_days: z.int() }).meta({ id: 'MetricsIntervalLimit' });
+export const MetricsLimits = z
+  .object({
+    min_date: z.iso.date(),
+    intervals: z
+      .object(
+        Object.fromEntries(INTERVALS.map((i) => [i, MetricsIntervalLimit])) as Record<
+          (typeof INTERVALS)[number],
+          typeof MetricsIntervalLimit
+        >,
+      )
+      .meta({ id: 'MetricsIntervalsLimits' }),
+  })
+  .meta({ id: 'MetricsLimits', description: 'Date limits to get metrics.' });

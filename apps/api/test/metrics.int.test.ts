@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/platform/clock.js';
+import { periodsOf } from '../src/modules/metrics/metrics.periods.js';
+import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { checkoutFactory } from './factories/checkouts.js';
+import { customerFactory } from './factories/customers.js';
+import { orderFactory } from './factories/orders.js';
+import { productFactory } from './factories/products.js';
+import { paidOrderFactory } from './factories/refunds.js';
+import { subscriptionFactory } from './factories/subscriptions.js';
+import { bearer, json, startTestServer, type TestServer } from './harness.js';
+
+/**
+ * The Metrics API over a fixture world built through the API, every value computed by hand
+ * (docs/metrics.md). Everything starts at 2026-01-31 23:30 UTC: January in UTC and New York, already
+ * 1 February in Paris.
+ *
+ *   one-time product A 1000: order o1 (paid), o2 (paid, subtotal 2500), o3 (pending, 9900: not revenue)
+ *   paid checkout purchase p1 (one-time, 1000), refunded 400 later
+ *   subscription S1 monthly 1000 (checkout, order 1000), renewed by the test clock on 3 March
+ *   subscription S2 yearly 12000 (MRR 1000; checkout, order 12000), revoked on 3 March after the renewal
+ *   an open checkout that expires (counted, not succeeded)
+ */
+let server: TestServer;
+let acme: OrganizationFixture;
+let other: OrganizationFixture;
+let world: { s1: string; s2: string; renewalAt: Date; revokedAt: Date; productA: string };
+const START = '2026-01-31T23:30:00.000Z';
+
+const metrics = (query: string, token = acme.token) =>
+  server.inject({ method: 'GET', url: `/v1/metrics/?${query}`, headers: bearer(token) });
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: new ManualClock(START) });
+  acme = await organizationFactory(server, { name: 'Acme' });
+  other = await organizationFactory(server, { name: 'Other' });
+  const a = await productFactory(server, acme.organization.id);
+  const alice = await customerFactory(server, acme.organization.id);
+  await orderFactory(server, acme.organization.id, { product: a, customer: alice });
+  await orderFactory(server, acme.organization.id, { product: a, customer: alice, subtotal_amount: 2500 });
+  await orderFactory(server, acme.organization.id, { product: a, subtotal_amount: 9900, status: 'pending' });
+  const p1 = await paidOrderFactory(server, acme);
+  const s1 = await subscriptionFactory(server, acme.organization.id, { interval: 'month', price: 1000 });
+  const s2 = await subscriptionFactory(server, acme.organization.id, { interval: 'year', price: 12000 });
+  await checkoutFactory(server, acme.organization.id, [a.product.id]);
+  // Another organization's sales never show.
+  await orderFactory(server, other.organization.id);
+
+  const advanced = await server.inject({
+    method: 'POST',
+    url: '/v1/test-clock/advance',
+    headers: bearer(acme.token),
+    payload: { days: 31 },
+  });
+  expect(advanced.statusCode).toBe(200);
+  const refund = await server.inject({
+    method: 'POST',
+    url: '/v1/refunds/',
+    headers: bearer(acme.token),
+    payload: { order_id: p1.orderId, reason: 'customer_request', amount: 400 },
+  });
+  expect(refund.statusCode).toBe(200);
+  const revoked = await server.inject({
+    method: 'DELETE',
+    url: `/v1/subscriptions/${s2.id}`,
+    headers: bearer(acme.token),
+  });
+  expect(revoked.statusCode).toBe(200);
+  const db = server.runtime.database.db;
+  const renewal = await db
+    .selectFrom('orders')
+    .select('created_at')
+    .where('subscription_id', '=', s1.id)
+    .where('billing_reason', '=', 'subscription_cycle')
+    .executeTakeFirstOrThrow();
+  const ended = await db
+    .selectFrom('subscriptions')
+    .select('ended_at')
+    .where('id', '=', s2.id)
+    .executeTakeFirstOrThrow();
+  world = {
+    s1: s1.id,
+    s2: s2.id,
+    renewalAt: new Date(renewal.created_at),
+    revokedAt: new Date(ended.ended_at!),
+    productA: a.product.id,
+  };
+}, 120_000);
+afterAll(() => server?.stop());
+
+describe('the fixture world', () => {
+  it('renewed S1 and revoked S2 a month later, on the test clock', () => {
+    // A month after 31 January is 3 March (the anchor day 31 overflows February); the clock then stands
+    // at 3 March 23:30 UTC, when S2 is revoked.
+    expect(world.renewalAt.toISOString().slice(0, 10)).toBe('2026-03-03');
+    expect(world.revokedAt.toISOString()).toBe('2026-03-03T23:30:00.000Z');
+  });
+});
+
+describe('GET /v1/metrics/', () => {
+  it('by month in UTC: January has the sales, February nothing new, March the renewal and the churn', async () => {
+    const response = await metrics('start_date=2026-01-01&end_date=2026-03-31&interval=month');
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(body.periods.map((p: { timestamp: string }) => p.timestamp)).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      '2026-02-01T00:00:00.000Z',
+      '2026-03-01T00:00:00.000Z',
+    ]);
+    const [jan, feb, mar] = body.periods;
+    // January: o1 1000 + o2 2500 + p1 1000 + S1 1000 + S2 12000; o3 is pending.
+    expect(jan).toMatchObject({
+      orders: 5,
+      revenue: 17500,
+      cumulative_revenue: 17500,
+      average_order_value: 3500,
+      one_time_products: 3,
+      one_time_products_revenue: 4500,
+      new_subscriptions: 2,
+      new_subscriptions_revenue: 13000,
+      renewed_subscriptions: 0,
+      renewed_subscriptions_revenue: 0,
+      active_subscriptions: 2,
+      monthly_recurring_revenue: 2000,
+      checkouts: 4,
+      succeeded_checkouts: 3,
+      checkouts_conversion: 0.75,
+      net_revenue: 17100,
+      churned_subscriptions: 0,
+      churn_rate: 0,
+      new_monthly_recurring_revenue: 2000,
+      churned_monthly_recurring_revenue: 0,
+    });
+    // Alice bought twice (3500), three other buyers 1000, 1000, 12000: 17500 / 4 customers.
+    expect(jan.average_revenue_per_user).toBe(4375);
+    expect(feb).toMatchObject({
+      orders: 0,
+      revenue: 0,
+      cumulative_revenue: 17500,
+      average_order_value: 0,
+      new_subscriptions: 0,
+      active_subscriptions: 2,
+      monthly_recurring_revenue: 2000,
+      checkouts: 0,
+      checkouts_conversion: 0,
+      churned_subscriptions: 0,
+    });
+    expect(mar).toMatchObject({
+      orders: 1,
+      revenue: 1000,
+      cumulative_revenue: 18500,
+      renewed_subscriptions: 1,
+      renewed_subscriptions_revenue: 1000,
+      new_subscriptions: 0,
+      active_subscriptions: 1,
+      monthly_recurring_revenue: 1000,
+      churned_subscriptions: 1,
+      churn_rate: 0.5,
+      churned_monthly_recurring_revenue: 1000,
+    });
+    expect(body.totals).toMatchObject({
+      orders: 6,
+      revenue: 18500,
+      cumulative_revenue: 18500,
+      active_subscriptions: 1,
+      monthly_recurring_revenue: 1000,
+      average_order_value: (3500 + 0 + 1000) / 3,
+      checkouts_conversion: 0.75 / 3,
+      churned_subscriptions: 1,
+      net_revenue: 18100,
+    });
+    expect(body.metrics.revenue).toEqual({ slug: 'revenue', display_name: 'Revenue', type: 'currency' });
+    expect(body.metrics.checkouts_conversion.type).toBe('percentage');
+  });
+
+  it('in Europe/Paris the sales of 31 January 23:30 UTC fall on 1 February', async () => {
+    const body = json(await metrics('start_date=2026-01-31&end_date=2026-02-01&interval=day&timezone=Europe/Paris'));
+    expect(body.periods.map((p: { timestamp: string }) => p.timestamp)).toEqual([
+      '2026-01-30T23:00:00.000Z',
+      '2026-01-31T23:00:00.000Z',
+    ]);
+    expect(body.periods[0]).toMatchObject({ orders: 0, revenue: 0, checkouts: 0, active_subscriptions: 0 });
+    expect(body.periods[1]).toMatchObject({ orders: 5, revenue: 17500, checkouts: 4, active_subscriptions: 2 });
+    const utc = json(await metrics('start_date=2026-01-31&end_date=2026-02-01&interval=day'));
+    expect(utc.periods[0]).toMatchObject({ orders: 5, revenue: 17500, checkouts: 4, active_subscriptions: 2 });
+    expect(utc.periods[1]).toMatchObject({ orders: 0, revenue: 0, active_subscriptions: 2 });
+  });
+
+  it('by week and year, in America/New_York and Europe/Paris', async () => {
+    const ny = json(await metrics('start_date=2026-01-26&end_date=2026-02-08&interval=week&timezone=America/New_York'));
+    expect(ny.periods.map((p: { orders: number }) => p.orders)).toEqual([5, 0]);
+    const paris = json(await metrics('start_date=2026-01-26&end_date=2026-02-08&interval=week&timezone=Europe/Paris'));
+    expect(paris.periods.map((p: { orders: number }) => p.orders)).toEqual([5, 0]);
+    const year = json(await metrics('start_date=2025-01-01&end_date=2026-12-31&interval=year&timezone=Europe/Paris'));
+    expect(year.periods.map((p: { timestamp: string }) => p.timestamp)).toEqual([
+      '2024-12-31T23:00:00.000Z',
+      '2025-12-31T23:00:00.000Z',
+    ]);
+    expect(year.periods[1]).toMatchObject({
+      orders: 6,
+      revenue: 18500,
+      churned_subscriptions: 1,
+      active_subscriptions: 1,
+    });
+  });
+
+  it('the statement cuts the same periods as the table-tested function', async () => {
+    for (const [interval, start, end, zone] of [
+      ['hour', '2026-03-28', '2026-03-30', 'Europe/Paris'],
+      ['day', '2026-03-01', '2026-03-31', 'America/New_York'],
+      ['week', '2026-01-07', '2026-03-04', 'Europe/Paris'],
+      ['month', '2025-01-31', '2026-12-31', 'America/New_York'],
+    ] as const) {
+      const body = json(await metrics(`start_date=${start}&end_date=${end}&interval=${interval}&timezone=${zone}`));
+      expect(body.periods.map((p: { timestamp: string }) => p.timestamp)).toEqual(
+        periodsOf(start, end, interval, zone).map((p) => p.start.toISOString()),
+      );
+    }
+  });
+
+  it('filters by product, billing type and customer; another organization sees none of it', async () => {
+    const range = 'start_date=2026-01-01&end_date=2026-01-31&interval=month';
+    expect(json(await metrics(`${range}&product_id=${world.productA}`)).totals).toMatchObject({
+      orders: 2,
+      revenue: 3500,
+      checkouts: 1,
+      succeeded_checkouts: 0,
+    });
+    expect(json(await metrics(`${range}&billing_type=recurring`)).totals).toMatchObject({
+      orders: 2,
+      revenue: 13000,
+      active_subscriptions: 2,
+    });
+    expect(json(await metrics(`${range}&billing_type=one_time`)).totals).toMatchObject({ orders: 3, revenue: 4500 });
+    expect(json(await metrics(range, other.token)).totals).toMatchObject({ orders: 1, revenue: 1000 });
+    expect(json(await metrics(`${range}&organization_id=${acme.organization.id}`, other.token)).totals.orders).toBe(0);
+  });
+
+  it('auth: 401 without a token, 403 without metrics:read', async () => {
+    const range = 'start_date=2026-01-01&end_date=2026-01-31&interval=month';
+    expect((await server.inject({ method: 'GET', url: `/v1/metrics/?${range}` })).statusCode).toBe(401);
+    expect((await server.inject({ method: 'GET', url: '/v1/metrics/limits' })).statusCode).toBe(401);
+    const noScope = await tokenFactory(server, acme.organization.id, ['orders:read']);
+    expect((await metrics(range, noScope)).statusCode).toBe(403);
+    const scoped = await tokenFactory(server, acme.organization.id, ['metrics:read']);
+    expect((await metrics(range, scoped)).statusCode).toBe(200);
+  });
+
+  it('bad input is a 422 on the field at fault, never a 500', async () => {
+    const many = Array.from({ length: 10_000 }, () => `product_id=${world.productA}`).join('&');
+    for (const [query, loc, message] of [
+      [
+        'start_date=2026-1-01&end_date=2026-01-31&interval=day',
+        'start_date',
+        'Date string must be in YYYY-MM-DD format.',
+      ],
+      ['start_date=2026-02-30&end_date=2026-03-31&interval=day', 'start_date', 'Invalid date.'],
+      ['start_date=2022-12-31&end_date=2023-01-31&interval=day', 'start_date', 'Date must be 2023-01-01 or later.'],
+      ['start_date=2026-02-01&end_date=2026-01-31&interval=day', 'end_date', 'end_date must not be before start_date.'],
+      [
+        'start_date=2026-01-01&end_date=2026-01-09&interval=hour',
+        'interval',
+        'The interval is too big. Try to change the interval or reduce the date range.',
+      ],
+      ['start_date=2026-01-01&end_date=2026-01-09&interval=minute', 'interval', undefined],
+      [
+        'start_date=2026-01-01&end_date=2026-01-09&interval=day&timezone=Mars/Olympus',
+        'timezone',
+        'Unknown time zone.',
+      ],
+      [`start_date=2026-01-01&end_date=2026-01-09&interval=day&${many}`, 'product_id', 'At most 100 values.'],
+    ] as const) {
+      const response = await metrics(query);
+      expect(response.statusCode, query.slice(0, 80)).toBe(422);
+      const detail = json(response).detail[0];
+      expect(detail.loc).toEqual(['query', loc]);
+      if (message) expect(detail.msg).toBe(message);
+    }
+  });
+});
+
+describe('GET /v1/metrics/limits', () => {
+  it('answers the minimum date and the days each interval allows', async () => {
+    const response = await server.inject({ method: 'GET', url: '/v1/metrics/limits', headers: bearer(acme.token) });
+    expect(response.statusCode).toBe(200);
+    expect(json(response)).toEqual({
+      min_date: '2023-01-01',
+      intervals: {
+        hour: { max_days: 7 },
+        day: { max_days: 366 },
+        week: { max_days: 365 },
+        month: { max_days: 1460 },
+        year: { max_days: 3650 },
+      },
+    });
+  });
+});
