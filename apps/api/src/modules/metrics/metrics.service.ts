@@ -92,7 +92,13 @@ export async function getMetrics(ctx: Context, params: MetricsParams): Promise<M
       customerIds: params.customer_id,
     },
     { startDate: params.start_date, endDate: params.end_date, interval: params.interval, timezone: params.timezone },
-  );
+  ).catch((error: unknown) => {
+    // A zone the runtime knows but the database's time zone data does not.
+    if (error instanceof Error && /time zone .* not recognized/i.test(error.message)) {
+      throw validationError(['query', 'timezone'], 'Unknown time zone.');
+    }
+    throw error;
+  });
   const values = rows.map(periodValues);
   return {
     periods: rows.map((row, i) => ({ timestamp: new Date(row.start_at).toISOString(), ...values[i]! })),
