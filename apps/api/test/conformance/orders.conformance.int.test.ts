@@ -11,6 +11,7 @@ import { discountFactory } from '../factories/discounts.js';
 import { orderFactory } from '../factories/orders.js';
 import { organizationFactory, type OrganizationFixture } from '../factories/organizations.js';
 import { productFactory } from '../factories/products.js';
+import { subscriptionFactory } from '../factories/subscriptions.js';
 import { startTestServer, type TestServer } from '../harness.js';
 
 let server: TestServer;
@@ -150,5 +151,15 @@ describe('orders through @polar-sh/sdk', () => {
       body?: string;
     };
     expect(error.statusCode ?? (error as { rawResponse?: Response }).rawResponse?.status).toBe(404);
+  });
+  it('gets a subscription order with its subscription embedded, as the list shows it', async () => {
+    const subscription = await subscriptionFactory(server, acme.organization.id);
+    const listed = await polar.orders.list({ customerId: subscription.customer_id });
+    const fromList = listed.result.items.find((order) => order.subscriptionId === subscription.id);
+    expect(fromList?.subscription?.id).toBe(subscription.id);
+    const order = await polar.orders.get({ id: fromList!.id });
+    expect(order.subscriptionId).toBe(subscription.id);
+    expect(order.subscription).toMatchObject({ id: subscription.id, status: 'active', recurringInterval: 'month' });
+    expect(order.subscription).toEqual(fromList!.subscription);
   });
 });

@@ -80,8 +80,13 @@ export async function serializeOrders(
   );
 }
 
+/**
+ * One order. A subscription given by the caller is embedded as is; otherwise (undefined) the order's
+ * own subscription is loaded, as the list does.
+ */
 async function serializeOne(ctx: Context, row: OrderRow, subscription?: OrderSubscriptionWire | null) {
-  return (await serializeOrders(ctx, [row], new Map([[row.id, subscription ?? null]])))[0]!;
+  const given: SubscriptionsByOrder = subscription === undefined ? new Map() : new Map([[row.id, subscription]]);
+  return (await serializeOrders(ctx, [row], given))[0]!;
 }
 
 /** The order as the API shows it, whoever asks (for flows without a seller subject). */
