@@ -50,8 +50,8 @@ describe('periodsOf', () => {
       ['2026-02-01', '2026-04-30', 'month', 'America/New_York'],
       ['2026-02-01T05:00:00.000Z', '2026-03-01T05:00:00.000Z', '2026-04-01T04:00:00.000Z'],
     ],
-  ] as const)('%s', (_name, args, expected) => {
-    expect(starts(...args)).toEqual(expected);
+  ] as const)('%s', (_name, [start, end, interval, zone], expected) => {
+    expect(starts(start, end, interval, zone)).toEqual(expected);
   });
 
   it('each period ends where the next starts, and the last at the end date’s next local midnight', () => {
