@@ -9,7 +9,7 @@ import { dashboardLink, hasChromium, launchBrowser, openPage, screenshot, signUp
 
 /**
  * Files through the pages a person uses, on the local-disk storage: the seller uploads a product image
- * and a downloadable file (in two parts, three at most in flight, each with its SHA-256) and sells them
+ * and a downloadable file (in two parts, each with its SHA-256) and a logo (at 390 px wide), and sells them
  * through a checkout link; the buyer sees the image at checkout, pays, opens the portal from the
  * thank-you page and downloads the file, byte for byte. Screenshots in test/artifacts/files-*.png.
  */
@@ -93,6 +93,42 @@ describe.skipIf(!hasChromium)('files in the browser: product image, downloadable
     expect(files[0]!.checksum_sha256_base64).toBe(createHash('sha256').update(book).digest('base64'));
   });
 
+  it('the seller uploads a logo in settings, on a 390 px wide screen', async () => {
+    await seller.setViewportSize({ width: 390, height: 844 });
+    // At this width the dashboard's navigation is behind its menu button: the page is opened by address.
+    await seller.goto('/dashboard/files-works/settings');
+    await seller.getByRole('group', { name: 'Upload a logo' }).waitFor();
+    await seller.getByText('No logo').waitFor();
+    await seller
+      .locator('input[type=file][aria-label="Upload a logo"]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    const preview = seller.getByRole('img', { name: 'Logo of Files Works' });
+    await expect
+      .poll(() => preview.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(1);
+    // Nothing sticks out sideways at the width of a phone.
+    expect(
+      await seller.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+            .scrollWidth,
+      ),
+    ).toBeLessThanOrEqual(390);
+    await shot(seller, 'settings-logo-390');
+    await seller.getByRole('button', { name: 'Save settings' }).click();
+    await expect
+      .poll(async () => {
+        const row = await server.runtime.database.db
+          .selectFrom('organizations')
+          .select('avatar_url')
+          .where('slug', '=', 'files-works')
+          .executeTakeFirstOrThrow();
+        return row.avatar_url;
+      })
+      .toMatch(/\/organization_avatar\/.+\/logo\.png$/);
+    await seller.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('the seller creates a product with an image and the benefit, and a checkout link', async () => {
     await nav('Products').click();
     await seller.getByRole('link', { name: 'New product' }).click();
@@ -104,7 +140,9 @@ describe.skipIf(!hasChromium)('files in the browser: product image, downloadable
     const image = seller.getByRole('img', { name: 'cover.png' });
     await image.waitFor();
     // The preview is the stored image, served from its public address.
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1);
+    await expect
+      .poll(() => image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(1);
     await seller
       .getByRole('group', { name: 'Benefits' })
       .getByRole('checkbox', { name: /The e-book/ })
@@ -136,7 +174,9 @@ describe.skipIf(!hasChromium)('files in the browser: product image, downloadable
         throw new Error(`${String(error)}\n${await page.locator('body').innerText()}`);
       });
     const image = page.getByRole('img', { name: 'Field guide' });
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1);
+    await expect
+      .poll(() => image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(1);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
     await page.getByLabel('Country').click();
