@@ -204,6 +204,22 @@ describe('GET /v1/metrics/', () => {
     });
   });
 
+  it('by hour: 00:30 in Paris, 18:30 in New York', async () => {
+    const paris = json(await metrics('start_date=2026-02-01&end_date=2026-02-01&interval=hour&timezone=Europe/Paris'));
+    expect(paris.periods).toHaveLength(24);
+    expect(paris.periods[0]).toMatchObject({ timestamp: '2026-01-31T23:00:00.000Z', orders: 5, checkouts: 4 });
+    expect(paris.totals).toMatchObject({ orders: 5, revenue: 17500, succeeded_checkouts: 3 });
+    const ny = json(await metrics('start_date=2026-01-31&end_date=2026-01-31&interval=hour&timezone=America/New_York'));
+    const busy = ny.periods.flatMap((p: { orders: number }, i: number) => (p.orders ? [i] : []));
+    expect(busy).toEqual([18]);
+    expect(ny.periods[18]).toMatchObject({
+      timestamp: '2026-01-31T23:00:00.000Z',
+      revenue: 17500,
+      active_subscriptions: 2,
+    });
+    expect(ny.periods[17].active_subscriptions).toBe(0);
+  });
+
   it('the statement cuts the same periods as the table-tested function', async () => {
     for (const [interval, start, end, zone] of [
       ['hour', '2026-03-28', '2026-03-30', 'Europe/Paris'],
