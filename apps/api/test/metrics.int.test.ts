@@ -8,6 +8,7 @@ import { orderFactory } from './factories/orders.js';
 import { productFactory } from './factories/products.js';
 import { paidOrderFactory } from './factories/refunds.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
+import { userFactory } from './factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 
 /**
@@ -260,6 +261,20 @@ describe('GET /v1/metrics/', () => {
     expect((await metrics(range, noScope)).statusCode).toBe(403);
     const scoped = await tokenFactory(server, acme.organization.id, ['metrics:read']);
     expect((await metrics(range, scoped)).statusCode).toBe(200);
+  });
+
+  it('a user sees the organizations they belong to, and only those', async () => {
+    const range = 'start_date=2026-01-01&end_date=2026-01-31&interval=month';
+    const user = await userFactory(server);
+    const asUser = (query: string) =>
+      server.inject({ method: 'GET', url: `/v1/metrics/?${query}`, headers: { cookie: user.cookie } });
+    expect(json(await asUser(range)).totals.orders).toBe(0);
+    await server.runtime.database.db
+      .insertInto('user_organizations')
+      .values({ user_id: user.id, organization_id: acme.organization.id, created_at: new Date() })
+      .execute();
+    expect(json(await asUser(range)).totals).toMatchObject({ orders: 5, revenue: 17500 });
+    expect(json(await asUser(`${range}&organization_id=${other.organization.id}`)).totals.orders).toBe(0);
   });
 
   it('bad input is a 422 on the field at fault, never a 500', async () => {
