@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/platform/clock.js';
 import { subscriptionBillingJob } from '../src/modules/subscriptions/subscriptions.renewal.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { checkoutLinkFactory } from './factories/checkout-links.js';
 import { checkoutFactory } from './factories/checkouts.js';
 import { productFactory } from './factories/products.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
@@ -109,6 +110,21 @@ describe('advancing', () => {
     expect(result.checkouts_expired).toBeGreaterThanOrEqual(1);
     const expired = await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` });
     expect(expired.statusCode).toBe(410);
+  });
+
+  it('opens checkout links on the organization clock: the new checkout is open, expiring a day after its time', async () => {
+    const shop = await organizationFactory(server, { name: 'Link Shop' });
+    const product = await productFactory(server, shop.organization.id);
+    const link = await checkoutLinkFactory(server, shop.organization.id, [product.product.id]);
+    expect(json(await advance({ days: 3 }, shop.token)).offset_seconds).toBe(3 * 86_400);
+    const opened = await server.inject({ method: 'GET', url: `/v1/checkout-links/${link.client_secret}/redirect` });
+    expect(opened.statusCode).toBe(307);
+    const secret = new URL(opened.headers.location!).pathname.split('/').pop()!;
+    const checkout = await server.inject({ method: 'GET', url: `/v1/checkouts/client/${secret}` });
+    expect(checkout.statusCode).toBe(200);
+    const { now } = json(await clockOf(shop.token));
+    expect(new Date(json(checkout).expires_at).getTime() - new Date(now).getTime()).toBeGreaterThan(DAY - 60_000);
+    expect(new Date(json(checkout).created_at).getTime()).toBeGreaterThan(server.clock.now().getTime() + 2 * DAY);
   });
 
   it('takes a declining card through dunning to the end of the subscription', async () => {

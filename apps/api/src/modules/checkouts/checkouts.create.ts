@@ -4,6 +4,7 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import { IssueCollector } from '../../platform/http/errors.js';
+import { onOrganizationClock } from '../../platform/test-clock.js';
 import type { TaxId } from '../../platform/http/tax-ids.js';
 import { validateCustomFieldData } from '../custom-fields/custom-fields.data.js';
 import { findCustomerByExternalId } from '../customers/customers.repository.js';
@@ -61,7 +62,9 @@ export interface NewCheckout {
 }
 
 /** Inserts a new open checkout (tax computed, `checkout.created` recorded) and returns its state. */
-export async function insertNewCheckout(ctx: Context, input: NewCheckout): Promise<CheckoutState> {
+export async function insertNewCheckout(base: Context, input: NewCheckout): Promise<CheckoutState> {
+  // Created and expiring on the organization's (test) clock, the clock its public calls are judged by.
+  const ctx = await onOrganizationClock(base, input.organization.id);
   const now = ctx.clock.now();
   const address = JSON.parse(input.fields.customer_billing_address ?? 'null') as AddressValue | null;
   const tax = await computeTax(ctx, {

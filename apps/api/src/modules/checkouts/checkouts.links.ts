@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import type { Metadata } from '../../platform/http/metadata.js';
+import { onOrganizationClock } from '../../platform/test-clock.js';
 import {
   findCheckoutLinkByClientSecret,
   findCheckoutLinkProductIds,
@@ -38,12 +39,14 @@ const Email = z.email().max(320);
  * bounds); `reference_id` and `utm_*` go into the metadata; `embed_origin` becomes the checkout's.
  */
 export async function openCheckoutFromLink(
-  ctx: Context,
+  base: Context,
   clientSecret: string,
   query: Record<string, string | string[]>,
 ): Promise<string> {
-  const link = await findCheckoutLinkByClientSecret(ctx.db, clientSecret);
+  const link = await findCheckoutLinkByClientSecret(base.db, clientSecret);
   if (!link) throw new ResourceNotFound();
+  // The buyer acts for the seller's organization: its (test) clock sets the expiry and judges discounts.
+  const ctx = await onOrganizationClock(base, link.organization_id);
   const ids = (await findCheckoutLinkProductIds(ctx.db, [link.id])).get(link.id) ?? [];
   const rows = await findProductsByIds(ctx.db, link.organization_id, ids);
   const live = ids

@@ -95,7 +95,9 @@ async function update(
 export async function updateCheckout(ctx: Context, id: string, input: CheckoutUpdateInput): Promise<CheckoutWire> {
   const row = await lockVisibleCheckout(ctx.db, ctx.subject, id);
   if (!row) throw new ResourceNotFound();
-  return serializeCheckout(ctx.config, await update(ctx, row, input, 'seller'));
+  // A user (not an organization token) acts on the server's clock; the checkout lives on its organization's.
+  const own = await onOrganizationClock(ctx, row.organization_id);
+  return serializeCheckout(own.config, await update(own, row, input, 'seller'));
 }
 
 /**

@@ -3,15 +3,25 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { BarChart } from '../../../components/ui/chart';
 import { Loading } from '../../../components/ui/spinner';
 import { formatMoney, formatShortDay } from '../../../lib/format';
+import { useOrganizationClockOffset } from '../api/get-organization-clock';
 import { useRecentOrders } from '../api/get-recent-orders';
-import { mainCurrency, otherCurrencies, revenuePerDay, windowStart } from './revenue';
+import { mainCurrency, organizationNow, otherCurrencies, revenuePerDay, windowStart } from './revenue';
 
 const DAYS = 30;
 
 /** Revenue per day over the last 30 days, computed in the page from the organization's orders. */
 export function RevenueChart({ organizationId }: { organizationId: string }) {
+  // The organization's today: its test clock may run ahead of the server's (and of this browser's).
+  const clock = useOrganizationClockOffset(organizationId);
+  if (clock.isPending) return <Loading label="Loading revenue…" />;
+  if (clock.isError) return <ApiErrorAlert error={clock.error} />;
+  return <RevenueChartOn organizationId={organizationId} offsetSeconds={clock.data} />;
+}
+
+function RevenueChartOn({ organizationId, offsetSeconds }: { organizationId: string; offsetSeconds: number }) {
   // Fixed for the life of the page, so the window (and the query key) does not move between renders.
-  const [today] = useState(() => new Date());
+  const [browserNow] = useState(() => Date.now());
+  const today = organizationNow(browserNow, offsetSeconds);
   const since = windowStart(today, DAYS).toISOString();
   const query = useRecentOrders(organizationId, since);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mainCurrency, otherCurrencies, revenuePerDay, windowStart } from './revenue';
+import { mainCurrency, organizationNow, otherCurrencies, revenuePerDay, windowStart } from './revenue';
 
 // Local times, so the days are the same whatever the time zone of the machine running the tests.
 const at = (day: number, hour = 12) => new Date(2026, 0, day, hour).toISOString();
@@ -10,6 +10,22 @@ const order = (overrides: Partial<Parameters<typeof revenuePerDay>[0][number]> =
   refunded_amount: 0,
   currency: 'usd',
   ...overrides,
+});
+
+describe('organizationNow', () => {
+  const browser = new Date(2026, 0, 30, 18).getTime();
+  it.each([
+    [null, new Date(2026, 0, 30, 18)],
+    [undefined, new Date(2026, 0, 30, 18)],
+    [0, new Date(2026, 0, 30, 18)],
+    [3 * 86_400, new Date(2026, 1, 2, 18)],
+    [3_600, new Date(2026, 0, 30, 19)],
+  ])('offset %s seconds → %s', (offset, expected) => {
+    expect(organizationNow(browser, offset)).toEqual(expected);
+  });
+  it('moves the chart window with the test clock', () => {
+    expect(windowStart(organizationNow(browser, 3 * 86_400), 30)).toEqual(new Date(2026, 0, 4));
+  });
 });
 
 describe('windowStart', () => {

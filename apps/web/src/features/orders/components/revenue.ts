@@ -20,6 +20,14 @@ function dayKey(date: Date): string {
   return `${date.getFullYear()}-${month}-${day}`;
 }
 
+/**
+ * Today as the organization lives it: the browser's time plus how far its test clock runs ahead of the
+ * server's (0 without a test clock), the same rule the API applies to the organization's requests.
+ */
+export function organizationNow(browserNow: number, offsetSeconds: number | null | undefined): Date {
+  return new Date(browserNow + (offsetSeconds ?? 0) * 1000);
+}
+
 /** Local midnight of the first of the `days` calendar days that end today. */
 export function windowStart(today: Date, days: number): Date {
   return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1));
