@@ -25,5 +25,10 @@ export interface Context {
    */
   transactions?: JobRun;
   /** The caller's IP address and user agent, when there is a request. */
-  request?: { ip: string; userAgent: string | undefined };
+  request?: {
+    ip: string;
+    userAgent: string | undefined;
+    /** The request's cookies (only the portal's session keeper reads one; no cookie authenticates a portal call). */
+    cookies?: Readonly<Record<string, string | undefined>>;
+  };
 }

@@ -142,7 +142,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
           payments: deps.payments && bindPaymentProcessor(deps.payments, db),
           config: deps.config,
           log: request.log,
-          request: { ip: request.ip, userAgent: request.headers['user-agent'] },
+          request: { ip: request.ip, userAgent: request.headers['user-agent'], cookies: request.cookies },
         });
         const run = (db: Executor) => route.handler(contextOf(db), input as never, adapter);
         const output =

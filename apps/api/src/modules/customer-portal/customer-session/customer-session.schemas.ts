@@ -16,3 +16,9 @@ export const CustomerSessionCodeAuthenticateResponse = z
   .meta({ id: 'CustomerSessionCodeAuthenticateResponse' });
 
 export const CustomerSessionCodeRequested = z.object({}).meta({ id: 'CustomerSessionCodeRequested' });
+
+export const CustomerSessionKeep = z.object({ token: z.string().min(1).max(256) }).meta({ id: 'CustomerSessionKeep' });
+
+export const CustomerSessionRestore = z.object({ organization_id: z.uuid() }).meta({ id: 'CustomerSessionRestore' });
+
+export const CustomerSessionRestored = z.object({ token: z.string() }).meta({ id: 'CustomerSessionRestored' });
