@@ -263,6 +263,34 @@ describe('GET /v1/metrics/', () => {
     expect((await metrics(range, scoped)).statusCode).toBe(200);
   });
 
+  it('MRR expansion and contraction from product changes of a subscription', async () => {
+    const grow = await organizationFactory(server, { name: 'Grow' });
+    const subscription = await subscriptionFactory(server, grow.organization.id, { interval: 'month', price: 1000 });
+    const change = async (price: number) => {
+      const product = await productFactory(server, grow.organization.id, {
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: price }],
+      });
+      const response = await server.inject({
+        method: 'PATCH',
+        url: `/v1/subscriptions/${subscription.id}`,
+        headers: bearer(grow.token),
+        payload: { product_id: product.product.id, proration_behavior: 'prorate' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await change(3000); // +2000
+    await change(500); // −2500
+    const body = json(await metrics('start_date=2026-01-01&end_date=2026-01-31&interval=month', grow.token));
+    expect(body.periods[0]).toMatchObject({
+      new_monthly_recurring_revenue: 1000, // at the amount it started with
+      expansion_monthly_recurring_revenue: 2000,
+      contraction_monthly_recurring_revenue: 2500,
+      monthly_recurring_revenue: 500,
+    });
+    // The movements add up: 0 + 1000 + 2000 − 2500 − 0 = 500.
+  });
+
   it('a user sees the organizations they belong to, and only those', async () => {
     const range = 'start_date=2026-01-01&end_date=2026-01-31&interval=month';
     const user = await userFactory(server);

@@ -119,6 +119,8 @@ describe('periodValues and totalsOf', () => {
     churned_subscriptions: '0',
     new_mrr: '0',
     churned_mrr: '0',
+    expansion_mrr: '0',
+    contraction_mrr: '0',
     checkouts: '0',
     succeeded_checkouts: '0',
     ...over,

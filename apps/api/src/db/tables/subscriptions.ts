@@ -31,7 +31,20 @@ export interface SubscriptionBillingEntriesTable {
   order_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** Migration 0031: a change of a subscription's amount or interval, for MRR movements (docs/metrics.md). */
+export interface SubscriptionAmountChangesTable {
+  id: string;
+  subscription_id: string;
+  organization_id: string;
+  changed_at: Timestamp;
+  previous_amount: number;
+  previous_interval: 'month' | 'year';
+  amount: number;
+  recurring_interval: 'month' | 'year';
+}
+
 export interface SubscriptionsTables {
   subscription_charges: SubscriptionChargesTable;
   subscription_billing_entries: SubscriptionBillingEntriesTable;
+  subscription_amount_changes: SubscriptionAmountChangesTable;
 }

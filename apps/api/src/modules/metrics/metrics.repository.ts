@@ -31,6 +31,8 @@ export interface MetricsRow {
   churned_subscriptions: string;
   new_mrr: string;
   churned_mrr: string;
+  expansion_mrr: string;
+  contraction_mrr: string;
   checkouts: string;
   succeeded_checkouts: string;
 }
@@ -127,7 +129,14 @@ export async function aggregateMetrics(
     ),
     scoped_subscriptions AS (
       SELECT s.id, s.started_at, s.ended_at,
-             CASE WHEN s.recurring_interval = 'year' THEN round(s.amount / 12.0) ELSE s.amount END AS mrr
+             CASE WHEN s.recurring_interval = 'year' THEN round(s.amount / 12.0) ELSE s.amount END AS mrr,
+             coalesce(
+               (SELECT CASE WHEN ch.previous_interval = 'year' THEN round(ch.previous_amount / 12.0)
+                            ELSE ch.previous_amount END
+                FROM subscription_amount_changes ch WHERE ch.subscription_id = s.id
+                ORDER BY ch.changed_at LIMIT 1),
+               CASE WHEN s.recurring_interval = 'year' THEN round(s.amount / 12.0) ELSE s.amount END
+             ) AS initial_mrr
       FROM subscriptions s
       JOIN products pr ON pr.id = s.product_id
       WHERE ${orderProducts} AND ${customerFilter('s.customer_id', scope)}
@@ -147,7 +156,7 @@ export async function aggregateMetrics(
                WHERE s.started_at < p.end_at AND (s.ended_at IS NULL OR s.ended_at >= p.end_at)), 0)
                AS monthly_recurring_revenue,
              count(s.id) FILTER (WHERE s.ended_at >= p.start_at AND s.ended_at < p.end_at) AS churned_subscriptions,
-             coalesce(sum(s.mrr) FILTER (
+             coalesce(sum(s.initial_mrr) FILTER (
                WHERE s.started_at >= p.start_at AND s.started_at < p.end_at
                  AND (s.ended_at IS NULL OR s.ended_at >= p.end_at)), 0) AS new_mrr,
              coalesce(sum(s.mrr) FILTER (
@@ -155,6 +164,24 @@ export async function aggregateMetrics(
                AS churned_mrr
       FROM periods p
       LEFT JOIN scoped_subscriptions s ON s.started_at < p.end_at AND (s.ended_at IS NULL OR s.ended_at >= p.start_at)
+      GROUP BY p.start_at
+    ),
+    amount_changes AS (
+      SELECT ch.changed_at,
+             (CASE WHEN ch.recurring_interval = 'year' THEN round(ch.amount / 12.0) ELSE ch.amount END)
+             - (CASE WHEN ch.previous_interval = 'year' THEN round(ch.previous_amount / 12.0) ELSE ch.previous_amount END)
+               AS delta
+      FROM subscription_amount_changes ch
+      JOIN scoped_subscriptions s ON s.id = ch.subscription_id
+      WHERE ch.organization_id IN (${sql.join(scope.organizationIds)})
+        AND ch.changed_at >= (SELECT rs FROM bounds) AND ch.changed_at < (SELECT re FROM bounds)
+    ),
+    change_stats AS (
+      SELECT p.start_at,
+             coalesce(sum(c.delta) FILTER (WHERE c.delta > 0), 0) AS expansion_mrr,
+             coalesce(-sum(c.delta) FILTER (WHERE c.delta < 0), 0) AS contraction_mrr
+      FROM periods p
+      LEFT JOIN amount_changes c ON c.changed_at >= p.start_at AND c.changed_at < p.end_at
       GROUP BY p.start_at
     ),
     checkout_stats AS (
@@ -179,11 +206,13 @@ export async function aggregateMetrics(
            ss.new_subscriptions, os.new_subscriptions_revenue, os.renewed_subscriptions,
            os.renewed_subscriptions_revenue, ss.active_subscriptions, ss.active_at_start,
            ss.monthly_recurring_revenue, ss.churned_subscriptions, ss.new_mrr, ss.churned_mrr,
+           ch.expansion_mrr, ch.contraction_mrr,
            cs.checkouts, cs.succeeded_checkouts
     FROM periods p
     JOIN order_stats os ON os.start_at = p.start_at
     JOIN subscription_stats ss ON ss.start_at = p.start_at
     JOIN checkout_stats cs ON cs.start_at = p.start_at
+    JOIN change_stats ch ON ch.start_at = p.start_at
     ORDER BY p.start_at
   `.execute(db);
   return result.rows;

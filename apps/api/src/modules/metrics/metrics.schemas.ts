@@ -84,6 +84,8 @@ export const EXTENSION_METRICS = [
   ['average_revenue_per_user', 'Average Revenue Per User', 'currency'],
   ['new_monthly_recurring_revenue', 'New MRR', 'currency'],
   ['churned_monthly_recurring_revenue', 'Churned MRR', 'currency'],
+  ['expansion_monthly_recurring_revenue', 'Expansion MRR', 'currency'],
+  ['contraction_monthly_recurring_revenue', 'Contraction MRR', 'currency'],
 ] as const;
 
 export type MetricSlug = (typeof METRICS)[number][0] | (typeof EXTENSION_METRICS)[number][0];

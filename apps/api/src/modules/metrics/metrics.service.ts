@@ -45,6 +45,8 @@ export function periodValues(row: Omit<MetricsRow, 'start_at' | 'end_at'>): Valu
     average_revenue_per_user: n(row.ordering_customers) === 0 ? 0 : Math.ceil(revenue / n(row.ordering_customers)),
     new_monthly_recurring_revenue: n(row.new_mrr),
     churned_monthly_recurring_revenue: n(row.churned_mrr),
+    expansion_monthly_recurring_revenue: n(row.expansion_mrr),
+    contraction_monthly_recurring_revenue: n(row.contraction_mrr),
   };
 }
 

@@ -15,6 +15,7 @@ import { serializeCustomerState } from '../customers/customers.serializer.js';
 import { findDiscountsByIds, insertRedemption, type DiscountRow } from '../discounts/discounts.repository.js';
 import { findCustomersByIds, findOrderById, findProductRowsByIds } from '../orders/orders.repository.js';
 import { findPricesOfProducts } from '../products/products.repository.js';
+import { recordAmountChange } from '../metrics/metrics.mrr.js';
 import { loadProductBundles } from '../products/products.service.js';
 import type { ProductBundle } from '../products/products.serializer.js';
 import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
@@ -392,6 +393,7 @@ async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: st
     amount: subscriptionAmount(snapshot, discount),
     modified_at: ctx.clock.now(),
   });
+  await recordAmountChange(ctx.db, row, updated, ctx.clock.now());
   return recordSubscriptionEvents(ctx, updated);
 }
 
@@ -511,6 +513,7 @@ async function changeProduct(
   for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
   const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
+  await recordAmountChange(ctx.db, row, updated, now);
   await insertBillingEntries(
     ctx.db,
     entries.map((entry) => ({ id: randomUUID(), created_at: now, subscription_id: row.id, ...entry })),
