@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ResourceNotFound } from '@tessera/sdk';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -9,6 +9,7 @@ import { useCustomer } from '../../../features/customer-portal/api/get-customer'
 import { useCustomerMeters } from '../../../features/customer-portal/api/get-customer-meters';
 import { useDownloadables } from '../../../features/customer-portal/api/get-downloadables';
 import { useOrganization } from '../../../features/customer-portal/api/get-organization';
+import { forgetKeptSession, keepSession, restoreSession } from '../../../features/customer-portal/api/kept-session';
 import { createCustomerClient } from '../../../features/customer-portal/api/portal-client';
 import { PortalShell } from '../../../features/customer-portal/components/portal-shell';
 import { EmailCodeSignIn } from '../../../features/customer-portal/components/email-code-sign-in';
@@ -34,15 +35,36 @@ function PortalLayout({ slug }: { slug: string }) {
   const session = useSessionToken(slug);
   const storefront = useOrganization(slug);
   const queryClient = useQueryClient();
-  const { token, expire, signOut } = session;
+  const { token, expire, signOut, adopt } = session;
+  const organizationId = storefront.data?.organization.id;
 
-  // What a session read is dropped with it, so nothing of it shows after signing out.
+  // Across tabs: a tab without a token (a link opened in a new tab) restores the one kept by the API's
+  // HttpOnly cookie; a tab with a token keeps it there. Only before anything else ended the session.
+  const [restoring, setRestoring] = useState(session.ended === 'missing');
+  useEffect(() => {
+    if (!organizationId || !restoring) return;
+    let current = true;
+    void restoreSession(organizationId).then((kept) => {
+      if (!current) return;
+      if (kept) adopt(kept);
+      setRestoring(false);
+    });
+    return () => {
+      current = false;
+    };
+  }, [organizationId, restoring, adopt]);
+  useEffect(() => {
+    if (token && organizationId) void keepSession(token);
+  }, [token, organizationId]);
+
+  // What a session read is dropped with it, so nothing of it shows after signing out; the kept one too.
   const forget = useCallback(
     (end: () => void) => {
       queryClient.removeQueries({ queryKey: portalQueryKey(slug) });
+      if (organizationId) void forgetKeptSession(organizationId);
       end();
     },
-    [queryClient, slug],
+    [queryClient, slug, organizationId],
   );
   const onUnauthorized = useCallback(() => forget(expire), [forget, expire]);
   const onSignOut = useCallback(() => forget(signOut), [forget, signOut]);
@@ -60,7 +82,8 @@ function PortalLayout({ slug }: { slug: string }) {
     [slug, token, storefront.data, onUnauthorized, onSignOut],
   );
 
-  if (storefront.isPending) return <Loading label="Loading the customer portal…" />;
+  if (storefront.isPending || (restoring && !token && !storefront.isError))
+    return <Loading label="Loading the customer portal…" />;
   if (storefront.isError)
     return (
       <main className="mx-auto max-w-xl p-8">

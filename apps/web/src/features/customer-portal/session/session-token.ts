@@ -1,7 +1,8 @@
 /**
  * The customer session token of the portal. It arrives once in the link (`?customer_session_token=`),
  * is kept in sessionStorage for the organization (so a reload or a new page of the portal stays signed
- * in, and closing the tab forgets it), and is taken out of the address bar so it is neither bookmarked,
+ * in, and closing the tab forgets it; a new tab restores it from the API's HttpOnly keeper cookie, see
+ * `api/kept-session.ts`), and is taken out of the address bar so it is neither bookmarked,
  * shared with the URL nor sent to other sites as a referrer.
  */
 
@@ -50,6 +51,10 @@ export function takeSessionToken(slug: string, search: string, storage: Storage 
 
 export function readSessionToken(slug: string, storage: Storage | undefined): string | null {
   return safely(() => storage?.getItem(sessionStorageKey(slug)) ?? null, null) || null;
+}
+
+export function keepSessionToken(slug: string, token: string, storage: Storage | undefined): void {
+  safely(() => storage?.setItem(sessionStorageKey(slug), token), undefined);
 }
 
 export function forgetSessionToken(slug: string, storage: Storage | undefined): void {

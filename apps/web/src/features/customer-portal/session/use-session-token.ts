@@ -1,6 +1,12 @@
 import { useCallback, useLayoutEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { browserSessionStorage, forgetSessionToken, SESSION_TOKEN_PARAM, takeSessionToken } from './session-token';
+import {
+  browserSessionStorage,
+  forgetSessionToken,
+  keepSessionToken,
+  SESSION_TOKEN_PARAM,
+  takeSessionToken,
+} from './session-token';
 
 /** Why there is no session: no link was followed, the API refused the token, or the customer signed out. */
 export type SessionEnd = 'missing' | 'expired' | 'signed-out';
@@ -15,6 +21,8 @@ export interface SessionToken extends SessionTokenState {
   /** The API answered 401: the token is expired or revoked, and is forgotten. */
   expire(): void;
   signOut(): void;
+  /** A token restored from the session kept across tabs: kept for this tab too, and used. */
+  adopt(token: string): void;
 }
 
 function stateOf(token: string | null): SessionTokenState {
@@ -54,5 +62,12 @@ export function useSessionToken(slug: string): SessionToken {
   );
   const expire = useCallback(() => end('expired'), [end]);
   const signOut = useCallback(() => end('signed-out'), [end]);
-  return { ...state, expire, signOut };
+  const adopt = useCallback(
+    (token: string) => {
+      keepSessionToken(slug, token, browserSessionStorage());
+      setState(stateOf(token));
+    },
+    [slug],
+  );
+  return { ...state, expire, signOut, adopt };
 }
