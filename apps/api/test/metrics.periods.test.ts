@@ -80,6 +80,10 @@ describe('periodsOf', () => {
     expect(daysBetween('2026-01-01', '2026-12-31')).toBe(364);
     expect(isTimeZone('Europe/Paris')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(isTimeZone('+05:00')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+    expect(isTimeZone('America/Argentina/Buenos_Aires')).toBe(true);
+    expect(isTimeZone('Etc/GMT+5')).toBe(true);
   });
 });
 

@@ -29,6 +29,8 @@ export function daysBetween(start: string, end: string): number {
 
 /** True when `zone` is an IANA time zone name this runtime knows. */
 export function isTimeZone(zone: string): boolean {
+  // Names only: an offset such as "+05:00" means the opposite sign to PostgreSQL (POSIX).
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
