@@ -47,7 +47,7 @@ describe('eventsRequest', () => {
         end_timestamp: '2026-03-02T23:59:59.999Z',
       },
     });
-    const filter = 'request' in result ? JSON.parse(result.request.filter) : null;
+    const filter = 'request' in result ? JSON.parse(result.request.filter ?? 'null') : null;
     expect(filter).toEqual({ conjunction: 'and', clauses: [{ property: 'region', operator: 'like', value: 'eu' }] });
   });
 
