@@ -1,4 +1,4 @@
-import type { NullableTimestamp, Timestamp } from './types.js';
+import type { Timestamp } from './types.js';
 
 /**
  * Tables of migration 0021: per-meter rollups of the events each meter counts (and `rollups_built_at`
