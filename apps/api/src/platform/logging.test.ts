@@ -25,7 +25,11 @@ describe('redactSecrets', () => {
     ['bearer header', 'authorization: Bearer abc.def-ghi', `authorization: Bearer ${R}`],
     ['basic header', 'Basic dXNlcjpwYXNz', `Basic ${R}`],
     ['SMTP URL password', 'smtps://mailer:s3cr3t%2Fx@smtp.example.com:465', `smtps://mailer:${R}@smtp.example.com:465`],
-    ['database URL password', 'connect postgres://app:pw@db:5432/x failed', `connect postgres://app:${R}@db:5432/x failed`],
+    [
+      'database URL password',
+      'connect postgres://app:pw@db:5432/x failed',
+      `connect postgres://app:${R}@db:5432/x failed`,
+    ],
     ['URL without a password', 'https://user@example.com/x', 'https://user@example.com/x'],
     ['plain text', 'GET /v1/products/ 200 in 3 ms', 'GET /v1/products/ 200 in 3 ms'],
     ['a uuid', '7b0e3a52-4c55-4b1a-8e0e-1d2f3a4b5c6d', '7b0e3a52-4c55-4b1a-8e0e-1d2f3a4b5c6d'],

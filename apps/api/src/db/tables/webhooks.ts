@@ -65,7 +65,11 @@ export interface EmailsTable {
   /** Migration 0025 (platform/mail). */
   template: string | null;
   html_body: string | null;
-  status: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, 'pending' | 'sent' | 'failed'>;
+  status: ColumnType<
+    'pending' | 'sent' | 'failed',
+    'pending' | 'sent' | 'failed' | undefined,
+    'pending' | 'sent' | 'failed'
+  >;
   attempts: Generated<number>;
   next_attempt_at: NullableTimestamp;
   sending_until: NullableTimestamp;

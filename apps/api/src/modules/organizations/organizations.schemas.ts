@@ -57,7 +57,9 @@ export const OrganizationCustomerEmailSettings = z
 /** In updates the settings merge: only the keys sent change. */
 const OrganizationCustomerEmailSettingsPatch = z
   .object(
-    Object.fromEntries(CUSTOMER_EMAIL_SETTING_KEYS.map((key) => [key, z.boolean().optional()])) as CustomerEmailPatchShape,
+    Object.fromEntries(
+      CUSTOMER_EMAIL_SETTING_KEYS.map((key) => [key, z.boolean().optional()]),
+    ) as CustomerEmailPatchShape,
   )
   .meta({ id: 'OrganizationCustomerEmailSettingsUpdate' });
 
