@@ -7,6 +7,7 @@ import { useBenefits } from '../../../features/benefits/api/get-benefits';
 import { CustomerMetersList } from '../../../features/customer-meters/components/customer-meters-list';
 import { useCustomer } from '../../../features/customers/api/get-customer';
 import { CustomerDetails } from '../../../features/customers/components/customer-details';
+import { CustomerPortalLink } from '../../../features/customers/components/customer-portal-link';
 import { CustomerState } from '../../../features/customers/components/customer-state';
 import { OrdersList } from '../../../features/orders/components/orders-list';
 import { useMeters } from '../../../features/meters/api/get-meters';
@@ -49,6 +50,7 @@ export function Component() {
         <PageHeader title={customer.data.name ?? customer.data.email} description={customer.data.email} />
       </div>
       <CustomerDetails customer={customer.data} />
+      <CustomerPortalLink customer={customer.data} sellerName={organization.name} />
       <Section id="customer-state" title="Current state">
         <CustomerState
           customerId={customer.data.id}
