@@ -5,12 +5,13 @@ import { Card, CardTitle } from '../../../components/ui/card';
 import { DetailRow } from '../../../components/ui/detail-row';
 import { Table, TableHead, Td, Th, Tr } from '../../../components/ui/table';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatMoney, formatMoneyPerInterval } from '../../../lib/format';
+import { formatDate, formatMoney } from '../../../lib/format';
 import { cancellationReasonLabel } from '../../../lib/subscription-status';
 import { describeRenewal } from '../logic/subscription-status';
 import { usePortalSession } from '../session/portal-session';
 import { portalPath } from './portal-shell';
 import { ProductGallery } from '../../../components/files/product-gallery';
+import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
 
 export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
   const { slug } = usePortalSession();
@@ -28,9 +29,7 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
           <CardTitle>Plan</CardTitle>
           <dl className="divide-y divide-slate-100">
             <DetailRow label="Plan">{subscription.product.name}</DetailRow>
-            <DetailRow label="Price">
-              {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
-            </DetailRow>
+            <DetailRow label="Price">{describeSubscriptionPrice(subscription)}</DetailRow>
             <DetailRow label="Status">
               <SubscriptionStatusBadge subscription={subscription} audience="customer" />
             </DetailRow>

@@ -2,8 +2,9 @@ import type { CustomerSubscription } from '@tessera/sdk';
 import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
 import { DataTable } from '../../../components/ui/table';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { portalPath } from './portal-shell';
+import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
 
 export interface SubscriptionsTableProps {
   slug: string;
@@ -26,8 +27,7 @@ export function SubscriptionsTable({ slug, subscriptions, label = 'Subscriptions
         },
         {
           header: 'Price',
-          cell: (subscription) =>
-            formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval),
+          cell: (subscription) => describeSubscriptionPrice(subscription),
         },
         {
           header: 'Status',

@@ -4,8 +4,9 @@ import { Badge } from '../../../components/ui/badge';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Loading } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { useCustomerState } from '../api/get-customer-state';
+import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
 
 const BENEFIT_TYPES: Record<State['granted_benefits'][number]['benefit_type'], string> = {
   custom: 'Custom',
@@ -54,9 +55,7 @@ export function CustomerState({
                 <TextLink to={subscriptionPath(subscription.id)}>
                   {productNames.get(subscription.product_id) ?? 'Subscription'}
                 </TextLink>
-                <p className="text-slate-700">
-                  {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
-                </p>
+                <p className="text-slate-700">{describeSubscriptionPrice(subscription)}</p>
                 <p className="text-slate-600">
                   {subscription.cancel_at_period_end ? (
                     <>

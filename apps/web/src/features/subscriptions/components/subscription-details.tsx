@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 import { SubscriptionStatusBadge } from '../../../components/subscriptions/subscription-status-badge';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatDateTime, formatMoneyPerInterval } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { cancellationReasonLabel } from '../../../lib/subscription-status';
+import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,9 +42,7 @@ export function SubscriptionDetails({ subscription, dashboardPath }: Subscriptio
             <SubscriptionStatusBadge subscription={subscription} audience="seller" />
             <p className="mt-1 text-slate-700">{lifecycle(subscription)}</p>
           </Row>
-          <Row label="Amount">
-            {formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}
-          </Row>
+          <Row label="Amount">{describeSubscriptionPrice(subscription)}</Row>
           <Row label="Discount">{discount ? `${discount.name}${discount.code ? ` (${discount.code})` : ''}` : '—'}</Row>
           <Row label="Current period">
             {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}

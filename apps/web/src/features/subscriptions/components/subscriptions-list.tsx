@@ -8,9 +8,10 @@ import { Field } from '../../../components/ui/field';
 import { PagedTable, usePage } from '../../../components/ui/paged-list';
 import { Select, type SelectOption } from '../../../components/ui/select';
 import { TextLink } from '../../../components/ui/text-link';
-import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { useSubscriptions } from '../api/get-subscriptions';
 import { ACTIVE_FILTER_OPTIONS } from './subscription-status';
+import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
 
 type Sorting =
   | 'started_at'
@@ -107,8 +108,7 @@ export function SubscriptionsList({
           {
             header: 'Amount',
             sortField: 'amount',
-            cell: (subscription) =>
-              formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval),
+            cell: (subscription) => describeSubscriptionPrice(subscription),
           },
           {
             header: 'Status',
