@@ -25,6 +25,12 @@ describe('describeSubscriptionPrice', () => {
       { discount: { duration: 'repeating', duration_in_months: 1 } },
       '$9.00 / month for the first month, then $12.00 / month',
     ],
+    ['the portal: no discount on the wire', { discount: undefined }, '$9.00 / month'],
+    [
+      'no price snapshot',
+      { discount: { duration: 'once', duration_in_months: null }, prices: undefined },
+      '$9.00 / month',
+    ],
     ['forever', { discount: { duration: 'forever', duration_in_months: null } }, '$9.00 / month'],
     [
       'a discount already used up (amount back to full)',

@@ -2,8 +2,10 @@ import type { Subscription } from '@tessera/sdk';
 import { formatMoney, formatMoneyPerInterval } from '../../lib/format';
 
 export type PricedSubscription = Pick<Subscription, 'amount' | 'currency' | 'recurring_interval'> & {
-  discount: Pick<NonNullable<Subscription['discount']>, 'duration' | 'duration_in_months'> | null;
-  prices: readonly { amount_type: string; price_amount?: number | null }[];
+  /** The discount (the seller's view; the customer portal's subscription does not carry it). */
+  discount?: { duration: string; duration_in_months?: number | null } | null;
+  /** The price snapshot (absent from the customer state's subscriptions: then the amount is shown alone). */
+  prices?: readonly { amount_type: string; price_amount?: number | null }[];
 };
 
 /**
@@ -13,14 +15,11 @@ export type PricedSubscription = Pick<Subscription, 'amount' | 'currency' | 'rec
  * want): "$9.00 / month". Metered prices are billed on top and are not part of `amount`.
  */
 export function describeSubscriptionPrice(subscription: PricedSubscription): string {
-  const { amount, currency, recurring_interval: interval, discount } = subscription;
+  const { amount, currency, recurring_interval: interval, discount = null, prices = [] } = subscription;
   const perInterval = formatMoneyPerInterval(amount, currency, interval);
-  if (!discount || discount.duration === 'forever') return perInterval;
-  if (subscription.prices.some((price) => price.amount_type === 'custom')) return perInterval;
-  const full = subscription.prices.reduce(
-    (sum, price) => sum + (price.amount_type === 'fixed' ? (price.price_amount ?? 0) : 0),
-    0,
-  );
+  if (!discount || discount.duration === 'forever' || prices.length === 0) return perInterval;
+  if (prices.some((price) => price.amount_type === 'custom')) return perInterval;
+  const full = prices.reduce((sum, price) => sum + (price.amount_type === 'fixed' ? (price.price_amount ?? 0) : 0), 0);
   if (full <= amount) return perInterval;
   const after = formatMoneyPerInterval(full, currency, interval);
   if (discount.duration === 'once') return `first payment ${formatMoney(amount, currency)}, then ${after}`;
