@@ -353,29 +353,3 @@ export async function findRefundingCharges(db: Executor, limit: number, scope: B
   else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
   return query.orderBy('modified_at').limit(limit).execute();
 }
-
-export async function insertEmail(
-  db: Executor,
-  row: {
-    id: string;
-    created_at: Date;
-    organization_id: string;
-    to: string;
-    subject: string;
-    text_body: string;
-    kind: string;
-  },
-): Promise<void> {
-  await db
-    .insertInto('emails')
-    .values({
-      id: row.id,
-      created_at: row.created_at,
-      organization_id: row.organization_id,
-      to_addresses: [row.to],
-      subject: row.subject,
-      text_body: row.text_body,
-      kind: row.kind,
-    })
-    .execute();
-}
