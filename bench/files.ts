@@ -46,7 +46,7 @@ async function writeRandomFile(path: string, size: number): Promise<void> {
     const chunk = block.subarray(0, Math.min(block.length, size - written));
     // A different first byte per block: no two blocks alike.
     chunk[0] = (written / block.length) & 0xff;
-    if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }

@@ -164,6 +164,9 @@ export type DiscountPercentageRepeatDuration = S["DiscountPercentageRepeatDurati
 export type DiscountPercentageRepeatDurationBase = S["DiscountPercentageRepeatDurationBase"];
 export type DiscountProduct = S["DiscountProduct"];
 export type DiscountUpdate = S["DiscountUpdate"];
+export type DownloadableFileCreate = S["DownloadableFileCreate"];
+export type DownloadableFileRead = S["DownloadableFileRead"];
+export type DownloadableRead = S["DownloadableRead"];
 export type Event = S["Event"];
 export type EventCreate = S["EventCreate"];
 export type EventName = S["EventName"];
@@ -171,6 +174,13 @@ export type EventsIngest = S["EventsIngest"];
 export type EventsIngestResponse = S["EventsIngestResponse"];
 export type EventSource = S["EventSource"];
 export type ExistingProductPrice = S["ExistingProductPrice"];
+export type FileCreate = S["FileCreate"];
+export type FileDownload = S["FileDownload"];
+export type FilePatch = S["FilePatch"];
+export type FileRead = S["FileRead"];
+export type FileServiceTypes = S["FileServiceTypes"];
+export type FileUpload = S["FileUpload"];
+export type FileUploadCompleted = S["FileUploadCompleted"];
 export type Filter = S["Filter"];
 export type FilterClause = S["FilterClause"];
 export type FilterClauseInput = S["FilterClauseInput"];
@@ -201,8 +211,10 @@ export type ListResourceCustomerOrder = S["ListResourceCustomerOrder"];
 export type ListResourceCustomerSubscription = S["ListResourceCustomerSubscription"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
+export type ListResourceDownloadableRead = S["ListResourceDownloadableRead"];
 export type ListResourceEvent = S["ListResourceEvent"];
 export type ListResourceEventName = S["ListResourceEventName"];
+export type ListResourceFileRead = S["ListResourceFileRead"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
 export type ListResourceMeter = S["ListResourceMeter"];
 export type ListResourceOrder = S["ListResourceOrder"];
@@ -222,6 +234,24 @@ export type MeterCreate = S["MeterCreate"];
 export type MeterQuantities = S["MeterQuantities"];
 export type MeterQuantity = S["MeterQuantity"];
 export type MeterUpdate = S["MeterUpdate"];
+/**
+ * Information about a metric.
+ */
+export type Metric = S["Metric"];
+export type MetricPeriod = S["MetricPeriod"];
+export type Metrics = S["Metrics"];
+export type MetricsIntervalLimit = S["MetricsIntervalLimit"];
+export type MetricsIntervalsLimits = S["MetricsIntervalsLimits"];
+/**
+ * Date limits to get metrics.
+ */
+export type MetricsLimits = S["MetricsLimits"];
+/**
+ * Metrics response schema.
+ */
+export type MetricsResponse = S["MetricsResponse"];
+export type MetricsTotals = S["MetricsTotals"];
+export type MetricType = S["MetricType"];
 export type NamedError = S["NamedError"];
 export type Order = S["Order"];
 export type OrderBillingReason = S["OrderBillingReason"];
@@ -237,6 +267,8 @@ export type OrganizationAccessToken = S["OrganizationAccessToken"];
 export type OrganizationAccessTokenCreate = S["OrganizationAccessTokenCreate"];
 export type OrganizationAccessTokenCreateResponse = S["OrganizationAccessTokenCreateResponse"];
 export type OrganizationAccessTokenUpdate = S["OrganizationAccessTokenUpdate"];
+export type OrganizationAvatarFileCreate = S["OrganizationAvatarFileCreate"];
+export type OrganizationAvatarFileRead = S["OrganizationAvatarFileRead"];
 export type OrganizationCreate = S["OrganizationCreate"];
 /**
  * Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent.
@@ -264,6 +296,7 @@ export type Product = S["Product"];
 export type ProductBenefitsUpdate = S["ProductBenefitsUpdate"];
 export type ProductBillingType = S["ProductBillingType"];
 export type ProductCreate = S["ProductCreate"];
+export type ProductMediaFileCreate = S["ProductMediaFileCreate"];
 export type ProductMediaFileRead = S["ProductMediaFileRead"];
 export type ProductPrice = S["ProductPrice"];
 export type ProductPriceCustom = S["ProductPriceCustom"];
@@ -283,6 +316,12 @@ export type Refund = S["Refund"];
 export type RefundCreate = S["RefundCreate"];
 export type RefundReason = S["RefundReason"];
 export type RefundStatus = S["RefundStatus"];
+export type S3DownloadURL = S["S3DownloadURL"];
+export type S3FileCreateMultipart = S["S3FileCreateMultipart"];
+export type S3FileCreatePart = S["S3FileCreatePart"];
+export type S3FileUploadCompletedPart = S["S3FileUploadCompletedPart"];
+export type S3FileUploadMultipart = S["S3FileUploadMultipart"];
+export type S3FileUploadPart = S["S3FileUploadPart"];
 export type SignIn = S["SignIn"];
 export type SignUp = S["SignUp"];
 export type Subscription = S["Subscription"];
@@ -725,6 +764,23 @@ export interface CustomerPortalCustomersGetPaymentMethodProcessorRequest {}
 /** Response of `customer_portal:customers:get_payment_method_processor`. */
 export type CustomerPortalCustomersGetPaymentMethodProcessorResponse = O["customer_portal:customers:get_payment_method_processor"]['responses'][200]['content']['application/json'];
 
+/** Request of `customer_portal:downloadables:list` (GET /v1/customer-portal/downloadables/). */
+export interface CustomerPortalDownloadablesListRequest {
+  organization_id?: NonNullable<O["customer_portal:downloadables:list"]['parameters']['query']>["organization_id"];
+  benefit_id?: NonNullable<O["customer_portal:downloadables:list"]['parameters']['query']>["benefit_id"];
+  page?: NonNullable<O["customer_portal:downloadables:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customer_portal:downloadables:list"]['parameters']['query']>["limit"];
+}
+/** Response of `customer_portal:downloadables:list`. */
+export type CustomerPortalDownloadablesListResponse = O["customer_portal:downloadables:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:downloadables:get` (GET /v1/customer-portal/downloadables/{token}). */
+export interface CustomerPortalDownloadablesGetRequest {
+  token: O["customer_portal:downloadables:get"]['parameters']['path']["token"];
+}
+/** Response of `customer_portal:downloadables:get`. */
+export type CustomerPortalDownloadablesGetResponse = O["customer_portal:downloadables:get"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:license_keys:list` (GET /v1/customer-portal/license-keys/). */
 export interface CustomerPortalLicenseKeysListRequest {
   organization_id?: NonNullable<O["customer_portal:license_keys:list"]['parameters']['query']>["organization_id"];
@@ -1090,7 +1146,7 @@ export interface EventsListRequest {
   /**
    * A meter filter, as JSON, the events must pass.
    */
-  filter: NonNullable<O["events:list"]['parameters']['query']>["filter"];
+  filter?: NonNullable<O["events:list"]['parameters']['query']>["filter"];
   start_timestamp?: NonNullable<O["events:list"]['parameters']['query']>["start_timestamp"];
   end_timestamp?: NonNullable<O["events:list"]['parameters']['query']>["end_timestamp"];
   organization_id?: NonNullable<O["events:list"]['parameters']['query']>["organization_id"];
@@ -1144,6 +1200,62 @@ export interface EventsListNamesRequest {
 }
 /** Response of `events:list_names`. */
 export type EventsListNamesResponse = O["events:list_names"]['responses'][200]['content']['application/json'];
+
+/** Request of `files:list` (GET /v1/files/). */
+export interface FilesListRequest {
+  organization_id?: NonNullable<O["files:list"]['parameters']['query']>["organization_id"];
+  ids?: NonNullable<O["files:list"]['parameters']['query']>["ids"];
+  page?: NonNullable<O["files:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["files:list"]['parameters']['query']>["limit"];
+}
+/** Response of `files:list`. */
+export type FilesListResponse = O["files:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `files:create` (POST /v1/files/). */
+export interface FilesCreateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["files:create"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["files:create"]['requestBody']>['content']["application/json"];
+}
+/** Response of `files:create`. */
+export type FilesCreateResponse = O["files:create"]['responses'][201]['content']['application/json'];
+
+/** Request of `files:update` (PATCH /v1/files/{id}). */
+export interface FilesUpdateRequest {
+  id: O["files:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["files:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["files:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `files:update`. */
+export type FilesUpdateResponse = O["files:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `files:delete` (DELETE /v1/files/{id}). */
+export interface FilesDeleteRequest {
+  id: O["files:delete"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["files:delete"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `files:delete`. */
+export type FilesDeleteResponse = void;
+
+/** Request of `files:uploaded` (POST /v1/files/{id}/uploaded). */
+export interface FilesUploadedRequest {
+  id: O["files:uploaded"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["files:uploaded"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["files:uploaded"]['requestBody']>['content']["application/json"];
+}
+/** Response of `files:uploaded`. */
+export type FilesUploadedResponse = O["files:uploaded"]['responses'][200]['content']['application/json'];
 
 /** Request of `license_keys:list` (GET /v1/license-keys/). */
 export interface LicenseKeysListRequest {
@@ -1245,6 +1357,46 @@ export interface MetersQuantitiesRequest {
 }
 /** Response of `meters:quantities`. */
 export type MetersQuantitiesResponse = O["meters:quantities"]['responses'][200]['content']['application/json'];
+
+/** Request of `metrics:get` (GET /v1/metrics/). */
+export interface MetricsGetRequest {
+  /**
+   * First day of the range (in `timezone`), inclusive; 2023-01-01 or later.
+   */
+  start_date: NonNullable<O["metrics:get"]['parameters']['query']>["start_date"];
+  /**
+   * Last day of the range (in `timezone`), inclusive.
+   */
+  end_date: NonNullable<O["metrics:get"]['parameters']['query']>["end_date"];
+  interval: NonNullable<O["metrics:get"]['parameters']['query']>["interval"];
+  /**
+   * IANA time zone of the dates and period boundaries (an extension; default UTC).
+   */
+  timezone?: NonNullable<O["metrics:get"]['parameters']['query']>["timezone"];
+  /**
+   * Filter by organization.
+   */
+  organization_id?: NonNullable<O["metrics:get"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by product.
+   */
+  product_id?: NonNullable<O["metrics:get"]['parameters']['query']>["product_id"];
+  /**
+   * Filter by the product billing type.
+   */
+  billing_type: NonNullable<O["metrics:get"]['parameters']['query']>["billing_type"];
+  /**
+   * Filter by customer.
+   */
+  customer_id?: NonNullable<O["metrics:get"]['parameters']['query']>["customer_id"];
+}
+/** Response of `metrics:get`. */
+export type MetricsGetResponse = O["metrics:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `metrics:limits` (GET /v1/metrics/limits). */
+export interface MetricsLimitsRequest {}
+/** Response of `metrics:limits`. */
+export type MetricsLimitsResponse = O["metrics:limits"]['responses'][200]['content']['application/json'];
 
 /** Request of `orders:list` (GET /v1/orders/). */
 export interface OrdersListRequest {

@@ -1063,6 +1063,59 @@ export function customerPortalCustomersGetPaymentMethodProcessor(
   return call(client, customerPortalCustomersGetPaymentMethodProcessorOperation, request, options);
 }
 
+export const customerPortalDownloadablesListOperation: Operation<M.CustomerPortalDownloadablesListRequest, M.CustomerPortalDownloadablesListResponse> = {
+  id: "customer_portal:downloadables:list",
+  method: "GET",
+  path: "/v1/customer-portal/downloadables/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "benefit_id", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomerPortalDownloadablesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceDownloadableReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * List the customer's downloadables
+ * `GET /v1/customer-portal/downloadables/` (`customer_portal:downloadables:list`). Paged: iterate the result for the next pages.
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customerPortalDownloadablesList(
+  client: TesseraCore,
+  request: M.CustomerPortalDownloadablesListRequest = {},
+  options: CustomerSessionRequestOptions,
+): Promise<PageIterator<M.CustomerPortalDownloadablesListResponse, M.CustomerPortalDownloadablesListRequest>> {
+  return paginate(client, customerPortalDownloadablesListOperation, request, options);
+}
+
+export const customerPortalDownloadablesGetOperation: Operation<M.CustomerPortalDownloadablesGetRequest, M.CustomerPortalDownloadablesGetResponse> = {
+  id: "customer_portal:downloadables:get",
+  method: "GET",
+  path: "/v1/customer-portal/downloadables/{token}",
+  parameters: [{ name: "token", in: "path" }],
+  request: Z.CustomerPortalDownloadablesGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerPortalDownloadablesGetResponse200Schema }],
+  errors: { 400: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Download a file
+ * `GET /v1/customer-portal/downloadables/{token}` (`customer_portal:downloadables:get`)
+ * @throws 400 BadRequest
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalDownloadablesGet(
+  client: TesseraCore,
+  request: M.CustomerPortalDownloadablesGetRequest,
+  options?: RequestOptions,
+): Promise<M.CustomerPortalDownloadablesGetResponse> {
+  return call(client, customerPortalDownloadablesGetOperation, request, options);
+}
+
 export const customerPortalLicenseKeysListOperation: Operation<M.CustomerPortalLicenseKeysListRequest, M.CustomerPortalLicenseKeysListResponse> = {
   id: "customer_portal:license_keys:list",
   method: "GET",
@@ -2015,7 +2068,7 @@ export const eventsListOperation: Operation<M.EventsListRequest, M.EventsListRes
  */
 export function eventsList(
   client: TesseraCore,
-  request: M.EventsListRequest,
+  request: M.EventsListRequest = {},
   options?: RequestOptions,
 ): Promise<PageIterator<M.EventsListResponse, M.EventsListRequest>> {
   return paginate(client, eventsListOperation, request, options);
@@ -2099,6 +2152,144 @@ export function eventsListNames(
   options?: RequestOptions,
 ): Promise<PageIterator<M.EventsListNamesResponse, M.EventsListNamesRequest>> {
   return paginate(client, eventsListNamesOperation, request, options);
+}
+
+export const filesListOperation: Operation<M.FilesListRequest, M.FilesListResponse> = {
+  id: "files:list",
+  method: "GET",
+  path: "/v1/files/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "ids", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.FilesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceFileReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List uploaded files
+ * `GET /v1/files/` (`files:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function filesList(
+  client: TesseraCore,
+  request: M.FilesListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.FilesListResponse, M.FilesListRequest>> {
+  return paginate(client, filesListOperation, request, options);
+}
+
+export const filesCreateOperation: Operation<M.FilesCreateRequest, M.FilesCreateResponse> = {
+  id: "files:create",
+  method: "POST",
+  path: "/v1/files/",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.FilesCreateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.FileUploadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Create a file and its multipart upload
+ * `POST /v1/files/` (`files:create`)
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function filesCreate(
+  client: TesseraCore,
+  request: M.FilesCreateRequest,
+  options?: RequestOptions,
+): Promise<M.FilesCreateResponse> {
+  return call(client, filesCreateOperation, request, options);
+}
+
+export const filesUpdateOperation: Operation<M.FilesUpdateRequest, M.FilesUpdateResponse> = {
+  id: "files:update",
+  method: "PATCH",
+  path: "/v1/files/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.FilesUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.FileReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update a file
+ * `PATCH /v1/files/{id}` (`files:update`)
+ * @throws 401 Unauthorized
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function filesUpdate(
+  client: TesseraCore,
+  request: M.FilesUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.FilesUpdateResponse> {
+  return call(client, filesUpdateOperation, request, options);
+}
+
+export const filesDeleteOperation: Operation<M.FilesDeleteRequest, M.FilesDeleteResponse> = {
+  id: "files:delete",
+  method: "DELETE",
+  path: "/v1/files/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.FilesDeleteRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Delete a file
+ * `DELETE /v1/files/{id}` (`files:delete`)
+ * @throws 401 Unauthorized
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function filesDelete(
+  client: TesseraCore,
+  request: M.FilesDeleteRequest,
+  options?: RequestOptions,
+): Promise<M.FilesDeleteResponse> {
+  return call(client, filesDeleteOperation, request, options);
+}
+
+export const filesUploadedOperation: Operation<M.FilesUploadedRequest, M.FilesUploadedResponse> = {
+  id: "files:uploaded",
+  method: "POST",
+  path: "/v1/files/{id}/uploaded",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.FilesUploadedRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.FileReadSchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Complete a file upload
+ * `POST /v1/files/{id}/uploaded` (`files:uploaded`)
+ * @throws 400 BadRequest
+ * @throws 401 Unauthorized
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function filesUploaded(
+  client: TesseraCore,
+  request: M.FilesUploadedRequest,
+  options?: RequestOptions,
+): Promise<M.FilesUploadedResponse> {
+  return call(client, filesUploadedOperation, request, options);
 }
 
 export const licenseKeysListOperation: Operation<M.LicenseKeysListRequest, M.LicenseKeysListResponse> = {
@@ -2343,6 +2534,57 @@ export function metersQuantities(
   options?: RequestOptions,
 ): Promise<M.MetersQuantitiesResponse> {
   return call(client, metersQuantitiesOperation, request, options);
+}
+
+export const metricsGetOperation: Operation<M.MetricsGetRequest, M.MetricsGetResponse> = {
+  id: "metrics:get",
+  method: "GET",
+  path: "/v1/metrics/",
+  parameters: [{ name: "start_date", in: "query" }, { name: "end_date", in: "query" }, { name: "interval", in: "query" }, { name: "timezone", in: "query" }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "billing_type", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }],
+  request: Z.MetricsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.MetricsResponseSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get Metrics
+ * `GET /v1/metrics/` (`metrics:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function metricsGet(
+  client: TesseraCore,
+  request: M.MetricsGetRequest,
+  options?: RequestOptions,
+): Promise<M.MetricsGetResponse> {
+  return call(client, metricsGetOperation, request, options);
+}
+
+export const metricsLimitsOperation: Operation<M.MetricsLimitsRequest, M.MetricsLimitsResponse> = {
+  id: "metrics:limits",
+  method: "GET",
+  path: "/v1/metrics/limits",
+  parameters: [],
+  request: Z.MetricsLimitsRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.MetricsLimitsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get Metrics Limits
+ * `GET /v1/metrics/limits` (`metrics:limits`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ */
+export function metricsLimits(
+  client: TesseraCore,
+  request: M.MetricsLimitsRequest = {},
+  options?: RequestOptions,
+): Promise<M.MetricsLimitsResponse> {
+  return call(client, metricsLimitsOperation, request, options);
 }
 
 export const ordersListOperation: Operation<M.OrdersListRequest, M.OrdersListResponse> = {
@@ -2916,7 +3158,7 @@ export const refundsCreateOperation: Operation<M.RefundsCreateRequest, M.Refunds
   request: Z.RefundsCreateRequestSchema,
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 200, mediaType: "application/json", schema: Z.RefundSchema }],
-  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
   security: [["bearer"],["cookie"]],
 };
 
@@ -2926,6 +3168,7 @@ export const refundsCreateOperation: Operation<M.RefundsCreateRequest, M.Refunds
  * @throws 400 RefundAmountTooHigh
  * @throws 401 Missing or invalid credentials
  * @throws 403 RefundedAlready
+ * @throws 404 ResourceNotFound
  * @throws 422 Validation error
  */
 export function refundsCreate(
@@ -3888,6 +4131,28 @@ export class CustomerPortalCustomersResource {
   }
 }
 
+/** `tessera.customerPortal.downloadables` */
+export class CustomerPortalDownloadablesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List the customer's downloadables
+   * `GET /v1/customer-portal/downloadables/`; see {@link customerPortalDownloadablesList}.
+   */
+  list(request: M.CustomerPortalDownloadablesListRequest = {}, options: CustomerSessionRequestOptions): Promise<PageIterator<M.CustomerPortalDownloadablesListResponse, M.CustomerPortalDownloadablesListRequest>> {
+    return customerPortalDownloadablesList(this.client, request, options);
+  }
+
+  /**
+   * Download a file
+   * `GET /v1/customer-portal/downloadables/{token}`; see {@link customerPortalDownloadablesGet}.
+   */
+  get(request: M.CustomerPortalDownloadablesGetRequest, options?: RequestOptions): Promise<M.CustomerPortalDownloadablesGetResponse> {
+    return customerPortalDownloadablesGet(this.client, request, options);
+  }
+}
+
 /** `tessera.customerPortal.licenseKeys` */
 export class CustomerPortalLicenseKeysResource {
   constructor(readonly client: TesseraCore) {
@@ -4037,6 +4302,7 @@ export class CustomerPortalResource {
   readonly benefitGrants: CustomerPortalBenefitGrantsResource;
   readonly customerMeters: CustomerPortalCustomerMetersResource;
   readonly customers: CustomerPortalCustomersResource;
+  readonly downloadables: CustomerPortalDownloadablesResource;
   readonly licenseKeys: CustomerPortalLicenseKeysResource;
   readonly orders: CustomerPortalOrdersResource;
   readonly organizations: CustomerPortalOrganizationsResource;
@@ -4046,6 +4312,7 @@ export class CustomerPortalResource {
     this.benefitGrants = new CustomerPortalBenefitGrantsResource(client);
     this.customerMeters = new CustomerPortalCustomerMetersResource(client);
     this.customers = new CustomerPortalCustomersResource(client);
+    this.downloadables = new CustomerPortalDownloadablesResource(client);
     this.licenseKeys = new CustomerPortalLicenseKeysResource(client);
     this.orders = new CustomerPortalOrdersResource(client);
     this.organizations = new CustomerPortalOrganizationsResource(client);
@@ -4268,7 +4535,7 @@ export class EventsResource {
    * List events
    * `GET /v1/events/`; see {@link eventsList}.
    */
-  list(request: M.EventsListRequest, options?: RequestOptions): Promise<PageIterator<M.EventsListResponse, M.EventsListRequest>> {
+  list(request: M.EventsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventsListResponse, M.EventsListRequest>> {
     return eventsList(this.client, request, options);
   }
 
@@ -4294,6 +4561,52 @@ export class EventsResource {
    */
   listNames(request: M.EventsListNamesRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventsListNamesResponse, M.EventsListNamesRequest>> {
     return eventsListNames(this.client, request, options);
+  }
+}
+
+/** `tessera.files` */
+export class FilesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List uploaded files
+   * `GET /v1/files/`; see {@link filesList}.
+   */
+  list(request: M.FilesListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.FilesListResponse, M.FilesListRequest>> {
+    return filesList(this.client, request, options);
+  }
+
+  /**
+   * Create a file and its multipart upload
+   * `POST /v1/files/`; see {@link filesCreate}.
+   */
+  create(request: M.FilesCreateRequest, options?: RequestOptions): Promise<M.FilesCreateResponse> {
+    return filesCreate(this.client, request, options);
+  }
+
+  /**
+   * Update a file
+   * `PATCH /v1/files/{id}`; see {@link filesUpdate}.
+   */
+  update(request: M.FilesUpdateRequest, options?: RequestOptions): Promise<M.FilesUpdateResponse> {
+    return filesUpdate(this.client, request, options);
+  }
+
+  /**
+   * Delete a file
+   * `DELETE /v1/files/{id}`; see {@link filesDelete}.
+   */
+  delete(request: M.FilesDeleteRequest, options?: RequestOptions): Promise<M.FilesDeleteResponse> {
+    return filesDelete(this.client, request, options);
+  }
+
+  /**
+   * Complete a file upload
+   * `POST /v1/files/{id}/uploaded`; see {@link filesUploaded}.
+   */
+  uploaded(request: M.FilesUploadedRequest, options?: RequestOptions): Promise<M.FilesUploadedResponse> {
+    return filesUploaded(this.client, request, options);
   }
 }
 
@@ -4378,6 +4691,28 @@ export class MetersResource {
    */
   quantities(request: M.MetersQuantitiesRequest, options?: RequestOptions): Promise<M.MetersQuantitiesResponse> {
     return metersQuantities(this.client, request, options);
+  }
+}
+
+/** `tessera.metrics` */
+export class MetricsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Get Metrics
+   * `GET /v1/metrics/`; see {@link metricsGet}.
+   */
+  get(request: M.MetricsGetRequest, options?: RequestOptions): Promise<M.MetricsGetResponse> {
+    return metricsGet(this.client, request, options);
+  }
+
+  /**
+   * Get Metrics Limits
+   * `GET /v1/metrics/limits`; see {@link metricsLimits}.
+   */
+  limits(request: M.MetricsLimitsRequest = {}, options?: RequestOptions): Promise<M.MetricsLimitsResponse> {
+    return metricsLimits(this.client, request, options);
   }
 }
 
@@ -4827,8 +5162,10 @@ export class Tessera extends TesseraCore {
   readonly discounts: DiscountsResource;
   readonly emails: EmailsResource;
   readonly events: EventsResource;
+  readonly files: FilesResource;
   readonly licenseKeys: LicenseKeysResource;
   readonly meters: MetersResource;
+  readonly metrics: MetricsResource;
   readonly orders: OrdersResource;
   readonly organizationAccessTokens: OrganizationAccessTokensResource;
   readonly organizations: OrganizationsResource;
@@ -4856,8 +5193,10 @@ export class Tessera extends TesseraCore {
     this.discounts = new DiscountsResource(this);
     this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
+    this.files = new FilesResource(this);
     this.licenseKeys = new LicenseKeysResource(this);
     this.meters = new MetersResource(this);
+    this.metrics = new MetricsResource(this);
     this.orders = new OrdersResource(this);
     this.organizationAccessTokens = new OrganizationAccessTokensResource(this);
     this.organizations = new OrganizationsResource(this);

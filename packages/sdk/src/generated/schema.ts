@@ -443,6 +443,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/downloadables/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the customer's downloadables */
+        get: operations["customer_portal:downloadables:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/downloadables/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file */
+        get: operations["customer_portal:downloadables:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/license-keys/": {
         parameters: {
             query?: never;
@@ -897,6 +931,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/files/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List uploaded files */
+        get: operations["files:list"];
+        put?: never;
+        /** Create a file and its multipart upload */
+        post: operations["files:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a file */
+        delete: operations["files:delete"];
+        options?: never;
+        head?: never;
+        /** Update a file */
+        patch: operations["files:update"];
+        trace?: never;
+    };
+    "/v1/files/{id}/uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete a file upload */
+        post: operations["files:uploaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/license-keys/": {
         parameters: {
             query?: never;
@@ -994,6 +1081,40 @@ export interface paths {
         };
         /** Get a meter's quantities */
         get: operations["meters:quantities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Metrics */
+        get: operations["metrics:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Metrics Limits */
+        get: operations["metrics:limits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3528,6 +3649,46 @@ export interface components {
             basis_points?: number | null;
             products?: string[] | null;
         };
+        DownloadableFileCreate: {
+            organization_id?: string | null;
+            name: string;
+            mime_type: string;
+            size: number;
+            checksum_sha256_base64?: string | null;
+            upload: components["schemas"]["S3FileCreateMultipart"];
+            version?: string | null;
+            /** @constant */
+            service: "downloadable";
+        };
+        DownloadableFileRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            is_uploaded: boolean;
+            size_readable: string;
+            /** @constant */
+            service: "downloadable";
+            /** Format: date-time */
+            created_at: string;
+        };
+        DownloadableRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            benefit_id: string;
+            file: components["schemas"]["FileDownload"];
+        };
         Event: {
             /** Format: uuid */
             id: string;
@@ -3582,6 +3743,59 @@ export interface components {
         ExistingProductPrice: {
             /** Format: uuid */
             id: string;
+        };
+        FileCreate: components["schemas"]["DownloadableFileCreate"] | components["schemas"]["ProductMediaFileCreate"] | components["schemas"]["OrganizationAvatarFileCreate"];
+        FileDownload: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            is_uploaded: boolean;
+            size_readable: string;
+            service: components["schemas"]["FileServiceTypes"];
+            download: components["schemas"]["S3DownloadURL"];
+        };
+        FilePatch: {
+            name?: string | null;
+            version?: string | null;
+        };
+        FileRead: components["schemas"]["DownloadableFileRead"] | components["schemas"]["ProductMediaFileRead"] | components["schemas"]["OrganizationAvatarFileRead"];
+        /** @enum {string} */
+        FileServiceTypes: "downloadable" | "product_media" | "organization_avatar";
+        FileUpload: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            is_uploaded: boolean;
+            size_readable: string;
+            service: components["schemas"]["FileServiceTypes"];
+            upload: components["schemas"]["S3FileUploadMultipart"];
+        };
+        FileUploadCompleted: {
+            id: string;
+            path: string;
+            parts: components["schemas"]["S3FileUploadCompletedPart"][];
         };
         Filter: {
             conjunction: components["schemas"]["FilterConjunction"];
@@ -3796,12 +4010,20 @@ export interface components {
             items: components["schemas"]["Discount"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceDownloadableRead: {
+            items: components["schemas"]["DownloadableRead"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceEvent: {
             items: components["schemas"]["Event"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceEventName: {
             items: components["schemas"]["EventName"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceFileRead: {
+            items: components["schemas"]["FileRead"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceLicenseKeyRead: {
@@ -3901,6 +4123,124 @@ export interface components {
             filter?: components["schemas"]["FilterInput"] | null;
             aggregation?: (components["schemas"]["CountAggregationInput"] | components["schemas"]["PropertyAggregationInput"] | components["schemas"]["UniqueAggregationInput"]) | null;
         };
+        /** @description Information about a metric. */
+        Metric: {
+            slug: string;
+            display_name: string;
+            type: components["schemas"]["MetricType"];
+        };
+        MetricPeriod: {
+            /**
+             * Format: date-time
+             * @description Start of the period.
+             */
+            timestamp: string;
+            orders: number;
+            revenue: number;
+            cumulative_revenue: number;
+            average_order_value: number;
+            one_time_products: number;
+            one_time_products_revenue: number;
+            new_subscriptions: number;
+            new_subscriptions_revenue: number;
+            renewed_subscriptions: number;
+            renewed_subscriptions_revenue: number;
+            active_subscriptions: number;
+            monthly_recurring_revenue: number;
+            checkouts: number;
+            succeeded_checkouts: number;
+            checkouts_conversion: number;
+            /** @description Extension (docs/metrics.md). */
+            net_revenue: number;
+            /** @description Extension (docs/metrics.md). */
+            churned_subscriptions: number;
+            /** @description Extension (docs/metrics.md). */
+            churn_rate: number;
+            /** @description Extension (docs/metrics.md). */
+            average_revenue_per_user: number;
+            /** @description Extension (docs/metrics.md). */
+            new_monthly_recurring_revenue: number;
+            /** @description Extension (docs/metrics.md). */
+            churned_monthly_recurring_revenue: number;
+            /** @description Extension (docs/metrics.md). */
+            expansion_monthly_recurring_revenue: number;
+            /** @description Extension (docs/metrics.md). */
+            contraction_monthly_recurring_revenue: number;
+        };
+        Metrics: {
+            orders: components["schemas"]["Metric"];
+            revenue: components["schemas"]["Metric"];
+            cumulative_revenue: components["schemas"]["Metric"];
+            average_order_value: components["schemas"]["Metric"];
+            one_time_products: components["schemas"]["Metric"];
+            one_time_products_revenue: components["schemas"]["Metric"];
+            new_subscriptions: components["schemas"]["Metric"];
+            new_subscriptions_revenue: components["schemas"]["Metric"];
+            renewed_subscriptions: components["schemas"]["Metric"];
+            renewed_subscriptions_revenue: components["schemas"]["Metric"];
+            active_subscriptions: components["schemas"]["Metric"];
+            monthly_recurring_revenue: components["schemas"]["Metric"];
+            checkouts: components["schemas"]["Metric"];
+            succeeded_checkouts: components["schemas"]["Metric"];
+            checkouts_conversion: components["schemas"]["Metric"];
+            net_revenue: components["schemas"]["Metric"];
+            churned_subscriptions: components["schemas"]["Metric"];
+            churn_rate: components["schemas"]["Metric"];
+            average_revenue_per_user: components["schemas"]["Metric"];
+            new_monthly_recurring_revenue: components["schemas"]["Metric"];
+            churned_monthly_recurring_revenue: components["schemas"]["Metric"];
+            expansion_monthly_recurring_revenue: components["schemas"]["Metric"];
+            contraction_monthly_recurring_revenue: components["schemas"]["Metric"];
+        };
+        MetricsIntervalLimit: {
+            max_days: number;
+        };
+        MetricsIntervalsLimits: {
+            hour: components["schemas"]["MetricsIntervalLimit"];
+            day: components["schemas"]["MetricsIntervalLimit"];
+            week: components["schemas"]["MetricsIntervalLimit"];
+            month: components["schemas"]["MetricsIntervalLimit"];
+            year: components["schemas"]["MetricsIntervalLimit"];
+        };
+        /** @description Date limits to get metrics. */
+        MetricsLimits: {
+            /** Format: date */
+            min_date: string;
+            intervals: components["schemas"]["MetricsIntervalsLimits"];
+        };
+        /** @description Metrics response schema. */
+        MetricsResponse: {
+            periods: components["schemas"]["MetricPeriod"][];
+            totals: components["schemas"]["MetricsTotals"];
+            metrics: components["schemas"]["Metrics"];
+        };
+        MetricsTotals: {
+            orders: number;
+            revenue: number;
+            cumulative_revenue: number;
+            average_order_value: number;
+            one_time_products: number;
+            one_time_products_revenue: number;
+            new_subscriptions: number;
+            new_subscriptions_revenue: number;
+            renewed_subscriptions: number;
+            renewed_subscriptions_revenue: number;
+            active_subscriptions: number;
+            monthly_recurring_revenue: number;
+            checkouts: number;
+            succeeded_checkouts: number;
+            checkouts_conversion: number;
+            net_revenue: number;
+            churned_subscriptions: number;
+            churn_rate: number;
+            average_revenue_per_user: number;
+            new_monthly_recurring_revenue: number;
+            churned_monthly_recurring_revenue: number;
+            expansion_monthly_recurring_revenue: number;
+            contraction_monthly_recurring_revenue: number;
+        };
+        /** @enum {string} */
+        MetricType: "scalar" | "currency" | "percentage";
         NamedError: {
             error: string;
             detail: string;
@@ -4079,6 +4419,40 @@ export interface components {
         OrganizationAccessTokenUpdate: {
             comment?: string | null;
             scopes?: ("openid" | "profile" | "email" | "user:read" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "customer_meters:read" | "customer_sessions:write" | "payments:read" | "metrics:read" | "external_organizations:read")[] | null;
+        };
+        OrganizationAvatarFileCreate: {
+            organization_id?: string | null;
+            name: string;
+            mime_type: string;
+            size: number;
+            checksum_sha256_base64?: string | null;
+            upload: components["schemas"]["S3FileCreateMultipart"];
+            version?: string | null;
+            /** @constant */
+            service: "organization_avatar";
+        };
+        OrganizationAvatarFileRead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            is_uploaded: boolean;
+            size_readable: string;
+            /** @constant */
+            service: "organization_avatar";
+            /** Format: date-time */
+            created_at: string;
+            public_url: string;
         };
         OrganizationCreate: {
             name: string;
@@ -4270,6 +4644,17 @@ export interface components {
             is_tax_applicable?: boolean;
             organization_id?: string | null;
         };
+        ProductMediaFileCreate: {
+            organization_id?: string | null;
+            name: string;
+            mime_type: string;
+            size: number;
+            checksum_sha256_base64?: string | null;
+            upload: components["schemas"]["S3FileCreateMultipart"];
+            version?: string | null;
+            /** @constant */
+            service: "product_media";
+        };
         ProductMediaFileRead: {
             /** Format: uuid */
             id: string;
@@ -4285,12 +4670,12 @@ export interface components {
             checksum_sha256_hex: string | null;
             last_modified_at: string | null;
             version: string | null;
+            is_uploaded: boolean;
+            size_readable: string;
             /** @constant */
             service: "product_media";
-            is_uploaded: boolean;
             /** Format: date-time */
             created_at: string;
-            size_readable: string;
             public_url: string;
         };
         ProductPrice: components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"];
@@ -4479,6 +4864,45 @@ export interface components {
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
         /** @enum {string} */
         RefundStatus: "pending" | "succeeded" | "failed" | "canceled";
+        S3DownloadURL: {
+            url: string;
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            expires_at: string;
+        };
+        S3FileCreateMultipart: {
+            parts: components["schemas"]["S3FileCreatePart"][];
+        };
+        S3FileCreatePart: {
+            number: number;
+            chunk_start: number;
+            chunk_end: number;
+            checksum_sha256_base64?: string | null;
+        };
+        S3FileUploadCompletedPart: {
+            number: number;
+            checksum_etag: string;
+            checksum_sha256_base64: string | null;
+        };
+        S3FileUploadMultipart: {
+            id: string;
+            path: string;
+            parts: components["schemas"]["S3FileUploadPart"][];
+        };
+        S3FileUploadPart: {
+            number: number;
+            chunk_start: number;
+            chunk_end: number;
+            checksum_sha256_base64?: string | null;
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            headers: {
+                [key: string]: string;
+            };
+        };
         SignIn: {
             /** Format: email */
             email: string;
@@ -6953,6 +7377,107 @@ export interface operations {
             };
         };
     };
+    "customer_portal:downloadables:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                benefit_id?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceDownloadableRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:downloadables:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customer_portal:license_keys:list": {
         parameters: {
             query?: {
@@ -8944,8 +9469,8 @@ export interface operations {
     };
     "events:list": {
         parameters: {
-            query: {
-                filter: string;
+            query?: {
+                filter?: string;
                 start_timestamp?: string;
                 end_timestamp?: string;
                 organization_id?: string | string[];
@@ -9156,6 +9681,319 @@ export interface operations {
             };
             /** @description Missing scope or not permitted */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                ids?: string | string[];
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceFileRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files:create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUpload"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files:delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FilePatch"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRead"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "files:uploaded": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileUploadCompleted"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRead"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9715,6 +10553,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "metrics:get": {
+        parameters: {
+            query: {
+                start_date: string;
+                end_date: string;
+                interval: "hour" | "day" | "week" | "month" | "year";
+                timezone?: string;
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                billing_type: components["schemas"]["ProductBillingType"][];
+                customer_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "metrics:limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsLimits"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
                 };
             };
         };
@@ -10970,6 +11902,15 @@ export interface operations {
             };
             /** @description RefundedAlready */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

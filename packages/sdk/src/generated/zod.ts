@@ -1690,6 +1690,42 @@ export const DiscountUpdateSchema: z.ZodType<M.DiscountUpdate> = /* @__PURE__ */
   products: z.array(z.uuid()).max(100).nullable().optional(),
 }));
 
+export const DownloadableFileCreateSchema: z.ZodType<M.DownloadableFileCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  name: z.string(),
+  mime_type: z.string().min(1).max(255),
+  size: z.int().min(0).max(5497558138880),
+  checksum_sha256_base64: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).nullable().optional(),
+  upload: S3FileCreateMultipartSchema,
+  version: z.string().max(255).nullable().optional(),
+  service: z.literal("downloadable"),
+}));
+
+export const DownloadableFileReadSchema: z.ZodType<M.DownloadableFileRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
+  version: z.string().nullable(),
+  is_uploaded: z.boolean(),
+  size_readable: z.string(),
+  service: z.literal("downloadable"),
+  created_at: z.iso.datetime({ offset: true }),
+}));
+
+export const DownloadableReadSchema: z.ZodType<M.DownloadableRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  benefit_id: z.uuid(),
+  file: FileDownloadSchema,
+}));
+
 export const EventSchema: z.ZodType<M.Event> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   timestamp: z.iso.datetime({ offset: true }),
@@ -1733,6 +1769,61 @@ export const EventSourceSchema: z.ZodType<M.EventSource> = /* @__PURE__ */ z.laz
 
 export const ExistingProductPriceSchema: z.ZodType<M.ExistingProductPrice> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+}));
+
+export const FileCreateSchema: z.ZodType<M.FileCreate> = /* @__PURE__ */ z.lazy(() => z.union([DownloadableFileCreateSchema, ProductMediaFileCreateSchema, OrganizationAvatarFileCreateSchema]));
+
+export const FileDownloadSchema: z.ZodType<M.FileDownload> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
+  version: z.string().nullable(),
+  is_uploaded: z.boolean(),
+  size_readable: z.string(),
+  service: FileServiceTypesSchema,
+  download: S3DownloadURLSchema,
+}));
+
+export const FilePatchSchema: z.ZodType<M.FilePatch> = /* @__PURE__ */ z.lazy(() => z.object({
+  name: z.string().nullable().optional(),
+  version: z.string().max(255).nullable().optional(),
+}));
+
+export const FileReadSchema: z.ZodType<M.FileRead> = /* @__PURE__ */ z.lazy(() => z.union([DownloadableFileReadSchema, ProductMediaFileReadSchema, OrganizationAvatarFileReadSchema]));
+
+export const FileServiceTypesSchema: z.ZodType<M.FileServiceTypes> = /* @__PURE__ */ z.lazy(() => z.enum(["downloadable", "product_media", "organization_avatar"]));
+
+export const FileUploadSchema: z.ZodType<M.FileUpload> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
+  version: z.string().nullable(),
+  is_uploaded: z.boolean(),
+  size_readable: z.string(),
+  service: FileServiceTypesSchema,
+  upload: S3FileUploadMultipartSchema,
+}));
+
+export const FileUploadCompletedSchema: z.ZodType<M.FileUploadCompleted> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.string().min(1).max(1024),
+  path: z.string().min(1).max(1024),
+  parts: z.array(S3FileUploadCompletedPartSchema).min(1).max(10000),
 }));
 
 export const FilterSchema: z.ZodType<M.Filter> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1939,6 +2030,11 @@ export const ListResourceDiscountSchema: z.ZodType<M.ListResourceDiscount> = /* 
   pagination: PaginationSchema,
 }));
 
+export const ListResourceDownloadableReadSchema: z.ZodType<M.ListResourceDownloadableRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(DownloadableReadSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceEventSchema: z.ZodType<M.ListResourceEvent> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(EventSchema),
   pagination: PaginationSchema,
@@ -1946,6 +2042,11 @@ export const ListResourceEventSchema: z.ZodType<M.ListResourceEvent> = /* @__PUR
 
 export const ListResourceEventNameSchema: z.ZodType<M.ListResourceEventName> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(EventNameSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceFileReadSchema: z.ZodType<M.ListResourceFileRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(FileReadSchema),
   pagination: PaginationSchema,
 }));
 
@@ -2054,6 +2155,116 @@ export const MeterUpdateSchema: z.ZodType<M.MeterUpdate> = /* @__PURE__ */ z.laz
   filter: FilterInputSchema.nullable().optional(),
   aggregation: z.union([CountAggregationInputSchema, PropertyAggregationInputSchema, UniqueAggregationInputSchema]).nullable().optional(),
 }));
+
+export const MetricSchema: z.ZodType<M.Metric> = /* @__PURE__ */ z.lazy(() => z.object({
+  slug: z.string(),
+  display_name: z.string(),
+  type: MetricTypeSchema,
+}));
+
+export const MetricPeriodSchema: z.ZodType<M.MetricPeriod> = /* @__PURE__ */ z.lazy(() => z.object({
+  timestamp: z.iso.datetime({ offset: true }),
+  orders: z.number(),
+  revenue: z.number(),
+  cumulative_revenue: z.number(),
+  average_order_value: z.number(),
+  one_time_products: z.number(),
+  one_time_products_revenue: z.number(),
+  new_subscriptions: z.number(),
+  new_subscriptions_revenue: z.number(),
+  renewed_subscriptions: z.number(),
+  renewed_subscriptions_revenue: z.number(),
+  active_subscriptions: z.number(),
+  monthly_recurring_revenue: z.number(),
+  checkouts: z.number(),
+  succeeded_checkouts: z.number(),
+  checkouts_conversion: z.number(),
+  net_revenue: z.number(),
+  churned_subscriptions: z.number(),
+  churn_rate: z.number(),
+  average_revenue_per_user: z.number(),
+  new_monthly_recurring_revenue: z.number(),
+  churned_monthly_recurring_revenue: z.number(),
+  expansion_monthly_recurring_revenue: z.number(),
+  contraction_monthly_recurring_revenue: z.number(),
+}));
+
+export const MetricsSchema: z.ZodType<M.Metrics> = /* @__PURE__ */ z.lazy(() => z.object({
+  orders: MetricSchema,
+  revenue: MetricSchema,
+  cumulative_revenue: MetricSchema,
+  average_order_value: MetricSchema,
+  one_time_products: MetricSchema,
+  one_time_products_revenue: MetricSchema,
+  new_subscriptions: MetricSchema,
+  new_subscriptions_revenue: MetricSchema,
+  renewed_subscriptions: MetricSchema,
+  renewed_subscriptions_revenue: MetricSchema,
+  active_subscriptions: MetricSchema,
+  monthly_recurring_revenue: MetricSchema,
+  checkouts: MetricSchema,
+  succeeded_checkouts: MetricSchema,
+  checkouts_conversion: MetricSchema,
+  net_revenue: MetricSchema,
+  churned_subscriptions: MetricSchema,
+  churn_rate: MetricSchema,
+  average_revenue_per_user: MetricSchema,
+  new_monthly_recurring_revenue: MetricSchema,
+  churned_monthly_recurring_revenue: MetricSchema,
+  expansion_monthly_recurring_revenue: MetricSchema,
+  contraction_monthly_recurring_revenue: MetricSchema,
+}));
+
+export const MetricsIntervalLimitSchema: z.ZodType<M.MetricsIntervalLimit> = /* @__PURE__ */ z.lazy(() => z.object({
+  max_days: z.int(),
+}));
+
+export const MetricsIntervalsLimitsSchema: z.ZodType<M.MetricsIntervalsLimits> = /* @__PURE__ */ z.lazy(() => z.object({
+  hour: MetricsIntervalLimitSchema,
+  day: MetricsIntervalLimitSchema,
+  week: MetricsIntervalLimitSchema,
+  month: MetricsIntervalLimitSchema,
+  year: MetricsIntervalLimitSchema,
+}));
+
+export const MetricsLimitsSchema: z.ZodType<M.MetricsLimits> = /* @__PURE__ */ z.lazy(() => z.object({
+  min_date: z.iso.date().regex(new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$")),
+  intervals: MetricsIntervalsLimitsSchema,
+}));
+
+export const MetricsResponseSchema: z.ZodType<M.MetricsResponse> = /* @__PURE__ */ z.lazy(() => z.object({
+  periods: z.array(MetricPeriodSchema),
+  totals: MetricsTotalsSchema,
+  metrics: MetricsSchema,
+}));
+
+export const MetricsTotalsSchema: z.ZodType<M.MetricsTotals> = /* @__PURE__ */ z.lazy(() => z.object({
+  orders: z.number(),
+  revenue: z.number(),
+  cumulative_revenue: z.number(),
+  average_order_value: z.number(),
+  one_time_products: z.number(),
+  one_time_products_revenue: z.number(),
+  new_subscriptions: z.number(),
+  new_subscriptions_revenue: z.number(),
+  renewed_subscriptions: z.number(),
+  renewed_subscriptions_revenue: z.number(),
+  active_subscriptions: z.number(),
+  monthly_recurring_revenue: z.number(),
+  checkouts: z.number(),
+  succeeded_checkouts: z.number(),
+  checkouts_conversion: z.number(),
+  net_revenue: z.number(),
+  churned_subscriptions: z.number(),
+  churn_rate: z.number(),
+  average_revenue_per_user: z.number(),
+  new_monthly_recurring_revenue: z.number(),
+  churned_monthly_recurring_revenue: z.number(),
+  expansion_monthly_recurring_revenue: z.number(),
+  contraction_monthly_recurring_revenue: z.number(),
+}));
+
+export const MetricTypeSchema: z.ZodType<M.MetricType> = /* @__PURE__ */ z.lazy(() => z.enum(["scalar", "currency", "percentage"]));
 
 export const NamedErrorSchema: z.ZodType<M.NamedError> = /* @__PURE__ */ z.lazy(() => z.object({
   error: z.string(),
@@ -2204,6 +2415,37 @@ export const OrganizationAccessTokenCreateResponseSchema: z.ZodType<M.Organizati
 export const OrganizationAccessTokenUpdateSchema: z.ZodType<M.OrganizationAccessTokenUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   comment: z.string().max(200).nullable().optional(),
   scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])).min(1).nullable().optional(),
+}));
+
+export const OrganizationAvatarFileCreateSchema: z.ZodType<M.OrganizationAvatarFileCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  name: z.string(),
+  mime_type: z.string().regex(new RegExp("^image\\/(jpeg|png|gif|webp|svg\\+xml)$")),
+  size: z.int().min(0).max(1048576),
+  checksum_sha256_base64: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).nullable().optional(),
+  upload: S3FileCreateMultipartSchema,
+  version: z.string().max(255).nullable().optional(),
+  service: z.literal("organization_avatar"),
+}));
+
+export const OrganizationAvatarFileReadSchema: z.ZodType<M.OrganizationAvatarFileRead> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
+  version: z.string().nullable(),
+  is_uploaded: z.boolean(),
+  size_readable: z.string(),
+  service: z.literal("organization_avatar"),
+  created_at: z.iso.datetime({ offset: true }),
+  public_url: z.string(),
 }));
 
 export const OrganizationCreateSchema: z.ZodType<M.OrganizationCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2382,6 +2624,17 @@ export const ProductCreateSchema: z.ZodType<M.ProductCreate> = /* @__PURE__ */ z
   organization_id: z.uuid().nullable().optional(),
 }));
 
+export const ProductMediaFileCreateSchema: z.ZodType<M.ProductMediaFileCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.uuid().nullable().optional(),
+  name: z.string(),
+  mime_type: z.string().regex(new RegExp("^image\\/(jpeg|png|gif|webp|svg\\+xml)$")),
+  size: z.int().min(0).max(10485760),
+  checksum_sha256_base64: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).nullable().optional(),
+  upload: S3FileCreateMultipartSchema,
+  version: z.string().max(255).nullable().optional(),
+  service: z.literal("product_media"),
+}));
+
 export const ProductMediaFileReadSchema: z.ZodType<M.ProductMediaFileRead> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   organization_id: z.uuid(),
@@ -2395,10 +2648,10 @@ export const ProductMediaFileReadSchema: z.ZodType<M.ProductMediaFileRead> = /* 
   checksum_sha256_hex: z.string().nullable(),
   last_modified_at: z.iso.datetime({ offset: true }).nullable(),
   version: z.string().nullable(),
-  service: z.literal("product_media"),
   is_uploaded: z.boolean(),
-  created_at: z.iso.datetime({ offset: true }),
   size_readable: z.string(),
+  service: z.literal("product_media"),
+  created_at: z.iso.datetime({ offset: true }),
   public_url: z.string(),
 }));
 
@@ -2543,6 +2796,45 @@ export const RefundCreateSchema: z.ZodType<M.RefundCreate> = /* @__PURE__ */ z.l
 export const RefundReasonSchema: z.ZodType<M.RefundReason> = /* @__PURE__ */ z.lazy(() => z.enum(["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "other"]));
 
 export const RefundStatusSchema: z.ZodType<M.RefundStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "succeeded", "failed", "canceled"]));
+
+export const S3DownloadURLSchema: z.ZodType<M.S3DownloadURL> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+  expires_at: z.iso.datetime({ offset: true }),
+}));
+
+export const S3FileCreateMultipartSchema: z.ZodType<M.S3FileCreateMultipart> = /* @__PURE__ */ z.lazy(() => z.object({
+  parts: z.array(S3FileCreatePartSchema).min(1).max(10000),
+}));
+
+export const S3FileCreatePartSchema: z.ZodType<M.S3FileCreatePart> = /* @__PURE__ */ z.lazy(() => z.object({
+  number: z.int().min(1).max(10000),
+  chunk_start: z.int().min(0),
+  chunk_end: z.int().min(0),
+  checksum_sha256_base64: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).nullable().optional(),
+}));
+
+export const S3FileUploadCompletedPartSchema: z.ZodType<M.S3FileUploadCompletedPart> = /* @__PURE__ */ z.lazy(() => z.object({
+  number: z.int().min(1).max(10000),
+  checksum_etag: z.string().min(1).max(1024),
+  checksum_sha256_base64: z.string().max(1024).nullable(),
+}));
+
+export const S3FileUploadMultipartSchema: z.ZodType<M.S3FileUploadMultipart> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.string(),
+  path: z.string(),
+  parts: z.array(S3FileUploadPartSchema),
+}));
+
+export const S3FileUploadPartSchema: z.ZodType<M.S3FileUploadPart> = /* @__PURE__ */ z.lazy(() => z.object({
+  number: z.int(),
+  chunk_start: z.int(),
+  chunk_end: z.int(),
+  checksum_sha256_base64: z.string().nullable().optional(),
+  url: z.string(),
+  expires_at: z.iso.datetime({ offset: true }),
+  headers: z.record(z.string(), z.string()),
+}));
 
 export const SignInSchema: z.ZodType<M.SignIn> = /* @__PURE__ */ z.lazy(() => z.object({
   email: z.email().max(320),
@@ -3017,6 +3309,19 @@ export const CustomerPortalCustomersSetDefaultPaymentMethodResponse200Schema = /
 
 export const CustomerPortalCustomersGetPaymentMethodProcessorRequestSchema: z.ZodType<M.CustomerPortalCustomersGetPaymentMethodProcessorRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
+export const CustomerPortalDownloadablesListRequestSchema: z.ZodType<M.CustomerPortalDownloadablesListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  benefit_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const CustomerPortalDownloadablesGetRequestSchema: z.ZodType<M.CustomerPortalDownloadablesGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  token: z.string(),
+}));
+
+export const CustomerPortalDownloadablesGetResponse200Schema = /* @__PURE__ */ z.lazy(() => z.unknown());
+
 export const CustomerPortalLicenseKeysListRequestSchema: z.ZodType<M.CustomerPortalLicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   benefit_id: z.uuid().optional(),
@@ -3207,7 +3512,7 @@ export const EmailsListRequestSchema: z.ZodType<M.EmailsListRequest> = /* @__PUR
 }));
 
 export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
-  filter: z.string(),
+  filter: z.string().optional(),
   start_timestamp: z.iso.datetime({ offset: true }).optional(),
   end_timestamp: z.iso.datetime({ offset: true }).optional(),
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -3240,6 +3545,35 @@ export const EventsListNamesRequestSchema: z.ZodType<M.EventsListNamesRequest> =
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["name", "-name", "occurrences", "-occurrences", "first_seen", "-first_seen", "last_seen", "-last_seen"])).optional(),
+}));
+
+export const FilesListRequestSchema: z.ZodType<M.FilesListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  ids: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const FilesCreateRequestSchema: z.ZodType<M.FilesCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: FileCreateSchema,
+}));
+
+export const FilesUpdateRequestSchema: z.ZodType<M.FilesUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: FilePatchSchema,
+}));
+
+export const FilesDeleteRequestSchema: z.ZodType<M.FilesDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const FilesUploadedRequestSchema: z.ZodType<M.FilesUploadedRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: FileUploadCompletedSchema,
 }));
 
 export const LicenseKeysListRequestSchema: z.ZodType<M.LicenseKeysListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3297,6 +3631,19 @@ export const MetersQuantitiesRequestSchema: z.ZodType<M.MetersQuantitiesRequest>
   external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
 }));
+
+export const MetricsGetRequestSchema: z.ZodType<M.MetricsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  start_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  end_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  interval: z.enum(["hour", "day", "week", "month", "year"]),
+  timezone: z.string().optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  billing_type: z.array(ProductBillingTypeSchema),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+}));
+
+export const MetricsLimitsRequestSchema: z.ZodType<M.MetricsLimitsRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const OrdersListRequestSchema: z.ZodType<M.OrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
