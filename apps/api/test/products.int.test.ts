@@ -224,6 +224,7 @@ describe('POST /v1/products/', () => {
       recurring_interval: null,
       is_recurring: false,
       is_archived: false,
+      is_tax_applicable: true,
       organization_id: acme.organization.id,
       metadata: { sku: 'B-1', pages: 300 },
       prices: [
