@@ -38,6 +38,8 @@ export interface RuntimeOptions {
   listen?: boolean;
   /** In-memory embedded database (tests). */
   memory?: boolean;
+  /** With `memory`: the embedded snapshot to start from (the tests' migrated template). */
+  memorySeed?: Blob;
   socketDir?: string;
   logger?: FastifyBaseLogger;
   routes?: AnyRoute[];
@@ -63,6 +65,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     memory: options.memory,
+    memorySeed: options.memorySeed,
     socketDir: options.socketDir ?? (options.memory ? undefined : join(config.dataDir, 'run')),
   });
   let jobs: JobQueue | undefined;

@@ -12,6 +12,7 @@ import type { JobDefinition } from '../src/platform/jobs/queue.js';
 import type { AnyRoute } from '../src/platform/http/route.js';
 import { routes } from '../src/modules/index.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
+import { embeddedTemplateSeed, SERVER_TEMPLATE_ENV } from './database-template.js';
 
 /**
  * The test harness: a real server on a real database per test file. By default the embedded
@@ -51,8 +52,13 @@ async function createServerDatabase(adminUrl: string): Promise<{ url: string; dr
   const name = `tessera_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  // The run's migrated template (database-template.ts) when there is one; migrations then find nothing to do.
+  const template = process.env[SERVER_TEMPLATE_ENV];
+  try {
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -97,6 +103,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     listen: options.listen ?? false,
     memory: !database && !options.dataDir,
+    memorySeed: !database && !options.dataDir ? embeddedTemplateSeed() : undefined,
     socketDir: options.dataDir ? join(options.dataDir, 'run') : join(scratch, 'run'),
     extraJobs: options.extraJobs,
     work: options.work,

@@ -31,6 +31,8 @@ export interface OpenDatabaseOptions {
   /** Embedded database directory; undefined with `memory` for an in-memory database. */
   dataDir?: string;
   memory?: boolean;
+  /** With `memory`: start from this embedded snapshot (tests start from a migrated one). */
+  memorySeed?: Blob;
   socketDir?: string;
   poolSize?: number;
 }
@@ -44,7 +46,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     if (!options.dataDir && !options.socketDir)
       throw new Error('openDatabase needs a databaseUrl, a dataDir or a socketDir');
     const socketDir = options.socketDir ?? join(options.dataDir!, 'run');
-    embedded = await openEmbedded({ dataDir: options.memory ? undefined : options.dataDir, socketDir });
+    embedded = await openEmbedded({
+      dataDir: options.memory ? undefined : options.dataDir,
+      socketDir,
+      seed: options.memory ? options.memorySeed : undefined,
+    });
     connection = embedded.connection;
   }
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });

@@ -15,8 +15,14 @@ export interface EmbeddedDatabase {
   connection: pg.PoolConfig;
   /** True when this process owns PGlite; false when it reached another process's socket. */
   owned: boolean;
+  /** The whole database as a tarball (`PGlite.dumpDataDir`); only the owning process can take one. */
+  snapshot(): Promise<Blob>;
   stop(): Promise<void>;
 }
+
+const notOwned = async (): Promise<Blob> => {
+  throw new Error('only the process that owns the embedded database can snapshot it');
+};
 
 const SOCKET_PORT = 5432;
 
@@ -50,7 +56,12 @@ function connectionFor(socketDir: string): pg.PoolConfig {
  * Opens the embedded database under `dataDir`, or joins the process that already has it open.
  * `dataDir` undefined gives an in-memory database (tests), served on a socket under `socketDir`.
  */
-export async function openEmbedded(options: { dataDir?: string; socketDir: string }): Promise<EmbeddedDatabase> {
+export async function openEmbedded(options: {
+  dataDir?: string;
+  socketDir: string;
+  /** In-memory only: start from this snapshot (`snapshot()`) instead of an empty cluster. */
+  seed?: Blob;
+}): Promise<EmbeddedDatabase> {
   const runDir = options.socketDir;
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const runFile = join(runDir, 'embedded.json');
@@ -59,7 +70,7 @@ export async function openEmbedded(options: { dataDir?: string; socketDir: strin
     const existing = readRunFile(runFile);
     if (existing && existing.pid !== process.pid && processAlive(existing.pid)) {
       await waitForSocket(join(existing.socketDir, `.s.PGSQL.${SOCKET_PORT}`));
-      return { connection: connectionFor(existing.socketDir), owned: false, stop: async () => {} };
+      return { connection: connectionFor(existing.socketDir), owned: false, snapshot: notOwned, stop: async () => {} };
     }
     // Claim the directory. `wx` makes two processes starting at once agree on one owner.
     rmSync(runFile, { force: true });
@@ -70,7 +81,7 @@ export async function openEmbedded(options: { dataDir?: string; socketDir: strin
       const winner = readRunFile(runFile);
       if (winner && processAlive(winner.pid)) {
         await waitForSocket(join(winner.socketDir, `.s.PGSQL.${SOCKET_PORT}`));
-        return { connection: connectionFor(winner.socketDir), owned: false, stop: async () => {} };
+        return { connection: connectionFor(winner.socketDir), owned: false, snapshot: notOwned, stop: async () => {} };
       }
       throw error;
     }
@@ -81,13 +92,16 @@ export async function openEmbedded(options: { dataDir?: string; socketDir: strin
     throw new Error(`DATA_DIR path is too long for a unix socket (${socketPath.length} > 100 characters)`);
   }
   rmSync(socketPath, { force: true });
-  const db = options.dataDir ? await PGlite.create(join(options.dataDir, 'pgdata')) : await PGlite.create();
+  const db = options.dataDir
+    ? await PGlite.create(join(options.dataDir, 'pgdata'))
+    : await PGlite.create(options.seed ? { loadDataDir: options.seed } : {});
   const server = new PGliteServer(db, (error) => process.emitWarning(`embedded database connection: ${String(error)}`));
   await server.listen(socketPath);
 
   return {
     connection: connectionFor(runDir),
     owned: true,
+    snapshot: async () => (await db.dumpDataDir('none')) as Blob,
     async stop() {
       await server.close();
       await db.close();
