@@ -12,8 +12,15 @@ import {
   type SubscriptionRow,
 } from '../subscriptions/subscriptions.repository.js';
 import { findTaxRules, isProductTaxable } from '../tax-settings/tax-settings.repository.js';
-import { priceSubscriptionOrder, settleWithBalance, type CycleLine } from './billing.money.js';
-import { taxLines } from './billing.tax.js';
+import {
+  priceSubscriptionOrder,
+  settleWithBalance,
+  type CycleLine,
+  type EntryLine,
+  type OrderLine,
+  type PricedOrder,
+} from './billing.money.js';
+import { taxLines, type TaxedLine } from './billing.tax.js';
 import { lockBillingCustomer, recordBalanceMovement } from './billing.repository.js';
 
 /**
@@ -51,15 +58,9 @@ export async function billSubscription(
 ): Promise<BilledOrder | null> {
   const entries = await findPendingBillingEntries(ctx.db, row.id);
   if (input.cycle.length === 0 && entries.length === 0) return null;
-  const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
   // The balance is read and moved under the customer's row lock: two orders never spend it twice.
   const customer = await lockBillingCustomer(ctx.db, row.customer_id);
-  // Tax on the order's net over all its lines (period, proration, anything billed here), each line
-  // carrying its share; prices that include tax give it up from the lines (docs/tax.md).
-  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : NO_TAX;
-  const items = taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false });
-  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
-  const total = subtotal - priced.discount + tax.amount;
+  const { priced, tax, items, subtotal, total } = await quoteSubscriptionOrder(ctx, row, input, entries, customer);
   const { applied, due } = settleWithBalance(total, customer?.credit_balances[row.currency] ?? 0);
   const now = ctx.clock.now();
   const order = await createOrder(ctx, {
@@ -110,6 +111,34 @@ export async function billSubscription(
     });
   }
   return { orderId: order.id, total, due };
+}
+
+export interface OrderQuote {
+  priced: PricedOrder;
+  tax: { amount: number; details: TaxDetails | null };
+  items: (OrderLine & TaxedLine)[];
+  subtotal: number;
+  total: number;
+}
+
+/**
+ * What an order of the period's lines and `entries` comes to, writing nothing: `billSubscription` and
+ * the preview of a plan change (`subscriptions.preview.ts`) price with it. Tax on the order's net over
+ * all its lines (period, proration, anything billed here), each line carrying its share; prices that
+ * include tax give it up from the lines (docs/tax.md).
+ */
+export async function quoteSubscriptionOrder(
+  ctx: Context,
+  row: SubscriptionRow,
+  input: Pick<BillSubscriptionInput, 'cycle' | 'discount'>,
+  entries: readonly EntryLine[],
+  customer: { billing_address: unknown; tax_id: unknown } | undefined,
+): Promise<OrderQuote> {
+  const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
+  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : NO_TAX;
+  const items = taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false });
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
+  return { priced, tax, items, subtotal, total: subtotal - priced.discount + tax.amount };
 }
 
 /**

@@ -11,6 +11,16 @@ import type { Executor } from '../../platform/db/database.js';
  * What billing reads of a customer (billing details and balances by currency), with the row locked until
  * the end of the transaction: balances are read and moved under this lock only.
  */
+/** The customer as billing reads it, without the lock (a preview writes nothing). */
+export async function findBillingCustomer(db: Executor, customerId: string) {
+  const row = await db
+    .selectFrom('customers')
+    .select(['name', 'billing_address', 'tax_id', 'credit_balances'])
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  return row && { ...row, credit_balances: { ...((row.credit_balances ?? {}) as Record<string, number>) } };
+}
+
 export async function lockBillingCustomer(db: Executor, customerId: string) {
   const row = await db
     .selectFrom('customers')

@@ -19,6 +19,7 @@ import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billin
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { closeMeteredUsage } from '../billing/billing.usage.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
+import { cycleLines, periodLabel } from './subscriptions.plan-change.js';
 import {
   type BillingScope,
   claimPeriod,
@@ -38,7 +39,6 @@ import {
   onSubscriptionBenefitsRestored,
   onSubscriptionCycled,
   recordSubscriptionEvents,
-  shortDate,
 } from './subscriptions.service.js';
 
 /** How many subscriptions (and charges) one query hands out; the loop asks again until none are due. */
@@ -89,14 +89,12 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   });
   if (!claimed) return false;
   const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
-  const label = `${product?.name ?? 'Subscription'} — From ${shortDate(start)} to ${shortDate(end)}`;
+  const label = periodLabel(product?.name ?? 'Subscription', start, end);
   // The period that ended: its usage (each metered price's window, closed here with its reset and
   // rollover, in this transaction) goes on the order that pays for the period that starts.
   const metered = await closeMeteredUsage(ctx, claimed, 'rollover');
   const cycle = [
-    ...snapshot
-      .filter((price) => price.amount > 0)
-      .map((price) => ({ label, amount: price.amount, product_price_id: price.product_price_id })),
+    ...cycleLines(snapshot, label),
     ...metered.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id })),
   ];
   const billed = await billSubscription(ctx, claimed, {

@@ -7,8 +7,11 @@ import {
   Subscription,
   SubscriptionExportQuery,
   SubscriptionListQuery,
+  SubscriptionPreview,
+  SubscriptionPreviewRequest,
   SubscriptionUpdate,
 } from './subscriptions.schemas.js';
+import { previewSubscriptionUpdate } from './subscriptions.preview.js';
 import {
   exportSubscriptions,
   getSubscription,
@@ -71,6 +74,21 @@ export const subscriptionRoutes = [
     status: 200,
     response: Subscription,
     handler: (ctx, { params, body }) => updateSubscription(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/subscriptions/{id}/preview',
+    operationId: 'subscriptions:preview',
+    summary: 'Preview a plan or discount change: what it charges now and at the next renewal; nothing changes',
+    tags,
+    auth: { subjects, scopes: read('subscriptions') },
+    params: IdParams,
+    body: SubscriptionPreviewRequest,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
+    status: 200,
+    response: SubscriptionPreview,
+    extension: true,
+    handler: (ctx, { params, body }) => previewSubscriptionUpdate(ctx, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',

@@ -125,3 +125,57 @@ export const SubscriptionUpdate = z
   .union([SubscriptionUpdateProduct, SubscriptionUpdateDiscount, SubscriptionCancel, SubscriptionRevoke])
   .meta({ id: 'SubscriptionUpdate' });
 export type SubscriptionUpdateInput = z.output<typeof SubscriptionUpdate>;
+
+/** The body of a preview: a product change (with its proration) or a discount change, as for an update. */
+export const SubscriptionPreviewRequest = z
+  .union([SubscriptionUpdateProduct, SubscriptionUpdateDiscount])
+  .meta({ id: 'SubscriptionPreviewRequest' });
+export type SubscriptionPreviewInput = z.output<typeof SubscriptionPreviewRequest>;
+
+export const SubscriptionPreviewItem = z
+  .object({
+    label: z.string(),
+    amount: z.int(),
+    tax_amount: z.int(),
+    proration: z.boolean(),
+    product_price_id: z.uuid().nullable(),
+  })
+  .meta({ id: 'SubscriptionPreviewItem' });
+
+/** An order as billing would make it: its lines, discount, tax, total, and what the card is asked for. */
+export const SubscriptionPreviewOrder = z
+  .object({
+    billing_reason: z.enum(['subscription_update', 'subscription_cycle']),
+    currency: z.string(),
+    items: z.array(SubscriptionPreviewItem),
+    subtotal_amount: z.int(),
+    discount_amount: z.int(),
+    tax_amount: z.int(),
+    total_amount: z.int(),
+    /** What the customer's credit balance pays of the total. */
+    applied_balance_amount: z.int(),
+    /** What is charged to the payment method. */
+    due_amount: z.int(),
+  })
+  .meta({ id: 'SubscriptionPreviewOrder' });
+
+export const SubscriptionPreview = z
+  .object({
+    product_id: z.uuid(),
+    discount_id: z.uuid().nullable(),
+    recurring_interval: SubscriptionRecurringInterval,
+    /** The subscription's amount per period after the change (at its discount). */
+    amount: z.int(),
+    currency: z.string(),
+    current_period_end: DateTime().nullable(),
+    /** The order billed when the change is made; null when nothing is billed then. */
+    immediate: SubscriptionPreviewOrder.nullable(),
+    /** The order of the next renewal (proration waiting for it included), on `renews_at`. */
+    next_renewal: SubscriptionPreviewOrder.extend({ renews_at: DateTime() }).nullable(),
+  })
+  .meta({
+    id: 'SubscriptionPreview',
+    description:
+      'A dry run of a plan or discount change, priced by the code that bills it. Usage of metered prices is not included.',
+  });
+export type SubscriptionPreviewWire = z.input<typeof SubscriptionPreview>;

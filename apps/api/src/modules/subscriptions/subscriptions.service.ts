@@ -6,8 +6,8 @@ import { iso } from '../../platform/http/schemas.js';
 import { organizationPortalUrls } from '../../platform/mail/event-emails.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
 import { pageOf } from '../../platform/http/query.js';
-import { discountCovers, netOfDiscount, prorate, subscriptionAmount } from '../billing/billing.money.js';
-import { billSubscription, restoreAppliedBalance, type BillSubscriptionInput } from '../billing/billing.orders.js';
+import { subscriptionAmount } from '../billing/billing.money.js';
+import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { closeMeteredUsage, subscriptionMeters } from '../billing/billing.usage.js';
 import { findOrganizationsByIds } from '../checkouts/checkouts.repository.js';
 import { isApplicable, isRedeemable } from '../checkouts/checkouts.rules.js';
@@ -19,7 +19,7 @@ import { recordAmountChange } from '../metrics/metrics.mrr.js';
 import { loadProductBundles } from '../products/products.service.js';
 import type { ProductBundle } from '../products/products.serializer.js';
 import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
-import { anchorDayOf, nextPeriodEnd } from './subscriptions.periods.js';
+import { planProductChange, shortDate, type PlanChange, type PriceSnapshot } from './subscriptions.plan-change.js';
 import {
   BILLABLE_STATUSES,
   exportVisibleSubscriptions,
@@ -358,12 +358,8 @@ async function productBundle(ctx: Context, productId: string): Promise<ProductBu
   return product ? (await loadProductBundles(ctx.db, [product]))[0] : undefined;
 }
 
-/**
- * Sets or clears the discount (research §3.9). A discount set on a running subscription pays from the
- * next period on (no proration): its duration counts from there, so `once` pays for the next renewal
- * and `repeating` N months for the N periods that follow.
- */
-async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: string | null) {
+/** Validates a discount change and the columns it sets, writing nothing (the change and its preview). */
+export async function loadDiscountChange(ctx: Context, row: SubscriptionRow, discountId: string | null) {
   const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
   let discount: DiscountRow | null = null;
   if (discountId !== null) {
@@ -380,19 +376,32 @@ async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: st
     )
       throw validationError(['body', 'discount_id'], DISCOUNT_REFUSED);
     discount = found;
-    await insertRedemption(ctx.db, {
-      id: randomUUID(),
-      created_at: ctx.clock.now(),
-      discount_id: found.id,
-      subscription_id: row.id,
-    });
   }
-  const updated = await updateSubscriptionRow(ctx.db, row.id, {
+  const changes = {
     discount_id: discount?.id ?? null,
     discount_applied_at: discount ? (row.current_period_end ?? ctx.clock.now()) : null,
     amount: subscriptionAmount(snapshot, discount),
     modified_at: ctx.clock.now(),
-  });
+  };
+  return { discount, changes, snapshot };
+}
+
+/**
+ * Sets or clears the discount (research §3.9). A discount set on a running subscription pays from the
+ * next period on (no proration): its duration counts from there, so `once` pays for the next renewal
+ * and `repeating` N months for the N periods that follow.
+ */
+async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: string | null) {
+  const { discount, changes } = await loadDiscountChange(ctx, row, discountId);
+  if (discount) {
+    await insertRedemption(ctx.db, {
+      id: randomUUID(),
+      created_at: ctx.clock.now(),
+      discount_id: discount.id,
+      subscription_id: row.id,
+    });
+  }
+  const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
   await recordAmountChange(ctx.db, row, updated, ctx.clock.now());
   return recordSubscriptionEvents(ctx, updated);
 }
@@ -410,18 +419,25 @@ export function discountAppliedAt(row: SubscriptionRow): Date {
   return row.discount_applied_at ?? row.started_at ?? row.current_period_start;
 }
 
+/** A product change ready to apply: validated, with its money planned (`subscriptions.plan-change.ts`). */
+export interface LoadedPlanChange {
+  plan: PlanChange;
+  bundle: ProductBundle;
+  newSnapshot: PriceSnapshot[];
+  keepDiscount: DiscountRow | null;
+  proration: 'invoice' | 'prorate';
+}
+
 /**
- * A product change (research §3.8). Same interval: a credit per old price for the unused time and a
- * debit per new price for the time left, at the discount when it paid for the current period; they
- * join the next renewal (`prorate`) or are billed at once (`invoice`). Another interval: the unused time
- * is credited and a new period starts now, billed at once in full. Benefits follow the new product.
+ * Validates a product change and plans it (research §3.8), writing nothing: the update below and its
+ * preview (`subscriptions.preview.ts`) share it. Benefits follow the new product.
  */
-async function changeProduct(
+export async function loadPlanChange(
   ctx: Context,
   row: SubscriptionRow,
   productId: string,
   behavior: 'invoice' | 'prorate' | null,
-): Promise<SubscriptionWire> {
+): Promise<LoadedPlanChange> {
   if (!isBillable(row) || row.ended_at || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
   const loc = ['body', 'product_id'];
   const bundle = await productBundle(ctx, productId);
@@ -437,94 +453,51 @@ async function changeProduct(
   const settings = (organization?.subscription_settings ?? {}) as { proration_behavior?: 'invoice' | 'prorate' };
   const proration = behavior ?? settings.proration_behavior ?? 'prorate';
 
-  const now = ctx.clock.now();
   const [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
-  const appliedAt = discountAppliedAt(row);
   const oldSnapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
   const [oldProduct] = (await findProductRowsByIds(ctx.db, [row.product_id])).values();
   const keepDiscount = discount && (await isApplicable(ctx, discount, bundle, row.currency)) ? discount : null;
   const newSnapshot = snapshotOf(bundle);
-  const periodStart = row.current_period_start;
-  const periodEnd = row.current_period_end ?? nextPeriodEnd(periodStart, row.recurring_interval, row.anchor_day);
-  const range = (start: Date, end: Date) => `From ${shortDate(start)} to ${shortDate(end)}`;
-  // The discount is in a proration only when it paid for the current period.
-  const paidOld = discount && discountCovers(discount, appliedAt, periodStart) ? discount : null;
-  const paidNew = keepDiscount && discountCovers(keepDiscount, appliedAt, periodStart) ? keepDiscount : null;
+  const plan = planProductChange({
+    now: ctx.clock.now(),
+    subscription: row,
+    oldProductName: oldProduct?.name ?? 'product',
+    oldSnapshot,
+    newProduct: { id: bundle.product.id, name: bundle.product.name, recurring_interval: interval },
+    newSnapshot,
+    discount: discount ?? null,
+    keepDiscount,
+    appliedAt: discountAppliedAt(row),
+    proration,
+  });
+  return { plan, bundle, newSnapshot, keepDiscount, proration };
+}
 
-  const entries: { label: string; amount: number; product_price_id: string | null }[] = [];
-  for (const price of oldSnapshot) {
-    const credit = prorate(netOfDiscount(paidOld, price.amount), periodStart, periodEnd, now);
-    if (credit > 0)
-      entries.push({
-        label: `Remaining time on ${oldProduct?.name ?? 'product'} — ${range(now, periodEnd)}`,
-        amount: -credit,
-        product_price_id: null,
-      });
-  }
-  const changes: SubscriptionChanges = {
-    product_id: bundle.product.id,
-    recurring_interval: interval,
-    discount_id: keepDiscount?.id ?? null,
-    discount_applied_at: keepDiscount ? appliedAt : null,
-    amount: subscriptionAmount(newSnapshot, keepDiscount),
-    modified_at: now,
-  };
-  let bill: BillSubscriptionInput | null = null;
-  if (interval === row.recurring_interval) {
-    for (const price of newSnapshot) {
-      const debit = prorate(netOfDiscount(paidNew, price.amount), periodStart, periodEnd, now);
-      if (debit > 0)
-        entries.push({
-          label: `${bundle.product.name} — ${range(now, periodEnd)}`,
-          amount: debit,
-          product_price_id: price.product_price_id,
-        });
-    }
-    if (proration === 'invoice') bill = { reason: 'subscription_update', cycle: [], discount: null, periodStart: now };
-  } else {
-    // A new interval starts a new period now, billed in full at once (with the unused time credited). A
-    // discount set for the next period starts with it.
-    const end = nextPeriodEnd(now, interval);
-    const startsAt = keepDiscount && appliedAt > now ? now : appliedAt;
-    const paysNew = keepDiscount && discountCovers(keepDiscount, startsAt, now) ? keepDiscount : null;
-    Object.assign(changes, {
-      current_period_start: now,
-      current_period_end: end,
-      anchor_day: anchorDayOf(now),
-      discount_applied_at: keepDiscount ? startsAt : null,
-    });
-    bill = {
-      reason: 'subscription_update',
-      cycle: newSnapshot
-        .filter((price) => price.amount > 0)
-        .map((price) => ({
-          label: `${bundle.product.name} — ${range(now, end)}`,
-          amount: price.amount,
-          product_price_id: price.product_price_id,
-        })),
-      discount: paysNew,
-      periodStart: now,
-    };
-  }
+async function changeProduct(
+  ctx: Context,
+  row: SubscriptionRow,
+  productId: string,
+  behavior: 'invoice' | 'prorate' | null,
+): Promise<SubscriptionWire> {
+  const { plan, newSnapshot } = await loadPlanChange(ctx, row, productId, behavior);
+  const now = ctx.clock.now();
+  const entries = [...plan.entries];
   // Usage so far is the old plan's: its metered prices' windows close now (unused credits carried on)
   // and their lines wait for the next order, like the proration entries (docs/usage.md, "Billing").
   // Like the old plan's credits, they name no price: an order's items are prices of its own product.
   const usage = await closeMeteredUsage(ctx, row, 'unused');
   for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
-  const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
+  const updated = await updateSubscriptionRow(ctx.db, row.id, plan.changes);
   await recordAmountChange(ctx.db, row, updated, now);
   await insertBillingEntries(
     ctx.db,
     entries.map((entry) => ({ id: randomUUID(), created_at: now, subscription_id: row.id, ...entry })),
   );
-  if (bill) await billSubscription(ctx, updated, bill);
+  if (plan.bill) await billSubscription(ctx, updated, { reason: 'subscription_update', ...plan.bill });
   // Benefits only the old product gave are revoked, the new product's granted (research §3.8).
   await enqueueGrantsForSubscription(ctx, row.id);
   return recordSubscriptionEvents(ctx, updated);
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-export function shortDate(date: Date): string {
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
-}
+export { shortDate };

@@ -5,12 +5,15 @@ import {
   CustomerSubscription,
   CustomerSubscriptionListQuery,
   CustomerSubscriptionUpdate,
+  CustomerSubscriptionUpdateProduct,
   ListResourceCustomerSubscription,
 } from './subscriptions.schemas.js';
+import { SubscriptionPreview } from '../../subscriptions/subscriptions.schemas.js';
 import {
   cancelCustomerSubscription,
   getCustomerSubscription,
   listCustomerSubscriptions,
+  previewCustomerSubscription,
   updateCustomerSubscription,
 } from './subscriptions.service.js';
 
@@ -55,6 +58,21 @@ export const portalSubscriptionRoutes = [
     status: 200,
     response: CustomerSubscription,
     handler: (ctx, { params, body }) => updateCustomerSubscription(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/customer-portal/subscriptions/{id}/preview',
+    operationId: 'customer_portal:subscriptions:preview',
+    summary: "Preview a plan change of one of the customer's subscriptions (nothing changes)",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    params: IdParams,
+    body: CustomerSubscriptionUpdateProduct,
+    errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
+    status: 200,
+    response: SubscriptionPreview,
+    extension: true,
+    handler: (ctx, { params, body }) => previewCustomerSubscription(ctx, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',

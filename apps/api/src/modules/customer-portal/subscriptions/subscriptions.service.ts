@@ -6,6 +6,8 @@ import { DEFAULT_SUBSCRIPTION_SETTINGS } from '../../organizations/organizations
 import { findProductRowsByIds } from '../../orders/orders.repository.js';
 import type { SubscriptionRow } from '../../subscriptions/subscriptions.repository.js';
 import { applySubscriptionUpdate, serializeSubscriptions } from '../../subscriptions/subscriptions.service.js';
+import { previewSubscriptionChange } from '../../subscriptions/subscriptions.preview.js';
+import type { SubscriptionPreviewWire } from '../../subscriptions/subscriptions.schemas.js';
 import { loadProductsWithOrganization } from '../customer-portal.service.js';
 import { UpdateSubscriptionNotAllowed } from './subscriptions.errors.js';
 import { findOwnedSubscription, listOwnedSubscriptions, lockOwnedSubscription } from './subscriptions.repository.js';
@@ -79,4 +81,19 @@ export async function updateCustomerSubscription(
 /** `DELETE`: the customer cancels at the end of the current period (the subscription runs until then). */
 export async function cancelCustomerSubscription(ctx: Context, id: string): Promise<CustomerSubscriptionWire> {
   return updateCustomerSubscription(ctx, id, { cancel_at_period_end: true });
+}
+
+/**
+ * The preview of a plan change from the portal (`subscriptions.preview.ts`): what it would charge now and
+ * at the next renewal, at the organization's proration behaviour, as the update would bill it.
+ */
+export async function previewCustomerSubscription(
+  ctx: Context,
+  id: string,
+  input: { product_id: string },
+): Promise<SubscriptionPreviewWire> {
+  const row = await findOwnedSubscription(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  if (!(await allowsCustomerUpdates(ctx, row.organization_id))) throw new UpdateSubscriptionNotAllowed();
+  return previewSubscriptionChange(ctx, row, { product_id: input.product_id });
 }
