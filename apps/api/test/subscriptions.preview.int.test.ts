@@ -256,6 +256,22 @@ describe('a plan change previewed, then made', () => {
   });
 });
 
+describe('the next renewal as it stands (an empty body)', () => {
+  it('is the renewal billed, with the proration waiting for it', async () => {
+    const org = await organizationFactory(server);
+    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const pro = await product(org, 3000);
+    await advance(org, 10 * DAY);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { product_id: pro, proration_behavior: 'prorate' });
+    const preview = await call(org, 'POST', `/v1/subscriptions/${subscription.id}/preview`, {});
+    expect(preview.immediate).toBeNull();
+    expect(preview.next_renewal.total_amount).toBe(4355);
+    await advanceTo(org, preview.next_renewal.renews_at);
+    const list = await orders(org, subscription.customer_id);
+    expect(money(list.at(-1)!)).toEqual(money(preview.next_renewal));
+  });
+});
+
 describe('POST /v1/subscriptions/{id}/preview refuses', () => {
   it('401 without a token, 403 without the scope, 404 for another organization, 422 for a bad body', async () => {
     const org = await organizationFactory(server);
@@ -298,6 +314,8 @@ describe('POST /v1/customer-portal/subscriptions/{id}/preview', () => {
     expect(response.statusCode, response.body).toBe(200);
     const seller = await call(org, 'POST', `/v1/subscriptions/${subscription.id}/preview`, { product_id: pro });
     expect(json(response)).toEqual(seller);
+    const renewal = await server.inject({ method: 'POST', url, headers: bearer(token), payload: {} });
+    expect(json(renewal).next_renewal.total_amount).toBe(1000);
 
     expect((await server.inject({ method: 'POST', url, payload: { product_id: pro } })).statusCode).toBe(401);
     const someoneElse = await subscriptionFactory(server, org.organization.id);

@@ -5,7 +5,13 @@ import { quoteSubscriptionOrder, type BillSubscriptionInput } from '../billing/b
 import { findBillingCustomer } from '../billing/billing.repository.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
 import { plannedRenewal } from './subscriptions.plan-change.js';
-import { findPendingBillingEntries, findVisibleSubscription, type SubscriptionRow } from './subscriptions.repository.js';
+import {
+  findPendingBillingEntries,
+  findSubscriptionPrices,
+  findVisibleSubscription,
+  type SubscriptionRow,
+} from './subscriptions.repository.js';
+import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import type { SubscriptionPreviewInput, SubscriptionPreviewWire } from './subscriptions.schemas.js';
 import { discountAppliedAt, loadDiscountChange, loadPlanChange } from './subscriptions.service.js';
 import { ResourceNotFound } from '../../platform/http/errors.js';
@@ -13,7 +19,7 @@ import { ResourceNotFound } from '../../platform/http/errors.js';
 type PreviewOrder = NonNullable<SubscriptionPreviewWire['immediate']>;
 
 /**
- * A dry run of a plan or discount change: the update's own validation and plan (`loadPlanChange`,
+ * A dry run of a plan or discount change (or of nothing: the next renewal as it stands): the update's own validation and plan (`loadPlanChange`,
  * `loadDiscountChange`), priced by `quoteSubscriptionOrder` as `billSubscription` prices the real
  * orders, with nothing written (no lock, no entry, no order). What it cannot know yet is left out: the
  * usage of metered prices, and tax answered by Stripe Tax (the registrations answer here).
@@ -53,6 +59,12 @@ export async function previewSubscriptionChange(
       balance = quoted.balanceAfter;
       entries = [];
     }
+  } else if (!('discount_id' in input)) {
+    after = row;
+    const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
+    productName = product?.name ?? 'Subscription';
+    snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
+    [discount] = row.discount_id ? await findDiscountsByIds(ctx.db, [row.discount_id]) : [];
   } else {
     const loaded = await loadDiscountChange(ctx, row, input.discount_id);
     after = { ...row, ...loaded.changes };

@@ -126,9 +126,15 @@ export const SubscriptionUpdate = z
   .meta({ id: 'SubscriptionUpdate' });
 export type SubscriptionUpdateInput = z.output<typeof SubscriptionUpdate>;
 
-/** The body of a preview: a product change (with its proration) or a discount change, as for an update. */
+/** No change: the preview of the next renewal as it stands (pending proration included). */
+export const SubscriptionPreviewRenewal = z.strictObject({}).meta({ id: 'SubscriptionPreviewRenewal' });
+
+/**
+ * The body of a preview: a product change (with its proration) or a discount change, as for an update;
+ * an empty body previews the next renewal.
+ */
 export const SubscriptionPreviewRequest = z
-  .union([SubscriptionUpdateProduct, SubscriptionUpdateDiscount])
+  .union([SubscriptionUpdateProduct, SubscriptionUpdateDiscount, SubscriptionPreviewRenewal])
   .meta({ id: 'SubscriptionPreviewRequest' });
 export type SubscriptionPreviewInput = z.output<typeof SubscriptionPreviewRequest>;
 

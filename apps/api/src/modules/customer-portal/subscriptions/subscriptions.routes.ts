@@ -5,7 +5,7 @@ import {
   CustomerSubscription,
   CustomerSubscriptionListQuery,
   CustomerSubscriptionUpdate,
-  CustomerSubscriptionUpdateProduct,
+  CustomerSubscriptionPreviewRequest,
   ListResourceCustomerSubscription,
 } from './subscriptions.schemas.js';
 import { SubscriptionPreview } from '../../subscriptions/subscriptions.schemas.js';
@@ -67,7 +67,7 @@ export const portalSubscriptionRoutes = [
     tags,
     auth: { subjects: ['customer'], scopes: read('customer_portal') },
     params: IdParams,
-    body: CustomerSubscriptionUpdateProduct,
+    body: CustomerSubscriptionPreviewRequest,
     errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
     status: 200,
     response: SubscriptionPreview,

@@ -1,7 +1,11 @@
 import { z } from 'zod/v4';
 import { oneOrList, paginationQuery, queryBool, queryString, sortingQuery } from '../../../platform/http/query.js';
 import { DateTime, Id, ListResource } from '../../../platform/http/schemas.js';
-import { CustomerCancellationReason, Subscription } from '../../subscriptions/subscriptions.schemas.js';
+import {
+  CustomerCancellationReason,
+  Subscription,
+  SubscriptionPreviewRenewal,
+} from '../../subscriptions/subscriptions.schemas.js';
 import { CustomerSubscriptionProduct } from '../customer-portal.schemas.js';
 
 export const CustomerSubscriptionMeter = z
@@ -66,3 +70,8 @@ export const CustomerSubscriptionUpdate = z
   .union([CustomerSubscriptionCancel, CustomerSubscriptionUpdateProduct])
   .meta({ id: 'CustomerSubscriptionUpdate' });
 export type CustomerSubscriptionUpdateInput = z.output<typeof CustomerSubscriptionUpdate>;
+
+/** A plan change to preview, or nothing (an empty body: the next renewal as it stands). */
+export const CustomerSubscriptionPreviewRequest = z
+  .union([CustomerSubscriptionUpdateProduct, SubscriptionPreviewRenewal])
+  .meta({ id: 'CustomerSubscriptionPreviewRequest' });

@@ -85,15 +85,17 @@ export async function cancelCustomerSubscription(ctx: Context, id: string): Prom
 
 /**
  * The preview of a plan change from the portal (`subscriptions.preview.ts`): what it would charge now and
- * at the next renewal, at the organization's proration behaviour, as the update would bill it.
+ * at the next renewal, at the organization's proration behaviour, as the update would bill it. An empty
+ * body previews the next renewal as it stands (the portal's "next charge").
  */
 export async function previewCustomerSubscription(
   ctx: Context,
   id: string,
-  input: { product_id: string },
+  input: { product_id: string } | Record<string, never>,
 ): Promise<SubscriptionPreviewWire> {
   const row = await findOwnedSubscription(ctx.db, ctx.subject, id);
   if (!row) throw new ResourceNotFound();
+  if (!('product_id' in input)) return previewSubscriptionChange(ctx, row, {});
   if (!(await allowsCustomerUpdates(ctx, row.organization_id))) throw new UpdateSubscriptionNotAllowed();
   return previewSubscriptionChange(ctx, row, { product_id: input.product_id });
 }
