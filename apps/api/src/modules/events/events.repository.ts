@@ -66,28 +66,47 @@ export async function insertEvents(
 /**
  * Marks the live customers the events reach (by id, or by the external id a customer of the event's
  * organization holds) as changed, in one statement. A mark only moves forward: a customer marked again
- * gets a later `since`, so a run that read the older mark leaves the newer one.
+ * gets a later `since`, so a run that read the older mark leaves the newer one. The two references are
+ * resolved by two index lookups (a single join on `id = … OR external_id = …` compares every event with
+ * every customer of the organization).
  */
 export async function markCustomerStatesChanged(
   db: Executor,
   refs: { organization_id: string; customer_id: string | null; external_customer_id: string | null }[],
   at: Date,
 ): Promise<void> {
-  const unique = new Map(refs.map((r) => [`${r.organization_id}:${r.customer_id}:${r.external_customer_id}`, r]));
-  if (unique.size === 0) return;
-  const list = [...unique.values()];
+  const byId = new Map<string, { organization_id: string; id: string }>();
+  const byExternal = new Map<string, { organization_id: string; id: string }>();
+  for (const r of refs) {
+    if (r.customer_id !== null)
+      byId.set(`${r.organization_id}:${r.customer_id}`, { organization_id: r.organization_id, id: r.customer_id });
+    if (r.external_customer_id !== null)
+      byExternal.set(`${r.organization_id}:${r.external_customer_id}`, {
+        organization_id: r.organization_id,
+        id: r.external_customer_id,
+      });
+  }
+  if (byId.size === 0 && byExternal.size === 0) return;
+  const ids = [...byId.values()];
+  const externals = [...byExternal.values()];
   await sql`
     INSERT INTO customer_state_changes AS marked (customer_id, since)
-    SELECT DISTINCT customers.id, ${at}::timestamptz
-    FROM unnest(
-      ${list.map((r) => r.organization_id)}::uuid[],
-      ${list.map((r) => r.customer_id)}::uuid[],
-      ${list.map((r) => r.external_customer_id)}::text[]
-    ) AS reached (organization_id, customer_id, external_customer_id)
-    JOIN customers ON customers.organization_id = reached.organization_id
-      AND (customers.id = reached.customer_id OR customers.external_id = reached.external_customer_id)
-    WHERE customers.deleted_at IS NULL
-    ORDER BY customers.id
+    SELECT reached.id, ${at}::timestamptz
+    FROM (
+      SELECT customers.id
+      FROM unnest(${ids.map((r) => r.organization_id)}::uuid[], ${ids.map((r) => r.id)}::uuid[])
+        AS given (organization_id, id)
+      JOIN customers ON customers.id = given.id AND customers.organization_id = given.organization_id
+      WHERE customers.deleted_at IS NULL
+      UNION
+      SELECT customers.id
+      FROM unnest(${externals.map((r) => r.organization_id)}::uuid[], ${externals.map((r) => r.id)}::text[])
+        AS given (organization_id, external_id)
+      JOIN customers ON customers.organization_id = given.organization_id
+        AND customers.external_id = given.external_id
+      WHERE customers.deleted_at IS NULL AND customers.external_id IS NOT NULL
+    ) AS reached
+    ORDER BY reached.id
     ON CONFLICT (customer_id) DO UPDATE
       SET since = greatest(excluded.since, marked.since + interval '1 microsecond')`.execute(db);
 }
