@@ -42,6 +42,7 @@ import type { PaymentProcessor } from './platform/payments/processor.js';
 import { registerSimulatedProcessorRoutes } from './platform/payments/simulated.js';
 import { registerStripeWebhookRoute } from './modules/stripe-webhooks/stripe-webhooks.routes.js';
 import { registerStorageDownloadRoute, registerStorageUploadRoutes } from './platform/storage/storage.routes.js';
+import { registerOAuth2Routes } from './modules/oauth2/oauth2.http.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -208,6 +209,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerStorageDownloadRoute(app, { config, clock: deps.clock });
   await registerStorageUploadRoutes(app, { config, clock: deps.clock });
+  // The OAuth2 / OpenID Connect server (oidc-provider) and the reference's calls around it.
+  await registerOAuth2Routes(app, { db: deps.database.db, config, clock: deps.clock });
 
   if (existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR, prefix: '/', decorateReply: false, wildcard: false });

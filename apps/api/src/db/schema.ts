@@ -20,6 +20,7 @@ import type { RefundsTables } from './tables/refunds.js';
 import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
+import type { OAuth2Tables } from './tables/oauth2.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -48,4 +49,5 @@ export interface DB
     IdempotencyKeyTables,
     MeterRollupTables,
     TaxTables,
-    FilesTables {}
+    FilesTables,
+    OAuth2Tables {}

@@ -1,0 +1,41 @@
+import type { ColumnType } from 'kysely';
+import type { Json, NullableTimestamp, Timestamp } from './types.js';
+
+/** Tables of migration 0035: the OAuth2 / OpenID Connect authorization server. */
+export interface OAuth2ClientsTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  client_id: string;
+  client_secret: string;
+  client_id_issued_at: ColumnType<string, number, number>;
+  registration_access_token_hash: string;
+  user_id: string | null;
+  metadata: Json;
+}
+
+export interface OAuth2StoreTable {
+  model: string;
+  id_hash: string;
+  payload: Json;
+  grant_id: string | null;
+  uid: string | null;
+  client_id: string | null;
+  account_id: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface OAuth2SigningKeysTable {
+  kid: string;
+  created_at: Timestamp;
+  retired_at: NullableTimestamp;
+  private_jwk: Json;
+}
+
+export interface OAuth2Tables {
+  oauth2_clients: OAuth2ClientsTable;
+  oauth2_store: OAuth2StoreTable;
+  oauth2_signing_keys: OAuth2SigningKeysTable;
+}
