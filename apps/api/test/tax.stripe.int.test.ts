@@ -12,8 +12,9 @@ import { json, startTestServer, type TestServer } from './harness.js';
 /**
  * Stripe Tax at checkout for an organization that opted in (docs/tax.md), with Stripe Tax replaced by
  * a recording fake (the adapter's HTTP is tested in `platform/stripe-tax.test.ts`): the update commits,
- * Stripe is asked with no transaction open, the answer is recorded; confirm charges it and records the
- * paid order's tax transaction.
+ * Stripe is asked with no transaction open, the answer is recorded; confirm charges it and the paid
+ * order's tax transaction is recorded after commit. Renewals, plan changes and payments settled by
+ * Stripe's webhook are in `tax.stripe-billing.int.test.ts`.
  */
 const calls: { input: TaxInput; inTransaction: boolean }[] = [];
 const transactions: { calculationId: string; orderId: string }[] = [];
@@ -55,6 +56,7 @@ vi.mock('../src/platform/stripe-tax.js', async (importOriginal) => {
       return Promise.resolve({ transactionId: `tax_txn_reversal_${reversals.length}` });
     },
     recordTransaction(calculationId: string, orderId: string) {
+      if (inTransaction.getStore()) throw new Error('Stripe Tax transaction inside a transaction');
       transactions.push({ calculationId, orderId });
       return Promise.resolve({ transactionId: `tax_txn_${transactions.length}` });
     },
@@ -137,7 +139,28 @@ describe('Stripe Tax at checkout', () => {
       .where('checkout_id', '=', checkout.id)
       .executeTakeFirstOrThrow();
     expect(order).toMatchObject({ tax_amount: 190, total_amount: 1190 });
-    expect(order.tax_details).toMatchObject({
+    // The tax transaction is recorded after the payment's commit (the `tax.stripe-transaction` job).
+    await expect
+      .poll(
+        async () =>
+          (
+            (
+              await server.runtime.database.db
+                .selectFrom('orders')
+                .select('tax_details')
+                .where('id', '=', order.id)
+                .executeTakeFirstOrThrow()
+            ).tax_details as { transaction_id: string | null }
+          ).transaction_id,
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe('tax_txn_1');
+    const paid = await server.runtime.database.db
+      .selectFrom('orders')
+      .select('tax_details')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(paid.tax_details).toMatchObject({
       provider: 'stripe_tax',
       calculation_id: 'taxcalc_1',
       transaction_id: 'tax_txn_1',
@@ -167,6 +190,30 @@ describe('Stripe Tax at checkout', () => {
       transaction_id: 'tax_txn_1',
       reversals: { [json(refund).id]: 'tax_txn_reversal_1' },
     });
+  });
+
+  it('the seller’s update with a billing address is answered with Stripe’s tax too, asked after its commit', async () => {
+    const { product } = await productFactory(server, maison.organization.id);
+    const checkout = await checkoutFactory(server, maison.organization.id, [product.id]);
+    const before = calls.length;
+    const updated = await server.inject({
+      method: 'PATCH',
+      url: `/v1/checkouts/${checkout.id}`,
+      headers: { authorization: `Bearer ${maison.token}` },
+      payload: { customer_billing_address: BERLIN },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(json(updated)).toMatchObject({ tax_amount: 190, total_amount: 1190 });
+    expect(calls.slice(before).map((call) => call.inTransaction)).toEqual([false]);
+    const created = await server.inject({
+      method: 'POST',
+      url: '/v1/checkouts/',
+      headers: { authorization: `Bearer ${maison.token}` },
+      payload: { products: [product.id], customer_billing_address: BERLIN },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(json(created)).toMatchObject({ tax_amount: 190, total_amount: 1190 });
+    expect(calls.slice(before).map((call) => call.inTransaction)).toEqual([false, false]);
   });
 
   it('a Stripe refusal leaves the tax unknown and confirm refuses at the billing address, charging nothing', async () => {

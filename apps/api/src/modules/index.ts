@@ -46,6 +46,7 @@ import {
   reverseStripeTaxRefundsJob,
   reverseStripeTaxRefundsSchedule,
 } from './tax-settings/tax-settings.stripe-reversals.js';
+import { recordStripeTaxTransactionJob } from './tax-settings/tax-settings.stripe-transactions.js';
 import { fileRoutes } from './files/files.routes.js';
 import { cleanAbandonedUploadsJob, cleanAbandonedUploadsSchedule } from './files/files.cleanup.js';
 import { subscriptionBillingJob, subscriptionBillingSchedule } from './subscriptions/subscriptions.renewal.js';
@@ -95,6 +96,7 @@ export const jobs: JobDefinition<never>[] = [
   reconcileCheckoutPaymentsJob as JobDefinition<never>,
   reconcileRefundsJob as JobDefinition<never>,
   reverseStripeTaxRefundsJob as JobDefinition<never>,
+  recordStripeTaxTransactionJob as JobDefinition<never>,
   subscriptionBillingJob as JobDefinition<never>,
   cancelCustomerSubscriptionsJob as JobDefinition<never>,
   retryPastDueChargeJob as JobDefinition<never>,

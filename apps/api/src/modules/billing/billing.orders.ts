@@ -1,7 +1,7 @@
 import type { Context } from '../../platform/context.js';
 import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
-import { taxCalculator, type TaxDetails } from '../../platform/tax.js';
+import { taxCalculator, type TaxDetails, type TaxResult } from '../../platform/tax.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { createOrder } from '../orders/orders.service.js';
@@ -11,6 +11,7 @@ import {
   insertCharge,
   type SubscriptionRow,
 } from '../subscriptions/subscriptions.repository.js';
+import { stripeTaxAvailable } from '../../platform/stripe-tax.js';
 import { findTaxRules, isProductTaxable } from '../tax-settings/tax-settings.repository.js';
 import {
   priceSubscriptionOrder,
@@ -22,6 +23,7 @@ import {
 } from './billing.money.js';
 import { taxLines, type TaxedLine } from './billing.tax.js';
 import { lockBillingCustomer, recordBalanceMovement } from './billing.repository.js';
+import { stripeTaxAnswer } from './billing.stripe-tax.js';
 
 /**
  * The one place a subscription is billed: pending proration entries and the period's lines → an order
@@ -169,8 +171,9 @@ const NO_TAX = { amount: 0, details: null };
  * are now (as the reference recomputes tax at each cycle), at the organization's rates in force now (a
  * rate changed mid-subscription applies from the next order; orders keep theirs). A renewal cannot ask
  * the buyer to fix an address: a calculator that cannot answer leaves the order untaxed, and the reason
- * is logged for the operator. The organization's registrations are used even where it opted into Stripe
- * Tax: this runs inside the order's transaction, where no network call may be made (docs/tax.md).
+ * is logged for the operator. An organization on Stripe Tax gets Stripe's answer, asked before this
+ * transaction by `withStripeTax` (`billing.stripe-tax.ts`); where it could not be asked, its
+ * registrations apply and the reason is logged (docs/tax.md).
  */
 async function renewalTax(
   ctx: Context,
@@ -183,7 +186,7 @@ async function renewalTax(
     findTaxRules(ctx.db, row.organization_id),
     isProductTaxable(ctx.db, row.product_id),
   ]);
-  const result = await taxCalculator().calculate({
+  const input = {
     amount: net,
     currency: row.currency,
     country: address?.country ?? null,
@@ -193,7 +196,13 @@ async function renewalTax(
     productId: row.product_id,
     taxable,
     rules,
-  });
+  };
+  let result: TaxResult | null = null;
+  if (rules.stripeTaxEnabled && stripeTaxAvailable(ctx.config)) {
+    result = await stripeTaxAnswer(ctx, input, rules.pricesIncludeTax);
+    if (!result) ctx.log.warn({ subscriptionId: row.id }, 'Stripe Tax not asked: order taxed by the registrations');
+  }
+  result ??= await taxCalculator().calculate(input);
   if (result.status === 'calculated') return { amount: result.amount, details: result.details ?? null };
   ctx.log.warn({ subscriptionId: row.id, tax: result }, 'renewal order left untaxed');
   return NO_TAX;

@@ -4,22 +4,26 @@ import { runIn } from '../../platform/jobs/queue.js';
 import { stripeTaxAvailable, stripeTaxCalculatorFor } from '../../platform/stripe-tax.js';
 import type { TaxDetails } from '../../platform/tax.js';
 import { addressOf, type Draft } from './checkouts.changes.js';
-import { findOrderTaxOfCheckout, saveOrderTaxDetails } from './checkouts.repository.js';
 import { taxQuestion } from './checkouts.rules.js';
 import { confirmCheckout, type CheckoutPublicConfirmedWire } from './checkouts.confirm.js';
 import {
   CheckoutUpdatePublic,
   type CheckoutConfirmInput,
+  type CheckoutCreateInput,
+  type CheckoutUpdateInput,
   type CheckoutUpdatePublicInput,
 } from './checkouts.schemas.js';
-import type { CheckoutPublicWire } from './checkouts.serializer.js';
+import type { CheckoutPublicWire, CheckoutWire } from './checkouts.serializer.js';
 import {
   clientGetCheckout,
   clientUpdateCheckout,
   draftOf,
   findPublicCheckout,
+  getCheckout,
   saveDraft,
+  updateCheckout,
 } from './checkouts.service.js';
+import { createCheckout } from './checkouts.create.js';
 import { loadCheckoutState } from './checkouts.state.js';
 
 /**
@@ -28,7 +32,7 @@ import { loadCheckoutState } from './checkouts.state.js';
  * question is read; (2) Stripe is asked with no transaction open; (3) the answer is recorded under the
  * checkout's lock only if the question is still the same (a later update asks again). Confirm runs the
  * same steps first, so the tax it charges is Stripe's for the address it confirms; once the order is
- * paid, its calculation becomes a Stripe tax transaction.
+ * paid, its calculation becomes a Stripe tax transaction (`tax-settings.stripe-transactions.ts`).
  */
 const subjectOf = (draft: Draft) => ({
   amount: draft.row.amount,
@@ -91,9 +95,32 @@ export async function clientUpdateCheckoutWithTax(
 }
 
 /**
+ * The seller's create and update (`POST`, `PATCH /v1/checkouts/`), committed, then Stripe Tax asked
+ * (when the organization uses it) for the billing address they set, as for the buyer's update.
+ */
+export async function createCheckoutWithTax(base: Context, input: CheckoutCreateInput): Promise<CheckoutWire> {
+  const run = base.transactions ?? runIn(base);
+  const created = await run.transaction((tx) => createCheckout({ ...tx, log: base.log, request: base.request }, input));
+  if (!(await settleExternalTax(base, created.client_secret))) return created;
+  return run.transaction((tx) => getCheckout(tx, created.id));
+}
+
+export async function updateCheckoutWithTax(
+  base: Context,
+  id: string,
+  input: CheckoutUpdateInput,
+): Promise<CheckoutWire> {
+  const run = base.transactions ?? runIn(base);
+  const updated = await run.transaction((tx) =>
+    updateCheckout({ ...tx, log: base.log, request: base.request }, id, input),
+  );
+  if (!(await settleExternalTax(base, updated.client_secret))) return updated;
+  return run.transaction((tx) => getCheckout(tx, id));
+}
+
+/**
  * Confirm, with Stripe Tax asked first (when the organization uses it) for what the buyer confirms: the
- * body's fields are applied as an update, Stripe answers, then confirm charges that tax; a paid order's
- * calculation becomes a Stripe tax transaction.
+ * body's fields are applied as an update, Stripe answers, then confirm charges that tax.
  */
 export async function confirmCheckoutWithTax(
   base: Context,
@@ -113,28 +140,7 @@ export async function confirmCheckoutWithTax(
     }
     await settleExternalTax(base, clientSecret);
   }
-  const answer = await confirmCheckout(base, clientSecret, input);
-  // Paid at once (the answer says `confirmed` either way): its order's tax becomes a Stripe transaction.
-  if (stripeTaxAvailable(base.config)) await recordStripeTaxTransaction(base, answer.id);
-  return answer;
-}
-
-/**
- * A paid order taxed by Stripe Tax: its calculation becomes a tax transaction (Stripe's record of the
- * tax collected), then the order keeps the transaction id, so a refund can reverse it. A failure is
- * logged, never the buyer's: the order is paid either way.
- */
-export async function recordStripeTaxTransaction(base: Context, checkoutId: string): Promise<void> {
-  const run = base.transactions ?? runIn(base);
-  const order = await run.transaction((tx) => findOrderTaxOfCheckout(tx.db, checkoutId));
-  const details = order?.tax_details as TaxDetails | null | undefined;
-  if (!order || details?.provider !== 'stripe_tax' || !details.calculation_id || details.transaction_id) return;
-  const calculator = stripeTaxCalculatorFor(base.config, details.inclusive);
-  if (!calculator) return;
-  try {
-    const { transactionId } = await calculator.recordTransaction(details.calculation_id, order.id);
-    await run.transaction((tx) => saveOrderTaxDetails(tx.db, order.id, { ...details, transaction_id: transactionId }));
-  } catch (error) {
-    base.log.error({ err: error, orderId: order.id }, 'Stripe Tax transaction not recorded');
-  }
+  // A paid order's calculation becomes a Stripe tax transaction after commit, however it was paid
+  // (`tax-settings.stripe-transactions.ts`).
+  return confirmCheckout(base, clientSecret, input);
 }

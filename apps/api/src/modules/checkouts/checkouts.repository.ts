@@ -270,21 +270,3 @@ export async function findStaleAttempts(db: Executor, staleBefore: Date, abandon
 export async function findCustomerById(db: Executor, id: string) {
   return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-/** The paid order of a checkout with its tax details (Stripe Tax: its transaction is recorded after). */
-export async function findOrderTaxOfCheckout(db: Executor, checkoutId: string) {
-  return db
-    .selectFrom('orders')
-    .select(['id', 'tax_details'])
-    .where('checkout_id', '=', checkoutId)
-    .where('status', '=', 'paid')
-    .executeTakeFirst();
-}
-
-export async function saveOrderTaxDetails(db: Executor, orderId: string, details: unknown): Promise<void> {
-  await db
-    .updateTable('orders')
-    .set({ tax_details: JSON.stringify(details) })
-    .where('id', '=', orderId)
-    .execute();
-}

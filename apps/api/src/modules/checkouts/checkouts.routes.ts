@@ -3,8 +3,12 @@ import { read, write } from '../../platform/auth/scopes.js';
 import { PUBLIC } from '../../platform/auth/subject.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { IdParams } from '../../platform/http/schemas.js';
-import { clientUpdateCheckoutWithTax, confirmCheckoutWithTax } from './checkouts.external-tax.js';
-import { createCheckout } from './checkouts.create.js';
+import {
+  clientUpdateCheckoutWithTax,
+  confirmCheckoutWithTax,
+  createCheckoutWithTax,
+  updateCheckoutWithTax,
+} from './checkouts.external-tax.js';
 import { openCheckoutFromLink } from './checkouts.links.js';
 import {
   Checkout,
@@ -18,7 +22,7 @@ import {
   ClientSecretParams,
   ListResourceCheckout,
 } from './checkouts.schemas.js';
-import { clientGetCheckout, getCheckout, listCheckouts, updateCheckout } from './checkouts.service.js';
+import { clientGetCheckout, getCheckout, listCheckouts } from './checkouts.service.js';
 
 const tags = ['checkouts'];
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
@@ -46,7 +50,9 @@ export const checkoutRoutes = [
     body: CheckoutCreate,
     status: 201,
     response: Checkout,
-    handler: (ctx, { body }) => createCheckout(ctx, body),
+    // Short transactions of its own: Stripe Tax (when the organization uses it) is asked between them.
+    transaction: false,
+    handler: (ctx, { body }) => createCheckoutWithTax(ctx, body),
   }),
   defineRoute({
     method: 'GET',
@@ -73,7 +79,9 @@ export const checkoutRoutes = [
     errors: ['ResourceNotFound', 'AlreadyActiveSubscriptionError', 'NotOpenCheckout'],
     status: 200,
     response: Checkout,
-    handler: (ctx, { params, body }) => updateCheckout(ctx, params.id, body),
+    // As create.
+    transaction: false,
+    handler: (ctx, { params, body }) => updateCheckoutWithTax(ctx, params.id, body),
   }),
   defineRoute({
     method: 'GET',

@@ -37,6 +37,7 @@ import {
   type OrderSubscriptionWire,
   type OrderWire,
 } from './orders.serializer.js';
+import { onOrderPaidRecordStripeTax } from '../tax-settings/tax-settings.stripe-transactions.js';
 
 /** Embedded subscriptions by order id, supplied by callers that have them (the subscriptions module). */
 export type SubscriptionsByOrder = ReadonlyMap<string, OrderSubscriptionWire | null>;
@@ -323,7 +324,10 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
   );
   const order = await loadOrder(ctx, id, input.subscription);
   await recordWebhookEvent(ctx, input.organization_id, 'order.created', order);
-  if (input.status === 'paid') await recordWebhookEvent(ctx, input.organization_id, 'order.paid', order);
+  if (input.status === 'paid') {
+    await recordWebhookEvent(ctx, input.organization_id, 'order.paid', order);
+    await onOrderPaidRecordStripeTax(ctx, { id, tax_details: input.tax_details });
+  }
   return order;
 }
 
@@ -344,6 +348,7 @@ export async function markOrderPaid(
   const order = await loadOrder(ctx, orderId, options.subscription);
   await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
   await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
+  await onOrderPaidRecordStripeTax(ctx, current);
   return order;
 }
 

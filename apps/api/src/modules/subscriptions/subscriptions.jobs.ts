@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
-import { defineJob } from '../../platform/jobs/queue.js';
+import { defineJob, runIn } from '../../platform/jobs/queue.js';
+import { withStripeTax } from '../billing/billing.stripe-tax.js';
 import {
   BILLABLE_STATUSES,
   findBillableSubscriptionIdsOfCustomer,
@@ -18,11 +19,16 @@ export const cancelCustomerSubscriptionsJob = defineJob({
   retryLimit: 10,
   retryDelaySeconds: 2,
   retryBackoff: true,
-  handle: async (ctx, data) => {
+  // One transaction per subscription: its final order may be taxed by Stripe Tax, asked before the
+  // transaction that writes it (billing.stripe-tax.ts). A retry ends those still billable.
+  transaction: false,
+  handle: async (ctx, data, run) => {
     for (const { id } of await findBillableSubscriptionIdsOfCustomer(ctx.db, data.customer_id)) {
-      const row = await lockSubscriptionById(ctx.db, id);
-      if (!row || !(BILLABLE_STATUSES as readonly string[]).includes(row.status)) continue;
-      await endSubscription(ctx, row);
+      await withStripeTax(ctx, run ?? runIn(ctx), async (tx) => {
+        const row = await lockSubscriptionById(tx.db, id);
+        if (!row || !(BILLABLE_STATUSES as readonly string[]).includes(row.status)) return;
+        await endSubscription(tx, row);
+      });
     }
   },
 });

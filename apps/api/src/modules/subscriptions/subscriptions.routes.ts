@@ -1,6 +1,8 @@
 import { z } from 'zod/v4';
 import { read, write } from '../../platform/auth/scopes.js';
 import { defineRoute } from '../../platform/http/route.js';
+import { runIn } from '../../platform/jobs/queue.js';
+import { withStripeTax } from '../billing/billing.stripe-tax.js';
 import { IdParams } from '../../platform/http/schemas.js';
 import {
   ListResourceSubscription,
@@ -73,7 +75,11 @@ export const subscriptionRoutes = [
     errors: ['ResourceNotFound', 'AlreadyCanceledSubscription', 'BadRequest'],
     status: 200,
     response: Subscription,
-    handler: (ctx, { params, body }) => updateSubscription(ctx, params.id, body),
+    // Its own transactions: an order billed at once is taxed by Stripe Tax (when the organization uses
+    // it) asked before the transaction that writes it (billing.stripe-tax.ts).
+    transaction: false,
+    handler: (ctx, { params, body }) =>
+      withStripeTax(ctx, ctx.transactions ?? runIn(ctx), (tx) => updateSubscription(tx, params.id, body)),
   }),
   defineRoute({
     method: 'POST',
@@ -101,6 +107,9 @@ export const subscriptionRoutes = [
     errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
     status: 200,
     response: Subscription,
-    handler: (ctx, { params }) => revokeSubscription(ctx, params.id),
+    // The final order of what is pending: as for updates.
+    transaction: false,
+    handler: (ctx, { params }) =>
+      withStripeTax(ctx, ctx.transactions ?? runIn(ctx), (tx) => revokeSubscription(tx, params.id)),
   }),
 ];

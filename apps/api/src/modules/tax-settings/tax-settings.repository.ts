@@ -128,3 +128,48 @@ export async function recordStripeTaxReversal(
     .where('id', '=', orderId)
     .execute();
 }
+
+/** Order statuses whose tax was collected (a refund is reversed after, never instead). */
+const COLLECTED = ['paid', 'partially_refunded', 'refunded'] as const;
+
+export async function findOrderStripeTax(db: Executor, orderId: string) {
+  return db.selectFrom('orders').select(['id', 'status', 'tax_details']).where('id', '=', orderId).executeTakeFirst();
+}
+
+/** Whether an order's status means its tax was collected. */
+export function isCollected(status: string): boolean {
+  return (COLLECTED as readonly string[]).includes(status);
+}
+
+/**
+ * Paid orders taxed by Stripe Tax whose transaction is not recorded yet, oldest first (the partial
+ * index of migration 0033 holds exactly those).
+ */
+export async function findOrdersWithoutStripeTaxTransaction(db: Executor, limit: number): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('orders')
+    .select('id')
+    .where(sql<boolean>`orders.tax_details->>'provider' = 'stripe_tax'`)
+    .where(sql<boolean>`orders.tax_details->>'calculation_id' is not null`)
+    .where(sql<boolean>`orders.tax_details->>'transaction_id' is null`)
+    .where('status', 'in', COLLECTED)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Records an order's Stripe tax transaction, once: a second recorder (the job retried, the sweep) finds
+ * it set and changes nothing. Only this key is written (a concurrent reversal keeps its own).
+ */
+export async function recordStripeTaxTransactionId(db: Executor, orderId: string, transactionId: string) {
+  const result = await db
+    .updateTable('orders')
+    .set({
+      tax_details: sql`jsonb_set(orders.tax_details, '{transaction_id}', to_jsonb(${transactionId}::text))`,
+    })
+    .where('id', '=', orderId)
+    .where(sql<boolean>`orders.tax_details->>'transaction_id' is null`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

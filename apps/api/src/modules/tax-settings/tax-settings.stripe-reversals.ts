@@ -5,15 +5,19 @@ import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import { stripeTaxAvailable, stripeTaxCalculatorFor } from '../../platform/stripe-tax.js';
 import type { TaxDetails } from '../../platform/tax.js';
 import { findUnreversedStripeTaxRefunds, recordStripeTaxReversal } from './tax-settings.repository.js';
+import { recordMissingStripeTaxTransactions } from './tax-settings.stripe-transactions.js';
 
 /**
- * A refund of an order whose tax Stripe Tax recorded is reversed there too (docs/tax.md), so Stripe's
- * tax reports net the refund out. The refunds module knows nothing of it: this sweep finds succeeded
- * refunds not yet reversed, asks Stripe with no transaction open (idempotent by the refund's id), and
- * records the reversal on the order. A failure is logged and tried again on the next sweep.
+ * The Stripe Tax sweep (docs/tax.md). First, paid orders whose tax transaction a failure left
+ * unrecorded are recorded (`tax-settings.stripe-transactions.ts`). Then a refund of an order whose tax
+ * Stripe Tax recorded is reversed there too, so Stripe's tax reports net the refund out. The refunds
+ * module knows nothing of it: this sweep finds succeeded refunds not yet reversed, asks Stripe with no
+ * transaction open (idempotent by the refund's id), and records the reversal on the order. A failure is
+ * logged and tried again on the next sweep.
  */
 export async function reverseStripeTaxRefunds(ctx: Context, run: JobRun): Promise<number> {
   if (!stripeTaxAvailable(ctx.config)) return 0;
+  await recordMissingStripeTaxTransactions(ctx, run);
   const refunds = await run.transaction((tx) => findUnreversedStripeTaxRefunds(tx.db, 50));
   let reversed = 0;
   for (const refund of refunds) {
@@ -48,5 +52,5 @@ export const reverseStripeTaxRefundsJob = defineJob<Record<string, never>>({
   },
 });
 
-/** Every five minutes: Stripe's tax records follow refunds within minutes. */
+/** Every five minutes: Stripe's tax records follow payments and refunds within minutes. */
 export const reverseStripeTaxRefundsSchedule: PeriodicTask = { job: reverseStripeTaxRefundsJob, everySeconds: 300 };
