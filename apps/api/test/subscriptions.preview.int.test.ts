@@ -137,7 +137,9 @@ async function previewThenChange(
 describe('a plan change previewed, then made', () => {
   it('upgrade, prorate: nothing now; the renewal carries the proration', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const pro = await product(org, 3000);
     await advance(org, 10 * DAY);
     const preview = await previewThenChange(org, subscription, { product_id: pro, proration_behavior: 'prorate' });
@@ -151,7 +153,9 @@ describe('a plan change previewed, then made', () => {
 
   it('upgrade, invoice: the proration is billed now; the renewal is the new price', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const pro = await product(org, 3000);
     await advance(org, 10 * DAY);
     const preview = await previewThenChange(org, subscription, { product_id: pro, proration_behavior: 'invoice' });
@@ -162,7 +166,9 @@ describe('a plan change previewed, then made', () => {
 
   it('downgrade, invoice: the credit goes to the balance and pays the renewal first', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 5000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 5000),
+    });
     const basic = await product(org, 1000);
     await advance(org, HOUR);
     const preview = await previewThenChange(org, subscription, { product_id: basic, proration_behavior: 'invoice' });
@@ -175,7 +181,9 @@ describe('a plan change previewed, then made', () => {
 
   it('month to year: the unused month credited, a year billed now', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const yearly = await product(org, 10_000, 'year');
     await advance(org, 10 * DAY);
     const preview = await previewThenChange(org, subscription, { product_id: yearly });
@@ -235,7 +243,9 @@ describe('a plan change previewed, then made', () => {
     const org = await organizationFactory(server);
     await call(org, 'PATCH', '/v1/tax-settings/', { home_country: 'FR' });
     await call(org, 'POST', '/v1/tax-registrations/', { country: 'FR', rate_basis_points: 2000, label: 'VAT' });
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const pro = await product(org, 3000);
     await advance(org, 10 * DAY);
     const preview = await previewThenChange(org, subscription, { product_id: pro, proration_behavior: 'invoice' });
@@ -247,7 +257,9 @@ describe('a plan change previewed, then made', () => {
 
   it('a discount set: the renewal at the discount', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const discount = await discountFactory(server, org.organization.id, { duration: 'once', basis_points: 5000 });
     await advance(org, 10 * DAY);
     const preview = await previewThenChange(org, subscription, { discount_id: discount.id });
@@ -259,10 +271,15 @@ describe('a plan change previewed, then made', () => {
 describe('the next renewal as it stands (an empty body)', () => {
   it('is the renewal billed, with the proration waiting for it', async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const pro = await product(org, 3000);
     await advance(org, 10 * DAY);
-    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { product_id: pro, proration_behavior: 'prorate' });
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: pro,
+      proration_behavior: 'prorate',
+    });
     const preview = await call(org, 'POST', `/v1/subscriptions/${subscription.id}/preview`, {});
     expect(preview.immediate).toBeNull();
     expect(preview.next_renewal.total_amount).toBe(4355);
@@ -305,7 +322,9 @@ describe('POST /v1/customer-portal/subscriptions/{id}/preview', () => {
 
   it("previews the customer's plan change as the seller's preview does; refuses others'", async () => {
     const org = await organizationFactory(server);
-    const subscription = await subscriptionFactory(server, org.organization.id, { productId: await product(org, 1000) });
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await product(org, 1000),
+    });
     const pro = await product(org, 3000);
     await advance(org, 10 * DAY);
     const token = await sessionFor(org, subscription.customer_id);
@@ -320,7 +339,12 @@ describe('POST /v1/customer-portal/subscriptions/{id}/preview', () => {
     expect((await server.inject({ method: 'POST', url, payload: { product_id: pro } })).statusCode).toBe(401);
     const someoneElse = await subscriptionFactory(server, org.organization.id);
     const otherToken = await sessionFor(org, someoneElse.customer_id);
-    const foreign = await server.inject({ method: 'POST', url, headers: bearer(otherToken), payload: { product_id: pro } });
+    const foreign = await server.inject({
+      method: 'POST',
+      url,
+      headers: bearer(otherToken),
+      payload: { product_id: pro },
+    });
     expect(foreign.statusCode).toBe(404);
     const bad = await server.inject({ method: 'POST', url, headers: bearer(token), payload: { product_id: 1 } });
     expect(bad.statusCode).toBe(422);

@@ -1,4 +1,10 @@
-import { discountCovers, netOfDiscount, prorate, subscriptionAmount, type CycleLine } from '../billing/billing.money.js';
+import {
+  discountCovers,
+  netOfDiscount,
+  prorate,
+  subscriptionAmount,
+  type CycleLine,
+} from '../billing/billing.money.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
 import { anchorDayOf, nextPeriodEnd, type RecurringInterval } from './subscriptions.periods.js';
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeSubscriptionPrice, type PricedSubscription } from './subscription-price';
+import {
+  describePriceWithNext,
+  describeSubscriptionPrice,
+  nextPeriodAmount,
+  type PricedSubscription,
+} from './subscription-price';
 
 const fixed = (price_amount: number) => ({ amount_type: 'fixed', price_amount });
 const sub = (overrides: Partial<PricedSubscription>): PricedSubscription => ({
@@ -65,5 +70,30 @@ describe('describeSubscriptionPrice', () => {
     ],
   ])('%s', (_name, overrides, expected) => {
     expect(describeSubscriptionPrice(sub(overrides))).toBe(expected);
+  });
+});
+
+describe('describePriceWithNext', () => {
+  const base = { amount: 900, currency: 'usd', recurring_interval: 'month' as const };
+  it.each<[string, number | null, boolean, string]>([
+    ['no renewal known', null, true, '$9.00 / month'],
+    ['same price next period', 900, true, '$9.00 / month'],
+    ['a once discount ends after the first payment', 1200, true, 'first payment $9.00, then $12.00 / month'],
+    ['a discount ends after this period', 1200, false, 'this period $9.00, then $12.00 / month'],
+  ])('%s', (_, next, first, expected) => {
+    expect(describePriceWithNext(base, next, first)).toBe(expected);
+  });
+});
+
+describe('nextPeriodAmount', () => {
+  it('sums the period lines at the discount, leaving proration out', () => {
+    const renewal = {
+      items: [
+        { amount: 1200, proration: false },
+        { amount: -300, proration: true },
+      ],
+      discount_amount: 300,
+    };
+    expect(nextPeriodAmount(renewal)).toBe(900);
   });
 });

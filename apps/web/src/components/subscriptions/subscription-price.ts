@@ -26,3 +26,31 @@ export function describeSubscriptionPrice(subscription: PricedSubscription): str
   const months = discount.duration_in_months ?? 1;
   return `${perInterval} for the first ${months === 1 ? 'month' : `${months} months`}, then ${after}`;
 }
+
+/** What the next period costs before tax, from a preview's renewal order: its period lines at the discount. */
+export function nextPeriodAmount(renewal: {
+  items: readonly { amount: number; proration: boolean }[];
+  discount_amount: number;
+}): number {
+  return (
+    renewal.items.filter((item) => !item.proration).reduce((sum, item) => sum + item.amount, 0) -
+    renewal.discount_amount
+  );
+}
+
+/**
+ * The price where the subscription itself does not say what comes next (the portal's carries no
+ * discount): "first payment $9.00, then $12.00 / month" when the next period costs another amount than
+ * this one (a discount that ends), else the price per interval.
+ */
+export function describePriceWithNext(
+  subscription: Pick<PricedSubscription, 'amount' | 'currency' | 'recurring_interval'>,
+  nextAmount: number | null,
+  isFirstPeriod: boolean,
+): string {
+  const { amount, currency, recurring_interval: interval } = subscription;
+  const perInterval = formatMoneyPerInterval(amount, currency, interval);
+  if (nextAmount === null || nextAmount === amount) return perInterval;
+  const then = formatMoneyPerInterval(nextAmount, currency, interval);
+  return `${isFirstPeriod ? 'first payment' : 'this period'} ${formatMoney(amount, currency)}, then ${then}`;
+}

@@ -7,6 +7,8 @@ import { Field } from '../../../components/ui/field';
 import { Select } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
+import { ChangePreview } from '../../../components/subscriptions/change-preview';
+import { usePreviewSubscription } from '../api/preview-subscription';
 import { useUpdateSubscription } from '../api/update-subscription';
 import { explainSubscriptionError } from '../logic/subscription-errors';
 import { planPriceWords } from '../logic/subscription-status';
@@ -25,6 +27,8 @@ export function ChangePlanDialog({ subscription, plans, prorationBehavior, selle
   const [productId, setProductId] = useState('');
   const [missingPlan, setMissingPlan] = useState(false);
   const update = useUpdateSubscription();
+  // What the change charges, shown before it is confirmed (the API's dry run of the same change).
+  const preview = usePreviewSubscription(subscription.id, open && productId ? { product_id: productId } : null);
   const toast = useToast();
   const options = plans.map((plan) => ({ value: plan.id, label: `${plan.name} · ${planPriceWords(plan)}` }));
 
@@ -80,15 +84,16 @@ export function ChangePlanDialog({ subscription, plans, prorationBehavior, selle
               }}
             />
           </Field>
+          {productId && <ChangePreview preview={preview.data} isFetching={preview.isFetching} audience="customer" />}
           <ApiErrorAlert
-            error={explainSubscriptionError(update.error, 'change-plan', sellerName)}
+            error={explainSubscriptionError(update.error ?? preview.error, 'change-plan', sellerName)}
             shownFields={['product_id']}
           />
           <DialogActions>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Keep current plan
             </Button>
-            <Button type="submit" isPending={update.isPending}>
+            <Button type="submit" isPending={update.isPending} disabled={Boolean(productId) && !preview.data}>
               Change plan
             </Button>
           </DialogActions>

@@ -11,10 +11,17 @@ import { describeRenewal } from '../logic/subscription-status';
 import { usePortalSession } from '../session/portal-session';
 import { portalPath } from './portal-shell';
 import { ProductGallery } from '../../../components/files/product-gallery';
-import { describeSubscriptionPrice } from '../../../components/subscriptions/subscription-price';
+import { describePriceWithNext, nextPeriodAmount } from '../../../components/subscriptions/subscription-price';
+import { chargeWords } from '../../../components/subscriptions/change-preview';
+import { usePreviewSubscription } from '../api/preview-subscription';
 
 export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
   const { slug } = usePortalSession();
+  // The next renewal as the API would bill it now (discount, tax and pending proration included).
+  const renews = subscription.status === 'active' && !subscription.ended_at && !subscription.cancel_at_period_end;
+  const { data: preview } = usePreviewSubscription(subscription.id, renews ? {} : null);
+  const renewal = preview?.next_renewal ?? null;
+  const isFirstPeriod = subscription.current_period_start === subscription.started_at;
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">{describeRenewal(subscription)}</p>
@@ -29,7 +36,14 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
           <CardTitle>Plan</CardTitle>
           <dl className="divide-y divide-slate-100">
             <DetailRow label="Plan">{subscription.product.name}</DetailRow>
-            <DetailRow label="Price">{describeSubscriptionPrice(subscription)}</DetailRow>
+            <DetailRow label="Price">
+              {describePriceWithNext(subscription, renewal && nextPeriodAmount(renewal), isFirstPeriod)}
+            </DetailRow>
+            {renewal && (
+              <DetailRow label="Next charge">
+                {chargeWords(renewal, 'customer')} on {formatDate(renewal.renews_at)}
+              </DetailRow>
+            )}
             <DetailRow label="Status">
               <SubscriptionStatusBadge subscription={subscription} audience="customer" />
             </DetailRow>

@@ -7,6 +7,8 @@ import { Field } from '../../../components/ui/field';
 import { Select, type SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
+import { ChangePreview } from '../../../components/subscriptions/change-preview';
+import { usePreviewSubscription } from '../api/preview-subscription';
 import { useUpdateSubscription } from '../api/update-subscription';
 import { explainSubscriptionError } from './subscription-errors';
 import { PRORATION_OPTIONS } from './subscription-status';
@@ -31,6 +33,11 @@ export function ChangeProductDialog({
   const [proration, setProration] = useState<SubscriptionProrationBehavior>(defaultProration);
   const [missingProduct, setMissingProduct] = useState(false);
   const update = useUpdateSubscription({ onChanged });
+  // What the change charges, shown before it is confirmed (the API's dry run of the same change).
+  const preview = usePreviewSubscription(
+    subscription.id,
+    open && productId ? { product_id: productId, proration_behavior: proration } : null,
+  );
   const toast = useToast();
 
   function openDialog() {
@@ -94,15 +101,16 @@ export function ChangeProductDialog({
                 onValueChange={(value) => setProration(value as SubscriptionProrationBehavior)}
               />
             </Field>
+            {productId && <ChangePreview preview={preview.data} isFetching={preview.isFetching} audience="seller" />}
             <ApiErrorAlert
-              error={explainSubscriptionError(update.error, 'change-product')}
+              error={explainSubscriptionError(update.error ?? preview.error, 'change-product')}
               shownFields={['product_id']}
             />
             <DialogActions>
               <Button variant="secondary" onClick={() => setOpen(false)}>
                 Cancel
               </Button>
-              <Button type="submit" isPending={update.isPending}>
+              <Button type="submit" isPending={update.isPending} disabled={Boolean(productId) && !preview.data}>
                 Change product
               </Button>
             </DialogActions>
