@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import type { CheckoutPublic } from '@tessera/sdk';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +10,7 @@ import { CheckoutConfirmation, type CheckoutConfirmationProps } from './checkout
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 const succeeded = checkoutFixture({ status: 'succeeded', customer_email: 'ada@example.com' });
@@ -16,23 +18,36 @@ const succeeded = checkoutFixture({ status: 'succeeded', customer_email: 'ada@ex
 function renderConfirmation(checkout: CheckoutPublic, props: Partial<CheckoutConfirmationProps> = {}) {
   const postMessage = vi.fn();
   const navigateAway = vi.fn();
+  // The purchase's portal reads are not answered here: the page shows what the checkout says.
+  vi.stubGlobal('fetch', () => new Promise(() => {}));
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
-    <MemoryRouter>
-      <CheckoutConfirmation
-        checkout={checkout}
-        customerSessionToken="polar_cst_1"
-        embedded={false}
-        timedOut={false}
-        postMessage={postMessage}
-        navigateAway={navigateAway}
-        {...props}
-      />
-    </MemoryRouter>,
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter>
+        <CheckoutConfirmation
+          checkout={checkout}
+          customerSessionToken="polar_cst_1"
+          embedded={false}
+          timedOut={false}
+          postMessage={postMessage}
+          navigateAway={navigateAway}
+          {...props}
+        />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
   return { postMessage, navigateAway };
 }
 
 describe('CheckoutConfirmation', () => {
+  it('says what was bought and the amount paid', () => {
+    renderConfirmation(succeeded);
+    const summary = screen.getByLabelText('Your purchase');
+    expect(summary.textContent).toContain('Purchased');
+    expect(summary.textContent).toContain(succeeded.product.name);
+    expect(summary.textContent).toContain('Amount paid');
+  });
+
   it('thanks the buyer and links the customer portal with their session', () => {
     const { postMessage, navigateAway } = renderConfirmation(succeeded);
     expect(screen.getByRole('heading', { name: 'Thank you for your purchase!' })).toBeTruthy();

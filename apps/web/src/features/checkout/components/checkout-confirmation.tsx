@@ -3,6 +3,8 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Loading } from '../../../components/ui/spinner';
+import { formatDate, formatMoney, formatMoneyPerInterval } from '../../../lib/format';
+import { usePurchase, type Purchase } from '../api/get-purchase';
 import {
   checkoutPath,
   customerPortalUrl,
@@ -118,6 +120,7 @@ export function CheckoutConfirmation({
           ? `Your subscription to ${checkout.product.name} is active.`
           : `Your order of ${checkout.product.name} is complete.`}
       </p>
+      <PurchaseSummary checkout={checkout} customerSessionToken={customerSessionToken} />
       <p className="text-sm text-slate-700">
         Your orders, receipts and access are in the customer portal of {checkout.organization.name}.
       </p>
@@ -149,5 +152,101 @@ export function CheckoutConfirmation({
         </p>
       )}
     </Panel>
+  );
+}
+
+function SummaryRow({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4 py-1.5">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="text-right font-medium text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** The portal page of the order, where its receipt is, opened with the buyer's session. */
+function receiptPath(slug: string, orderId: string, token: string): string {
+  const query = new URLSearchParams({ customer_session_token: token });
+  return `/portal/${encodeURIComponent(slug)}/orders/${encodeURIComponent(orderId)}?${query.toString()}`;
+}
+
+/**
+ * What was bought and paid, from the checkout; with the buyer's session, what the purchase gave: the
+ * next charge of a subscription, license keys, files to download, and the receipt.
+ */
+function PurchaseSummary({
+  checkout,
+  customerSessionToken,
+}: {
+  checkout: CheckoutPublic;
+  customerSessionToken: string | null;
+}) {
+  const benefits = checkout.product.benefits;
+  const expected =
+    benefits.filter((benefit) => benefit.type === 'license_keys').length +
+    benefits.filter((benefit) => benefit.type === 'downloadables').length;
+  const { data } = usePurchase(customerSessionToken, checkout.id, expected);
+  const purchase: Purchase | undefined = data;
+  const order = purchase?.order ?? null;
+  const subscription = purchase?.subscription ?? null;
+  const interval = checkout.product.recurring_interval;
+  const paid = order?.total_amount ?? checkout.total_amount;
+  const currency = order?.currency ?? checkout.currency;
+  const renews = subscription && subscription.status === 'active' && !subscription.cancel_at_period_end;
+  return (
+    <div className="space-y-4 text-left text-sm">
+      <dl aria-label="Your purchase" className="divide-y divide-slate-100 rounded-md border border-slate-200 px-4 py-2">
+        <SummaryRow term="Purchased">
+          {checkout.product.name}
+          {interval && subscription ? ` · ${formatMoneyPerInterval(subscription.amount, currency, interval)}` : ''}
+        </SummaryRow>
+        <SummaryRow term="Amount paid">{paid === 0 ? 'Free' : formatMoney(paid, currency)}</SummaryRow>
+        {renews && <SummaryRow term="Next charge">{formatDate(subscription.current_period_end)}</SummaryRow>}
+      </dl>
+      {purchase && purchase.licenseKeys.length > 0 && (
+        <section aria-label="License keys">
+          <h2 className="mb-1 font-medium text-slate-900">
+            {purchase.licenseKeys.length === 1 ? 'Your license key' : 'Your license keys'}
+          </h2>
+          <ul className="space-y-1">
+            {purchase.licenseKeys.map((key) => (
+              <li key={key.id}>
+                <code className="rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-900">
+                  {key.key}
+                </code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {purchase && purchase.downloadables.length > 0 && (
+        <section aria-label="Downloads">
+          <h2 className="mb-1 font-medium text-slate-900">Your downloads</h2>
+          <ul className="space-y-1">
+            {purchase.downloadables.map((downloadable) => (
+              <li key={downloadable.id}>
+                <a
+                  className="text-blue-700 underline hover:text-blue-800"
+                  href={downloadable.file.download.url}
+                  download={downloadable.file.name}
+                >
+                  {downloadable.file.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {order && customerSessionToken && (
+        <p>
+          <a
+            className="text-blue-700 underline hover:text-blue-800"
+            href={receiptPath(checkout.organization.slug, order.id, customerSessionToken)}
+          >
+            View your receipt
+          </a>
+        </p>
+      )}
+    </div>
   );
 }
