@@ -106,7 +106,7 @@ export async function signIn(ctx: Context, input: { email: string; password: str
 }
 
 export async function signOut(ctx: Context): Promise<void> {
-  if (ctx.subject.kind === 'user') await deleteSession(ctx.db, ctx.subject.sessionId);
+  if (ctx.subject.kind === 'user' && ctx.subject.sessionId) await deleteSession(ctx.db, ctx.subject.sessionId);
 }
 
 export async function currentUser(ctx: Context): Promise<UserRow> {

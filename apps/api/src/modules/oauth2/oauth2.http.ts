@@ -65,7 +65,9 @@ interface Deps {
 
 const registrationBody = z.object({
   redirect_uris: z.array(z.string()).min(1),
-  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']).default('client_secret_post'),
+  token_endpoint_auth_method: z
+    .enum(['client_secret_basic', 'client_secret_post', 'none'])
+    .default('client_secret_post'),
   grant_types: z
     .array(z.enum(['authorization_code', 'refresh_token']))
     .min(1)
@@ -191,7 +193,11 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       try {
         checkSameOrigin(request.headers, [ownOrigin, `${request.protocol}://${request.host}`]);
       } catch {
-        throw new OAuthError(403, 'access_denied', 'Cross-site request refused: the Origin header does not match this server.');
+        throw new OAuthError(
+          403,
+          'access_denied',
+          'Cross-site request refused: the Origin header does not match this server.',
+        );
       }
     }
     return { userId: subject.userId, viaCookie: subject.viaCookie };
@@ -220,7 +226,10 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
         return sendOAuthError(reply, new OAuthError(status, 'invalid_request', (error as Error).message));
       }
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).type('application/json').send({ error: 'server_error', error_description: 'Internal server error' });
+      return reply
+        .code(500)
+        .type('application/json')
+        .send({ error: 'server_error', error_description: 'Internal server error' });
     });
 
     // ---- the library's endpoints -----------------------------------------------------------------
@@ -229,7 +238,10 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       if (query.uid && !query.client_id) {
         // The consent page of an interaction the library started.
         if (!existsSync(webIndex)) return reply.code(404).type('text/plain').send('The web app is not built.');
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await readFile(webIndex));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(await readFile(webIndex));
       }
       handOver(request, reply);
     });
@@ -249,20 +261,26 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       let params: Record<string, unknown> = query;
       if (query.uid) {
         const interaction = await provider.Interaction.find(query.uid);
-        if (!interaction) throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
+        if (!interaction)
+          throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
         params = interaction.params;
       }
       const clientId = typeof params.client_id === 'string' ? params.client_id : '';
       const client = clientId ? await findClientByClientId(db, clientId) : undefined;
       if (!client) throw new OAuthError(400, 'invalid_client', 'Unknown client_id.');
       if (typeof params.redirect_uri === 'string' && !client.metadata.redirect_uris.includes(params.redirect_uri)) {
-        throw new OAuthError(400, 'invalid_request', 'redirect_uri is not one of the client’s registered redirect URIs.');
+        throw new OAuthError(
+          400,
+          'invalid_request',
+          'redirect_uri is not one of the client’s registered redirect URIs.',
+        );
       }
       const subType = params.sub_type ?? 'user';
       if (subType !== 'user' && subType !== 'organization') {
         throw new OAuthError(400, 'invalid_request', 'sub_type must be user or organization.');
       }
-      if (subType === 'user' && params.sub) throw new OAuthError(400, 'invalid_request', 'sub is only for sub_type=organization.');
+      if (subType === 'user' && params.sub)
+        throw new OAuthError(400, 'invalid_request', 'sub is only for sub_type=organization.');
       const scopes = requestedScopes(client, params.scope);
       const subject = await subjectOf(request);
       const userId = subject.kind === 'user' ? subject.userId : null;
@@ -281,7 +299,8 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       const uid = body.uid;
       if (!uid) throw new OAuthError(400, 'invalid_request', 'uid is required.');
       const interaction = await provider.Interaction.find(uid);
-      if (!interaction) throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
+      if (!interaction)
+        throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
       const params = interaction.params as Record<string, string | undefined>;
       if (body.action !== 'allow' && body.action !== 'deny') {
         throw new OAuthError(400, 'invalid_request', 'action must be allow or deny.');
@@ -337,7 +356,10 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
         userId,
         metadata,
       });
-      return reply.code(201).header('cache-control', 'no-store').send(serializeClient(config, client, registrationAccessToken));
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(serializeClient(config, client, registrationAccessToken));
     });
 
     /** The client of the path, for its owner's session or its registration access token. */
@@ -356,7 +378,9 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       return client;
     }
 
-    scope.get('/v1/oauth2/register/:client_id', async (request) => serializeClient(config, await managedClient(request)));
+    scope.get('/v1/oauth2/register/:client_id', async (request) =>
+      serializeClient(config, await managedClient(request)),
+    );
 
     scope.put('/v1/oauth2/register/:client_id', async (request) => {
       const client = await managedClient(request);
@@ -391,7 +415,12 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       const grants = await listGrantsOfUser(db, userId, new Date());
       const items = [];
       for (const grant of grants) {
-        const payload = grant.payload as { clientId?: string; accountId?: string; openid?: { scope?: string }; iat?: number };
+        const payload = grant.payload as {
+          clientId?: string;
+          accountId?: string;
+          openid?: { scope?: string };
+          iat?: number;
+        };
         const client = payload.clientId ? await findClientByClientId(db, payload.clientId) : undefined;
         if (!client) continue;
         items.push({
@@ -449,7 +478,8 @@ function readJson(request: FastifyRequest): unknown {
   const text = typeof request.body === 'string' ? request.body.trim() : '';
   if (text === '') return undefined;
   const type = request.headers['content-type'] ?? '';
-  if (!type.startsWith('application/json')) throw new OAuthError(400, 'invalid_client_metadata', 'Send the metadata as JSON.');
+  if (!type.startsWith('application/json'))
+    throw new OAuthError(400, 'invalid_client_metadata', 'Send the metadata as JSON.');
   try {
     return JSON.parse(text);
   } catch {

@@ -1,10 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import Provider, { type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  type Adapter,
+  type AdapterPayload,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import type { Config } from '../../config.js';
 import { GRANTABLE_SCOPES } from '../../platform/auth/scopes.js';
 import { generateToken, hashToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
 import type { Db } from '../../platform/db/database.js';
+import { parseScopes } from './oauth2.rules.js';
 import {
   consumeStored,
   destroyStored,
@@ -183,9 +190,7 @@ export async function findSubject(
 function prefixFor(kind: 'access' | 'refresh', accountId: string | undefined): string {
   const subType = accountId ? requestSubjects.getStore()?.get(accountId) : undefined;
   if (kind === 'access') {
-    return subType === 'organization'
-      ? TOKEN_PREFIX.oauth2AccessTokenOrganization
-      : TOKEN_PREFIX.oauth2AccessTokenUser;
+    return subType === 'organization' ? TOKEN_PREFIX.oauth2AccessTokenOrganization : TOKEN_PREFIX.oauth2AccessTokenUser;
   }
   return subType === 'organization' ? TOKEN_PREFIX.oauth2RefreshTokenOrganization : TOKEN_PREFIX.oauth2RefreshTokenUser;
 }
@@ -197,7 +202,8 @@ export interface OAuth2Server {
 /** OIDC scopes carry claims; every API scope is declared as a scope without claims. */
 function claimsConfig(): Record<string, string[]> {
   const claims: Record<string, string[]> = {
-    openid: ['sub'],
+    // An organization subject's name (its slug) comes with openid, as the reference's userinfo.
+    openid: ['sub', 'name'],
     email: ['email', 'email_verified'],
     profile: ['name'],
   };
@@ -214,7 +220,28 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
     claims: claimsConfig(),
     scopes: [...GRANTABLE_SCOPES],
     conformIdTokenClaims: false,
-    extraParams: ['sub_type', 'sub'],
+    // Checked after the client and its redirect URI, so their errors go back to the client.
+    extraParams: {
+      sub_type: async (ctx: KoaContextWithOIDC, value: string | undefined) => {
+        // The reference requires a scope and refuses unknown ones; the library has dropped unknown
+        // ones from its parameters by now, so the request's own value is read.
+        const raw =
+          ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
+        const requested = Array.isArray(raw) ? raw[0] : raw;
+        if (typeof requested !== 'string' || requested.trim() === '')
+          throw new errors.InvalidScope('scope is required', '');
+        const parsed = parseScopes(requested);
+        if ('unknown' in parsed) throw new errors.InvalidScope('requested scope is not supported', parsed.unknown);
+        if (value !== undefined && value !== 'user' && value !== 'organization') {
+          throw new errors.InvalidRequest('sub_type must be user or organization');
+        }
+      },
+      sub: async (ctx: KoaContextWithOIDC, value: string | undefined) => {
+        if (value !== undefined && ctx.oidc.params?.sub_type !== 'organization') {
+          throw new errors.InvalidRequest('sub is only for sub_type=organization');
+        }
+      },
+    },
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     clientDefaults: {
@@ -286,10 +313,19 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
     return generateToken(TOKEN_PREFIX.oauth2AuthorizationCode);
   };
 
-  // The reference's wire where it differs from the library's: introspection names the token's type
-  // and the subject's kind.
+  // The reference's wire where it differs from the library's: discovery names the endpoints on the
+  // configured BASE_URL (the library would use the request's host); introspection names the token's
+  // type and the subject's kind.
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.path === '/.well-known/openid-configuration' && ctx.status === 200 && ctx.body) {
+      const body = ctx.body as Record<string, unknown>;
+      for (const [key, value] of Object.entries(body)) {
+        if ((key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string') {
+          body[key] = `${config.baseUrl}${new URL(value).pathname}`;
+        }
+      }
+    }
     if (ctx.path === PROVIDER_ROUTES.introspection && ctx.body && (ctx.body as { active?: boolean }).active) {
       const body = ctx.body as Record<string, unknown>;
       const found = typeof body.sub === 'string' ? await findSubject(db, body.sub) : undefined;

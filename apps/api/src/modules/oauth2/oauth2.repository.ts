@@ -83,7 +83,13 @@ export async function listClientsOfUser(
 ): Promise<{ rows: StoredClient[]; total: number }> {
   const base = db.selectFrom('oauth2_clients').where('user_id', '=', userId).where('deleted_at', 'is', null);
   const [rows, count] = await Promise.all([
-    base.select(CLIENT_COLUMNS).orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    base
+      .select(CLIENT_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(toClient), total: Number(count.n) };
@@ -278,10 +284,7 @@ export async function deleteExpiredStored(db: Db, now: Date): Promise<void> {
 
 // ---- subjects ------------------------------------------------------------------------------------
 
-export async function findUserForClaims(
-  db: Db,
-  id: string,
-): Promise<{ id: string; email: string } | undefined> {
+export async function findUserForClaims(db: Db, id: string): Promise<{ id: string; email: string } | undefined> {
   return db.selectFrom('users').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
 }
 
@@ -313,7 +316,9 @@ export async function listOrganizationsOfUser(
 
 // ---- signing keys --------------------------------------------------------------------------------
 
-export async function listSigningKeys(db: Db): Promise<{ kid: string; retired_at: Date | null; private_jwk: unknown }[]> {
+export async function listSigningKeys(
+  db: Db,
+): Promise<{ kid: string; retired_at: Date | null; private_jwk: unknown }[]> {
   return db
     .selectFrom('oauth2_signing_keys')
     .select(['kid', 'retired_at', 'private_jwk'])
@@ -327,7 +332,11 @@ export async function insertSigningKey(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (values.retireOthers) {
-      await trx.updateTable('oauth2_signing_keys').set({ retired_at: values.now }).where('retired_at', 'is', null).execute();
+      await trx
+        .updateTable('oauth2_signing_keys')
+        .set({ retired_at: values.now })
+        .where('retired_at', 'is', null)
+        .execute();
     }
     await trx
       .insertInto('oauth2_signing_keys')

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { findLiveSessionByHash } from '../../modules/auth/auth.repository.js';
 import { findLiveCustomerSessionByTokenHash } from '../../modules/customer-sessions/customer-sessions.repository.js';
+import { findLiveAccessToken } from '../../modules/oauth2/oauth2.repository.js';
 import {
   findLiveTokenByHash,
   touchOrganizationAccessToken,
@@ -75,6 +76,16 @@ export async function resolveSubject(deps: AuthDeps, credentials: Credentials): 
         sessionId: found.session.id,
         scopes: new Set(['customer_portal:read', 'customer_portal:write']),
       };
+    }
+    const oauth2User = token.startsWith(TOKEN_PREFIX.oauth2AccessTokenUser);
+    if (oauth2User || token.startsWith(TOKEN_PREFIX.oauth2AccessTokenOrganization)) {
+      // Issued by the authorization server on the wall clock (its lifetimes are real time, never the
+      // test clock); read on every request, so a revocation or expiry counts at once.
+      const found = await findLiveAccessToken(deps.db, tokenHash, new Date());
+      if (!found) throw new InvalidToken();
+      const scopes = new Set(found.scope.split(' ').filter(Boolean));
+      if (oauth2User) return { kind: 'user', userId: found.accountId, sessionId: null, scopes, viaCookie: false };
+      return { kind: 'organization', organizationId: found.accountId, tokenId: found.clientId, scopes };
     }
     throw new InvalidToken();
   }

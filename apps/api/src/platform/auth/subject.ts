@@ -3,7 +3,9 @@ import type { Scope } from './scopes.js';
 /** Who is calling. Every route declares which kinds it admits. */
 export type Subject =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; sessionId: string; scopes: ReadonlySet<string>; viaCookie: boolean }
+  /** A dashboard session (`sessionId`), or an OAuth2 access token of a user subject (`sessionId` null). */
+  | { kind: 'user'; userId: string; sessionId: string | null; scopes: ReadonlySet<string>; viaCookie: boolean }
+  /** An organization access token, or an OAuth2 access token of an organization subject. */
   | { kind: 'organization'; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
   /** A customer portal session (`polar_cst_` bearer): sees only its own customer's resources. */
   | {
