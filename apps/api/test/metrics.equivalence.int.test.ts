@@ -1,0 +1,212 @@
+import { sql, type RawBuilder } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimeInterval } from '../src/modules/metrics/metrics.periods.js';
+import { aggregateMetrics, type MetricsRow, type MetricsScope } from '../src/modules/metrics/metrics.repository.js';
+import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { referenceMetrics } from './support/metrics-reference.js';
+
+/**
+ * The production statement against the definitions stated literally (`support/metrics-reference.ts`)
+ * on a random world written straight to the tables: orders of every status with refunds, subscriptions
+ * started and ended anywhere (also before and after the ranges, at local midnights and month ends),
+ * amount changes, checkouts; every interval, three zones, filters. Any difference in any period fails.
+ */
+let server: TestServer;
+let acme: OrganizationFixture;
+let other: OrganizationFixture;
+const products: { id: string; interval: string | null }[] = [];
+const customers: string[] = [];
+
+/** A seeded generator (mulberry32): the world is the same on every run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// Instants on period boundaries of the zones tested, and random ones between 2025-12-20 and 2026-04-10.
+const BOUNDARIES = [
+  '2026-01-01T00:00:00Z',
+  '2025-12-31T23:00:00Z',
+  '2026-01-01T05:00:00Z',
+  '2026-01-31T23:00:00Z',
+  '2026-02-01T00:00:00Z',
+  '2026-02-01T05:00:00Z',
+  '2026-02-28T23:59:59.999Z',
+  '2026-03-01T00:00:00Z',
+  '2026-03-08T07:00:00Z',
+  '2026-03-09T00:00:00Z',
+  '2026-03-29T01:00:00Z',
+  '2026-03-31T22:00:00Z',
+  '2026-04-01T00:00:00Z',
+  '2026-01-05T00:00:00Z',
+  '2026-01-04T23:00:00Z',
+  '2026-01-12T05:00:00Z',
+];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  acme = await organizationFactory(server, { name: 'Acme' });
+  other = await organizationFactory(server, { name: 'Other' });
+  const db = server.runtime.database.db;
+  const next = random(20);
+  const pick = <T>(values: T[]) => values[Math.floor(next() * values.length)]!;
+  const from = Date.parse('2025-12-20T00:00:00Z');
+  const span = Date.parse('2026-04-10T00:00:00Z') - from;
+  const instant = () => (next() < 0.3 ? new Date(pick(BOUNDARIES)) : new Date(from + Math.floor(next() * span)));
+  const created = new Date('2025-01-01T00:00:00Z');
+
+  for (const organization of [acme, other]) {
+    const org = organization.organization.id;
+    for (const interval of [null, null, 'month', 'year']) {
+      const id = crypto.randomUUID();
+      await sql`INSERT INTO products (id, created_at, organization_id, name, recurring_interval)
+                VALUES (${id}, ${created}, ${org}, 'P', ${interval})`.execute(db);
+      if (organization === acme) products.push({ id, interval });
+    }
+    for (let i = 0; i < 12; i++) {
+      const id = crypto.randomUUID();
+      await sql`INSERT INTO customers (id, created_at, organization_id, email)
+                VALUES (${id}, ${created}, ${org}, ${`c${i}-${id}@example.test`})`.execute(db);
+      if (organization === acme) customers.push(id);
+    }
+  }
+  const org = acme.organization.id;
+  const subscriptions: { id: string; started: Date | null; amount: number; interval: string; product: string }[] = [];
+  const rows = {
+    subscriptions: [] as RawBuilder<unknown>[],
+    changes: [] as RawBuilder<unknown>[],
+    orders: [] as RawBuilder<unknown>[],
+    checkouts: [] as RawBuilder<unknown>[],
+  };
+  for (let i = 0; i < 70; i++) {
+    const product = pick(products.filter((p) => p.interval));
+    const started = next() < 0.08 ? null : instant();
+    let ended: Date | null = null;
+    if (next() < 0.45) {
+      ended = started && next() < 0.9 ? new Date(Math.max(started.getTime(), instant().getTime())) : instant();
+    }
+    const id = crypto.randomUUID();
+    const amount = 500 + Math.floor(next() * 40) * 100 + (next() < 0.3 ? 6 : 0);
+    rows.subscriptions.push(sql`(${id}, ${started ?? created}, ${org}, ${pick(customers)}, ${product.id}, ${amount},
+      'usd', ${product.interval}, ${ended ? 'canceled' : started ? 'active' : 'incomplete'}, ${started ?? created}, 1,
+      ${started}::timestamptz, ${ended}::timestamptz)`);
+    subscriptions.push({ id, started, amount, interval: product.interval!, product: product.id });
+    // Some change their amount once or twice.
+    for (let c = 0; started && c < 2 && next() < 0.3; c++) {
+      rows.changes.push(sql`(${crypto.randomUUID()}, ${id}, ${org}, ${new Date(instant().getTime() + c)},
+        ${amount + (next() < 0.5 ? 300 : -200)}, ${next() < 0.3 ? 'year' : 'month'}, ${amount}, ${pick(['month', 'year'])})`);
+    }
+  }
+  await sql`INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
+              recurring_interval, status, current_period_start, anchor_day, started_at, ended_at)
+            VALUES ${sql.join(rows.subscriptions)}`.execute(db);
+  await sql`INSERT INTO subscription_amount_changes (id, subscription_id, organization_id, changed_at,
+              previous_amount, previous_interval, amount, recurring_interval)
+            VALUES ${sql.join(rows.changes)}`.execute(db);
+  const statuses = ['paid', 'paid', 'paid', 'pending', 'refunded', 'partially_refunded'];
+  for (let i = 0; i < 260; i++) {
+    const subscription = next() < 0.45 ? pick(subscriptions) : undefined;
+    const product = subscription ? subscription.product : pick(products.filter((p) => !p.interval)).id;
+    const at = subscription?.started && next() < 0.4 ? subscription.started : instant();
+    const net = Math.floor(next() * 50) * 100 + (next() < 0.2 ? 1 : 0);
+    const status = pick(statuses);
+    const refunded = status === 'refunded' ? net : status === 'partially_refunded' ? Math.floor(net / 3) : 0;
+    rows.orders.push(sql`(${crypto.randomUUID()}, ${at}, ${org}, ${pick(customers)}, ${product},
+      ${subscription?.id ?? null}::uuid, ${status}, ${subscription ? 'subscription_cycle' : 'purchase'}, 'usd', ${net}, 0,
+      ${net}, 0, ${net}, ${refunded}, ${`EQ-${i}`})`);
+  }
+  await sql`INSERT INTO orders (id, created_at, organization_id, customer_id, product_id, subscription_id, status,
+              billing_reason, currency, subtotal_amount, discount_amount, net_amount, tax_amount, total_amount,
+              refunded_amount, invoice_number)
+            VALUES ${sql.join(rows.orders)}`.execute(db);
+  const prices = new Map<string, string>();
+  for (const product of products) {
+    const id = crypto.randomUUID();
+    await sql`INSERT INTO product_prices (id, created_at, product_id, position, amount_type, price_currency, price_amount)
+              VALUES (${id}, ${created}, ${product.id}, 0, 'fixed', 'usd', 1000)`.execute(db);
+    prices.set(product.id, id);
+  }
+  for (let i = 0; i < 160; i++) {
+    const product = pick(products);
+    const at = instant();
+    rows.checkouts.push(sql`(${crypto.randomUUID()}, ${at}, ${org}, ${`cs_eq_${i}_${crypto.randomUUID()}`},
+      ${pick(['open', 'expired', 'confirmed', 'succeeded', 'succeeded', 'failed'])},
+      ${new Date(at.getTime() + 3_600_000)}, ${product.id}, ${prices.get(product.id)!}, 1000, 'usd', true, false, false,
+      ${next() < 0.8 ? pick(customers) : null}::uuid)`);
+  }
+  await sql`INSERT INTO checkouts (id, created_at, organization_id, client_secret, status, expires_at, product_id,
+              product_price_id, amount, currency, allow_discount_codes, require_billing_address,
+              is_business_customer, customer_id)
+            VALUES ${sql.join(rows.checkouts)}`.execute(db);
+}, 120_000);
+afterAll(() => server?.stop());
+
+/** Values as the service reads them (`Number(value)`): counts come as numbers, sums as numeric strings. */
+const normalized = (rows: MetricsRow[]) =>
+  rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : Number(value)]),
+    ),
+  );
+
+const RANGES: [TimeInterval, string, string][] = [
+  ['hour', '2026-03-07', '2026-03-09'],
+  ['hour', '2026-03-28', '2026-03-30'],
+  ['day', '2025-12-28', '2026-04-05'],
+  ['week', '2026-01-01', '2026-03-31'],
+  ['month', '2026-01-01', '2026-03-31'],
+  ['month', '2026-01-15', '2026-03-15'],
+  ['year', '2025-01-01', '2026-12-31'],
+];
+
+describe('aggregateMetrics equals the definitions', () => {
+  for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York']) {
+    it(`every interval in ${timezone}`, async () => {
+      const scope: MetricsScope = { organizationIds: [acme.organization.id] };
+      for (const [interval, startDate, endDate] of RANGES) {
+        const range = { startDate, endDate, interval, timezone };
+        const db = server.runtime.database.db;
+        const expected = normalized(await referenceMetrics(db, scope, range));
+        expect(normalized(await aggregateMetrics(db, scope, range)), `${interval} ${startDate}..${endDate}`).toEqual(
+          expected,
+        );
+      }
+    });
+  }
+
+  it('with filters: products, billing type, customers, several organizations', async () => {
+    const db = server.runtime.database.db;
+    const range = {
+      startDate: '2025-12-28',
+      endDate: '2026-04-05',
+      interval: 'week' as const,
+      timezone: 'Europe/Paris',
+    };
+    const scopes: MetricsScope[] = [
+      { organizationIds: [acme.organization.id], productIds: [products[0]!.id, products[2]!.id] },
+      { organizationIds: [acme.organization.id], billingTypes: ['recurring'] },
+      { organizationIds: [acme.organization.id], billingTypes: ['one_time'] },
+      {
+        organizationIds: [acme.organization.id],
+        billingTypes: ['one_time', 'recurring'],
+        customerIds: customers.slice(0, 4),
+      },
+      { organizationIds: [acme.organization.id, other.organization.id] },
+      { organizationIds: [other.organization.id] },
+    ];
+    for (const scope of scopes) {
+      const expected = normalized(await referenceMetrics(db, scope, range));
+      expect(expected.some((row) => Number(row.orders) > 0) || scope.organizationIds[0] === other.organization.id).toBe(
+        true,
+      );
+      expect(normalized(await aggregateMetrics(db, scope, range)), JSON.stringify(scope)).toEqual(expected);
+    }
+  });
+});
