@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -43,7 +44,7 @@ export async function openPage(
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 let hasArtifactsFolder = false;
 
-/** The whole page as test/artifacts/<name>.png. */
+/** The whole page as test/artifacts/<name>.png (`mobile/checkout` goes to test/artifacts/mobile/). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (!hasArtifactsFolder) {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -51,7 +52,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     writeFileSync(join(ARTIFACTS, '.gitignore'), '*\n');
     hasArtifactsFolder = true;
   }
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true });
 }
 
 /** Creates an account on /signup and its first organization; ends on the organization's products page. */
@@ -75,4 +78,49 @@ export async function definitions(page: Page): Promise<Record<string, string>> {
   const terms = await page.locator('dt').allTextContents();
   const values = await page.locator('dt + dd').allTextContents();
   return Object.fromEntries(terms.map((term, index) => [term.trim(), values[index]?.trim() ?? '']));
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core on the page as it is now (WCAG 2.x A and AA rules and best practices) and fails on any
+ * serious or critical finding, naming the rule and the elements. Moderate and minor findings are not
+ * failures: the suite holds the line the accessibility review drew.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, state = page.url()): Promise<void> {
+  // Evaluated through the DevTools protocol, so the page's Content-Security-Policy does not block it.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (tags) => {
+    const { axe, document } = globalThis as unknown as {
+      axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
+      document: unknown;
+    };
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
+    }));
+  }, AXE_TAGS);
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  if (serious.length > 0) {
+    const lines = serious.flatMap((violation) => [
+      `${violation.impact} ${violation.id}: ${violation.help}`,
+      ...violation.nodes.map(
+        (node) =>
+          `  ${node.target.join(' ')}${node.failureSummary ? ` — ${node.failureSummary.replace(/\s+/g, ' ')}` : ''}`,
+      ),
+    ]);
+    throw new Error(`Accessibility violations on ${state}:\n${lines.join('\n')}`);
+  }
 }

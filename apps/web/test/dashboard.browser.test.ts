@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
-import { hasChromium, launchBrowser, openPage } from './browser.js';
+import { expectNoSeriousA11yViolations, hasChromium, launchBrowser, openPage } from './browser.js';
 
 /**
  * The seller dashboard in a real browser against the real server (embedded database), through the
@@ -33,6 +33,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     await page.goto('/dashboard');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await expectNoSeriousA11yViolations(page, 'sign in');
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
   });
@@ -45,18 +46,21 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
     const message = page.locator(`[id="${(await field.getAttribute('aria-describedby'))!.split(' ').pop()}"]`);
     expect(await message.textContent()).toBe('Must be at least 8 characters.');
+    await expectNoSeriousA11yViolations(page, 'sign up with a refused password');
   });
 
   it('signs up and creates the first organization', async () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Create your first organization' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'first organization');
     await page.getByLabel('Organization name').fill('Acme Software');
     expect(await page.getByLabel('Slug').inputValue()).toBe('acme-software');
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/acme-software/products');
     await page.getByRole('heading', { name: 'No products yet' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'products, empty');
   });
 
   it('creates a product with a fixed price and lists it', async () => {
@@ -70,6 +74,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     const amount = page.getByLabel('Amount');
     await expect.poll(() => amount.getAttribute('aria-invalid')).toBe('true');
     await page.getByText('Must be at least 50.').waitFor();
+    await expectNoSeriousA11yViolations(page, 'new product with a refused amount');
 
     await page.getByLabel('Amount').fill('25');
     await page.getByRole('button', { name: 'Create product' }).click();
@@ -78,6 +83,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     const row = table.getByRole('row').filter({ hasText: 'Pro plan' });
     await expect(row.getByText('$25.00').isVisible()).resolves.toBe(true);
     await expect(row.getByText('Monthly').isVisible()).resolves.toBe(true);
+    await expectNoSeriousA11yViolations(page, 'products');
   });
 
   it('creates an access token that is shown once', async () => {
@@ -92,6 +98,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     await created.getByText('Copy this token now: it is shown only once.').waitFor();
     expect(await created.getByLabel('New access token').textContent()).toMatch(/^polar_oat_/);
     await expect(created.getByRole('button', { name: 'Copy token' }).isVisible()).resolves.toBe(true);
+    await expectNoSeriousA11yViolations(page, 'access token created');
     await created.getByRole('button', { name: 'Done' }).click();
     const row = page
       .getByRole('table', { name: 'Access tokens' })
@@ -109,10 +116,12 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     await dialog.getByLabel('Discount name').fill('Launch');
     await dialog.getByLabel('Code').fill('LAUNCH20');
     await dialog.getByLabel('Percentage').fill('20');
+    await expectNoSeriousA11yViolations(page, 'new discount');
     await dialog.getByRole('button', { name: 'Create discount' }).click();
     const row = page.getByRole('table', { name: 'Discounts' }).getByRole('row').filter({ hasText: 'LAUNCH20' });
     await row.waitFor();
     await expect(row.getByText('20% off once').isVisible()).resolves.toBe(true);
+    await expectNoSeriousA11yViolations(page, 'discounts');
   });
 
   it('creates a checkout link for the product with the discount', async () => {
@@ -122,6 +131,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     const dialog = page.getByRole('dialog', { name: 'New checkout link' });
     await dialog.getByLabel('Label').fill('Launch tweet');
     await dialog.getByRole('checkbox', { name: 'Pro plan' }).check();
+    await expectNoSeriousA11yViolations(page, 'new checkout link');
     await dialog.getByLabel('Discount applied').click();
     await page.getByRole('option', { name: 'Launch' }).click();
     await dialog.getByRole('button', { name: 'Create checkout link' }).click();
@@ -135,6 +145,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     expect(await row.getByRole('link', { name: 'Open Launch tweet in a new tab' }).getAttribute('href')).toMatch(
       /^https?:\/\//,
     );
+    await expectNoSeriousA11yViolations(page, 'checkout links');
   });
 
   it('signs out, refuses a wrong password in words, and signs in again', async () => {

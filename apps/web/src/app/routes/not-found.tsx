@@ -5,6 +5,7 @@ export function Component() {
   return (
     <main className="mx-auto max-w-xl p-8">
       <EmptyState
+        headingLevel={1}
         title="Page not found"
         description="There is nothing at this address."
         action={

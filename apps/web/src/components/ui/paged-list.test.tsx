@@ -100,7 +100,9 @@ describe('PagedTable', () => {
       ['Pear', 'Eat Pear'],
     ]);
     expect(screen.getByText('Actions').className).toBe('sr-only');
-    expect(screen.getByRole('navigation', { name: 'Pagination' }).textContent).toContain('2 results · page 1 of 1');
+    expect(screen.getByRole('navigation', { name: 'Fruit pagination' }).textContent).toContain(
+      '2 results · page 1 of 1',
+    );
   });
 
   it('right-aligns a column’s header and cells', () => {

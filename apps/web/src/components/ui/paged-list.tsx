@@ -21,6 +21,8 @@ export interface ListQuery<T> {
 
 export interface PagedListProps<T> {
   query: ListQuery<T>;
+  /** What the list holds, e.g. "Orders": names its pager. */
+  label?: string;
   /** What is loading, e.g. "Loading orders…" (plain "Loading…" when left out). */
   loadingLabel?: string;
   /** Shown when the first page has no items: say what the list is for, or that nothing matches the filters. */
@@ -35,7 +37,7 @@ export interface PagedListProps<T> {
  * The states every list goes through: loading, an error in words, empty, or the page with its pager.
  * An empty page past the first (its last rows were just deleted) keeps the pager: it is the way back.
  */
-export function PagedList<T>({ query, loadingLabel, empty, page, onPageChange, children }: PagedListProps<T>) {
+export function PagedList<T>({ query, label, loadingLabel, empty, page, onPageChange, children }: PagedListProps<T>) {
   if (query.isPending) return <Loading label={loadingLabel} />;
   if (query.isError || !query.data) return <ApiErrorAlert error={query.error} />;
   if (query.data.items.length === 0 && page === 1) return <>{empty}</>;
@@ -43,6 +45,7 @@ export function PagedList<T>({ query, loadingLabel, empty, page, onPageChange, c
     <>
       {children(query.data.items)}
       <Pagination
+        label={label}
         page={page}
         maxPage={query.data.pagination.max_page}
         totalCount={query.data.pagination.total_count}
@@ -65,7 +68,14 @@ export function PagedTable<T extends { id: string }, S extends string = string>(
   ...table
 }: PagedTableProps<T, S>) {
   return (
-    <PagedList query={query} loadingLabel={loadingLabel} empty={empty} page={page} onPageChange={onPageChange}>
+    <PagedList
+      query={query}
+      label={table.label}
+      loadingLabel={loadingLabel}
+      empty={empty}
+      page={page}
+      onPageChange={onPageChange}
+    >
       {(rows) => <DataTable rows={rows} {...table} />}
     </PagedList>
   );

@@ -1,15 +1,68 @@
-import type { ReactNode, ThHTMLAttributes } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type ThHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
 
+/** Whether a box scrolls sideways, and whether columns remain to its right; follows resizes and scrolling. */
+function useSidewaysScroll() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState({ scrolls: false, moreRight: false });
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      const moreRight = scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1;
+      setState((previous) =>
+        previous.scrolls === scrolls && previous.moreRight === moreRight ? previous : { scrolls, moreRight },
+      );
+    };
+    measure();
+    box.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(box);
+    if (box.firstElementChild) observer?.observe(box.firstElementChild);
+    return () => {
+      box.removeEventListener('scroll', measure);
+      observer?.disconnect();
+    };
+  }, []);
+  return { ref, ...state };
+}
+
+/**
+ * A table in a box that scrolls sideways when the screen is narrower than its columns (a phone). Then
+ * the box says so: a shade on the right edge while columns remain there, a line of text under it, and
+ * the box takes keyboard focus so arrow keys scroll it.
+ */
 export function Table({ label, children }: { label: string; children: ReactNode }) {
-  // `relative`: visually hidden text (position: absolute) of cells scrolled out of view stays clipped by
-  // the scroll box; without it, it is placed against the page and widens the page on a phone.
+  const { ref, scrolls, moreRight } = useSidewaysScroll();
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table aria-label={label} className="w-full text-left text-sm">
-        {children}
-      </table>
+    <div>
+      <div className="relative">
+        {/* `relative`: visually hidden text (position: absolute) of cells scrolled out of view stays clipped
+            by the scroll box; without it, it is placed against the page and widens the page on a phone. */}
+        <div
+          ref={ref}
+          className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          {...(scrolls ? { role: 'region', 'aria-label': `${label}, scrolls sideways`, tabIndex: 0 } : {})}
+        >
+          <table aria-label={label} className="w-full text-left text-sm">
+            {children}
+          </table>
+        </div>
+        {moreRight && (
+          <div
+            aria-hidden
+            data-testid="more-columns-shade"
+            className="pointer-events-none absolute inset-y-px right-px w-10 rounded-r-lg bg-gradient-to-l from-white to-transparent"
+          />
+        )}
+      </div>
+      {scrolls && (
+        <p className="mt-1 text-xs text-slate-600">
+          {moreRight ? 'More columns to the right: scroll sideways.' : 'Scroll sideways to see every column.'}
+        </p>
+      )}
     </div>
   );
 }
@@ -138,15 +191,20 @@ export function DataTable<T extends { id: string }, S extends string = string>({
 }
 
 export interface PaginationProps {
+  /** What is paged, e.g. "Orders": names the landmark, so two lists on one page have distinct ones. */
+  label?: string;
   page: number;
   maxPage: number;
   totalCount: number;
   onPageChange(page: number): void;
 }
 
-export function Pagination({ page, maxPage, totalCount, onPageChange }: PaginationProps) {
+export function Pagination({ label, page, maxPage, totalCount, onPageChange }: PaginationProps) {
   return (
-    <nav aria-label="Pagination" className="mt-3 flex items-center justify-between gap-2 text-sm text-slate-700">
+    <nav
+      aria-label={label ? `${label} pagination` : 'Pagination'}
+      className="mt-3 flex items-center justify-between gap-2 text-sm text-slate-700"
+    >
       <p>
         {totalCount} {totalCount === 1 ? 'result' : 'results'} · page {Math.min(page, Math.max(maxPage, 1))} of{' '}
         {Math.max(maxPage, 1)}

@@ -17,6 +17,7 @@ export function Component() {
       <PageHeader title="Orders" description="Your purchases, renewals and plan changes, with their receipts." />
       <PagedList
         query={query}
+        label="Orders"
         loadingLabel="Loading your orders…"
         page={page}
         onPageChange={setPage}

@@ -44,6 +44,7 @@ export function Component() {
         )}
         <PagedList
           query={query}
+          label="Cards"
           loadingLabel="Loading your cards…"
           page={page}
           onPageChange={setPage}

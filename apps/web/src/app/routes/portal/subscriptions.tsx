@@ -17,6 +17,7 @@ export function Component() {
       <PageHeader title="Subscriptions" description="Cancel, resume or change the plan of a subscription." />
       <PagedList
         query={query}
+        label="Subscriptions"
         loadingLabel="Loading your subscriptions…"
         page={page}
         onPageChange={setPage}

@@ -37,7 +37,7 @@ import { CustomAmountField } from './custom-amount-field';
 import { CustomFieldInput } from './custom-field-input';
 import { CustomerFields } from './customer-fields';
 import { DiscountCodeField } from './discount-code-field';
-import { OrderSummary } from './order-summary';
+import { OrderSummary, OrderTotalBar } from './order-summary';
 import { ProductDetails } from './product-details';
 import { ProductPicker, type ProductSelection } from './product-picker';
 import { SimulatedAuthenticationDialog } from '../../../components/payments/simulated-authentication-dialog';
@@ -347,6 +347,7 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
           onAnswer={(approve) => challenge?.(approve)}
         />
       </div>
+      <OrderTotalBar checkout={checkout} />
     </form>
   );
 }

@@ -20,6 +20,7 @@ export function BenefitGrantsList({ customer, sellerName }: BenefitGrantsListPro
   return (
     <PagedList
       query={query}
+      label="Benefits"
       loadingLabel="Loading your benefits…"
       page={page}
       onPageChange={setPage}

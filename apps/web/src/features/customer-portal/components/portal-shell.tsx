@@ -82,8 +82,9 @@ export function PortalShell({
           )}
         </div>
         {account && (
-          <nav aria-label="Customer portal" className="mx-auto max-w-5xl overflow-x-auto px-2 sm:px-4">
-            <ul className="flex gap-1">
+          <nav aria-label="Customer portal" className="mx-auto max-w-5xl px-2 sm:px-4">
+            {/* Wraps onto a second line on a phone: every section stays in sight (none scrolled away). */}
+            <ul className="flex flex-wrap gap-x-1">
               {navigation.map((item) => (
                 <li key={item.label}>
                   <NavLink

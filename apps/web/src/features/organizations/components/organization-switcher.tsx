@@ -10,7 +10,8 @@ export interface OrganizationSwitcherProps {
 /** The current organization; opens a menu of the user's others (each opens its dashboard) and creating one. */
 export function OrganizationSwitcher({ current, organizations }: OrganizationSwitcherProps) {
   return (
-    <DropdownMenu.Root>
+    // Not modal: a modal menu hides the rest of the page with aria-hidden while its links stay focusable.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
         aria-label={`Organization: ${current.name}. Switch organization`}
         className="flex w-full items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-left text-sm font-medium text-slate-900 hover:bg-slate-50"

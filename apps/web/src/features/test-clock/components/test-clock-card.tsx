@@ -37,14 +37,13 @@ export function TestClockCard({ organizationId }: { organizationId: string }) {
         Organization time: <strong>{formatDateTime(clock.data.now)}</strong>
         {ahead > 0 ? ` (${plural(ahead, 'day', 'days')} ahead)` : ''}
       </p>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Move the clock forward">
         {STEPS.map((step) => (
           <Button
             key={step.days}
             variant="secondary"
             size="sm"
             disabled={advance.isPending}
-            aria-label={`Move forward ${plural(step.days, 'day', 'days')}`}
             onClick={() =>
               advance.mutate(step.days, {
                 onSuccess: (run) => setLastRun(`Moved ${step.label.slice(1)}: ${describeRun(run)}`),

@@ -46,6 +46,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
       <ApiErrorAlert error={redeliver.error} />
       <PagedList
         query={query}
+        label="Deliveries"
         loadingLabel="Loading deliveries…"
         page={page}
         onPageChange={setPage}
