@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+import type { TrialInterval } from './products.js';
 import type { Json, NullableTimestamp, Timestamp } from './types.js';
 
 /** Tables of migration 0007: checkout links and their products. */
@@ -15,6 +17,9 @@ export interface CheckoutLinksTable {
   require_billing_address: boolean;
   discount_id: string | null;
   metadata: Json;
+  /** Migration 0036: the links' trial (null: the product's). */
+  trial_interval: ColumnType<TrialInterval | null, TrialInterval | null | undefined, TrialInterval | null>;
+  trial_interval_count: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CheckoutLinkProductsTable {

@@ -1,5 +1,6 @@
 import type { ColumnType } from 'kysely';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from './types.js';
+import type { TrialInterval } from './products.js';
 
 /** Tables of migration 0010: checkouts, their products, subscriptions and their price snapshots. */
 export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed';
@@ -40,6 +41,9 @@ export interface CheckoutsTable {
   custom_field_data: Json;
   subscription_id: string | null;
   checkout_link_id: string | null;
+  /** Migration 0036: the checkout's trial (null: the product's). */
+  trial_interval: ColumnType<TrialInterval | null, TrialInterval | null | undefined, TrialInterval | null>;
+  trial_interval_count: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CheckoutProductsTable {
@@ -81,6 +85,10 @@ export interface SubscriptionsTable {
   past_due_at: NullableTimestamp;
   /** Migration 0014: the start of the first period the discount paid for. */
   discount_applied_at: NullableTimestamp;
+  /** Migration 0036: the trial (null: none); `trial_reminded_at`: the trial-ending email was queued. */
+  trial_start: NullableTimestamp;
+  trial_end: NullableTimestamp;
+  trial_reminded_at: NullableTimestamp;
 }
 
 export interface SubscriptionPricesTable {

@@ -16,7 +16,16 @@ export interface ProductsTable {
   price_sort_amount: number | null;
   /** Migration 0026: false for a product exempt from tax. */
   is_tax_applicable: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Migration 0036: the trial a recurring product offers (both set, or both null). */
+  trial_interval: ColumnType<TrialInterval | null, TrialInterval | null | undefined, TrialInterval | null>;
+  trial_interval_count: ColumnType<number | null, number | null | undefined, number | null>;
+  /** False: a card-less trial (no card asked at checkout; it ends at trial end unless one is added). */
+  trial_requires_payment_method: ColumnType<boolean, boolean | undefined, boolean>;
+  /** One trial per customer (email) of this product. */
+  trial_once_per_customer: ColumnType<boolean, boolean | undefined, boolean>;
 }
+
+export type TrialInterval = 'day' | 'week' | 'month' | 'year';
 
 export interface ProductPricesTable {
   id: string;

@@ -43,7 +43,20 @@ export interface SubscriptionAmountChangesTable {
   recurring_interval: 'month' | 'year';
 }
 
+/** Migration 0036: who had a trial of which product (one trial per customer and product). */
+export interface TrialRedemptionsTable {
+  id: string;
+  created_at: Timestamp;
+  organization_id: string;
+  product_id: string;
+  customer_id: string;
+  /** Lower-cased. */
+  email: string;
+  subscription_id: string;
+}
+
 export interface SubscriptionsTables {
+  trial_redemptions: TrialRedemptionsTable;
   subscription_charges: SubscriptionChargesTable;
   subscription_billing_entries: SubscriptionBillingEntriesTable;
   subscription_amount_changes: SubscriptionAmountChangesTable;

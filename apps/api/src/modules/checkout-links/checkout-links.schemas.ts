@@ -3,7 +3,7 @@ import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { oneOrList, paginationQuery, sortingQuery } from '../../platform/http/query.js';
 import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
 import { DiscountBase } from '../discounts/discounts.schemas.js';
-import { CheckoutLinkProduct } from '../products/products.schemas.js';
+import { CheckoutLinkProduct, TrialInterval, trialInput } from '../products/products.schemas.js';
 
 export const CheckoutLink = z
   .object({
@@ -22,6 +22,9 @@ export const CheckoutLink = z
     products: z.array(CheckoutLinkProduct),
     discount: DiscountBase.nullable(),
     url: z.string(),
+    // The trial its checkouts give instead of the product's (null: the product's; docs/trials.md).
+    trial_interval: TrialInterval.nullable(),
+    trial_interval_count: z.int().nullable(),
   })
   .meta({ id: 'CheckoutLink' });
 
@@ -39,6 +42,7 @@ const common = {
   require_billing_address: z.boolean().default(false),
   discount_id: Id().nullable().optional(),
   success_url: SuccessUrl.nullable().optional(),
+  ...trialInput,
 };
 
 /**
@@ -76,6 +80,8 @@ export const CheckoutLinkUpdate = z
     require_billing_address: z.boolean().nullable().optional(),
     discount_id: common.discount_id,
     success_url: common.success_url,
+    // A null removes the link's own trial.
+    ...trialInput,
   })
   .meta({ id: 'CheckoutLinkUpdate' });
 

@@ -30,5 +30,7 @@ export function serializeCheckoutLink(
     products: products.map(serializeCheckoutLinkProduct),
     discount: discount ? serializeDiscountBase(discount) : null,
     url,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
   };
 }

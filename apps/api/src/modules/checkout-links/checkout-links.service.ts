@@ -1,3 +1,4 @@
+import { trialIssue } from '../subscriptions/subscriptions.trials.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod/v4';
 import { generateToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
@@ -148,6 +149,12 @@ export async function createCheckoutLink(ctx: Context, input: CheckoutLinkCreate
   }
   const products = await checkProducts(ctx, issues, organization.id, productIds, loc);
   if (input.discount_id) await checkDiscount(ctx, issues, organization.id, input.discount_id, products);
+  const trial = trialIssue(
+    input.trial_interval,
+    input.trial_interval_count,
+    products.some((product) => product.recurring_interval !== null),
+  );
+  if (trial) issues.add(['body', trial.field], trial.message);
   issues.throwIfAny();
 
   const id = randomUUID();
@@ -165,6 +172,8 @@ export async function createCheckoutLink(ctx: Context, input: CheckoutLinkCreate
     require_billing_address: input.require_billing_address,
     discount_id: input.discount_id ?? null,
     metadata: JSON.stringify(input.metadata ?? {}),
+    trial_interval: input.trial_interval ?? null,
+    trial_interval_count: input.trial_interval_count ?? null,
   });
   await replaceCheckoutLinkProducts(
     ctx.db,
@@ -206,6 +215,20 @@ export async function updateCheckoutLink(
   if (discountId && (input.discount_id !== undefined || input.products != null)) {
     await checkDiscount(ctx, issues, current.organization_id, discountId, products);
   }
+  const trialChanged = input.trial_interval !== undefined || input.trial_interval_count !== undefined;
+  const removed = input.trial_interval === null || input.trial_interval_count === null;
+  const trial = {
+    trial_interval: removed ? null : (input.trial_interval ?? current.trial_interval),
+    trial_interval_count: removed ? null : (input.trial_interval_count ?? current.trial_interval_count),
+  };
+  if (trialChanged || input.products != null) {
+    const issue = trialIssue(
+      trial.trial_interval,
+      trial.trial_interval_count,
+      products.some((product) => product.recurring_interval !== null),
+    );
+    if (issue) issues.add(['body', issue.field], issue.message);
+  }
   issues.throwIfAny();
 
   await updateCheckoutLinkRow(ctx.db, id, {
@@ -216,6 +239,7 @@ export async function updateCheckoutLink(
     ...(input.require_billing_address != null ? { require_billing_address: input.require_billing_address } : {}),
     ...(input.discount_id !== undefined ? { discount_id: input.discount_id } : {}),
     ...(input.success_url !== undefined ? { success_url: input.success_url } : {}),
+    ...(trialChanged ? trial : {}),
   });
   if (input.products != null) await replaceCheckoutLinkProducts(ctx.db, id, [...new Set(productIds)]);
   return reload(ctx, id);

@@ -83,6 +83,8 @@ export interface CheckoutFlagsInput {
   amount: number;
   totalAmount: number;
   discount: DiscountForAmount | null;
+  /** The trial the checkout gives (docs/trials.md), and whether it needs a card. */
+  trial?: { requiresPaymentMethod: boolean } | null;
 }
 
 export interface CheckoutFlags {
@@ -102,17 +104,20 @@ const DISCOUNTABLE: readonly AmountType[] = ['fixed', 'custom', 'metered_unit'];
  * - payment setup required: a recurring product that is not free, except a pay-what-you-want amount of 0
  *   with no metered price, or a 100 % forever discount (nothing will ever be charged);
  * - payment form: either of the two.
+ * With a trial nothing is charged now (the total is what the first period will cost): no payment, and a
+ * setup to save the card unless the trial is card-less.
  */
 export function checkoutFlags(input: CheckoutFlagsInput): CheckoutFlags {
   const isFree = input.productPrices.length > 0 && input.productPrices.every((p) => p.amount_type === 'free');
   const hasMetered = input.productPrices.some((p) => p.amount_type === 'metered_unit');
-  const paymentRequired = input.totalAmount > 0;
+  const trial = input.isRecurring ? (input.trial ?? null) : null;
+  const paymentRequired = input.totalAmount > 0 && trial === null;
   const neverCharged =
     (input.price.amount_type === 'custom' && input.amount === 0 && !hasMetered) ||
     (input.discount?.type === 'percentage' &&
       input.discount.duration === 'forever' &&
       input.discount.basis_points === 10_000);
-  const setupRequired = input.isRecurring && !isFree && !neverCharged;
+  const setupRequired = input.isRecurring && !isFree && !neverCharged && (trial?.requiresPaymentMethod ?? true);
   return {
     is_discount_applicable: input.productPrices.some((p) => DISCOUNTABLE.includes(p.amount_type)),
     is_free_product_price: isFree,

@@ -17,7 +17,8 @@ import {
   isSelectablePrice,
   validatedDiscount,
 } from './checkouts.rules.js';
-import type { CheckoutState } from './checkouts.state.js';
+import { isTrialRedeemed, type CheckoutState } from './checkouts.state.js';
+import { trialIssue } from '../subscriptions/subscriptions.trials.js';
 
 /** A checkout being changed: its state with a row that the rules rewrite. */
 export type Draft = CheckoutState;
@@ -125,6 +126,17 @@ export async function applyChanges(
     if (input.success_url !== undefined) draft.row.success_url = input.success_url;
     if (input.embed_origin !== undefined) draft.row.embed_origin = input.embed_origin;
     if (input.discount_id !== undefined) await setDiscount(ctx, draft, input.discount_id, 'discount_id', issues);
+    if (input.trial_interval !== undefined || input.trial_interval_count !== undefined) {
+      // A null removes the checkout's own trial; sending one of the two keeps the other.
+      const removed = input.trial_interval === null || input.trial_interval_count === null;
+      const interval = removed ? null : (input.trial_interval ?? draft.row.trial_interval);
+      const count = removed ? null : (input.trial_interval_count ?? draft.row.trial_interval_count);
+      const recurring = draft.products.some((bundle) => bundle.product.recurring_interval !== null);
+      const issue = trialIssue(interval, count, recurring);
+      if (issue) issues.add(['body', issue.field], issue.message);
+      draft.row.trial_interval = interval;
+      draft.row.trial_interval_count = count;
+    }
   } else if (input.discount_code !== undefined && draft.row.allow_discount_codes) {
     // A code is silently ignored when the checkout does not take codes.
     await setDiscount(ctx, draft, input.discount_code, 'discount_code', issues);
@@ -170,6 +182,8 @@ export async function finalizeDraft(ctx: Context, draft: Draft): Promise<{ taxFa
   });
   draft.row.tax_amount = tax.amount;
   draft.row.tax_details = tax.details;
+  // The buyer (email or customer) may have changed: one trial per customer is judged on who buys now.
+  draft.trialRedeemed = await isTrialRedeemed(ctx.db, draft);
   await checkSubscriptionUniqueness(ctx, {
     organization: draft.organization,
     product: draft.product,
@@ -209,5 +223,7 @@ export function draftChanges(draft: Draft, now: Date): CheckoutChanges {
     custom_field_data: JSON.stringify(row.custom_field_data ?? {}),
     success_url: row.success_url,
     embed_origin: row.embed_origin,
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
   };
 }

@@ -1,3 +1,4 @@
+import { trialIssue } from '../subscriptions/subscriptions.trials.js';
 import { randomUUID } from 'node:crypto';
 import { generateToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
 import type { Context } from '../../platform/context.js';
@@ -179,6 +180,12 @@ export async function createCheckout(ctx: Context, input: CheckoutCreateInput): 
     });
   const fields = validateCustomFieldData(customFieldsOf(product), input.custom_field_data, { validateRequired: false });
   for (const issue of fields.issues) issues.add(issue.loc, issue.msg, issue.type);
+  const trial = trialIssue(
+    input.trial_interval,
+    input.trial_interval_count,
+    bundles.some((bundle) => bundle.product.recurring_interval !== null),
+  );
+  if (trial) issues.add(['body', trial.field], trial.message);
   const discount = input.discount_id
     ? await validatedDiscount(ctx, issues, organization.id, product, price!, { id: input.discount_id }, [
         'body',
@@ -213,6 +220,8 @@ export async function createCheckout(ctx: Context, input: CheckoutCreateInput): 
       custom_field_data: JSON.stringify(fields.data),
       subscription_id: subscriptionId,
       checkout_link_id: null,
+      trial_interval: input.trial_interval ?? null,
+      trial_interval_count: input.trial_interval_count ?? null,
     },
   });
   return serializeCheckout(ctx.config, state);

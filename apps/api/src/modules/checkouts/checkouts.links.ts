@@ -108,6 +108,8 @@ export async function openCheckoutFromLink(
       custom_field_data: '{}',
       subscription_id: null,
       checkout_link_id: link.id,
+      trial_interval: link.trial_interval,
+      trial_interval_count: link.trial_interval_count,
     },
   });
 

@@ -4,7 +4,13 @@ import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { oneOrList, paginationQuery, queryString, sortingQuery } from '../../platform/http/query.js';
 import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
 import { Organization } from '../organizations/organizations.schemas.js';
-import { AttachedCustomField, CheckoutLinkProduct, ProductPrice } from '../products/products.schemas.js';
+import {
+  AttachedCustomField,
+  CheckoutLinkProduct,
+  ProductPrice,
+  TrialInterval,
+  trialInput,
+} from '../products/products.schemas.js';
 
 export const CHECKOUT_STATUSES = ['open', 'expired', 'confirmed', 'succeeded', 'failed'] as const;
 export const CheckoutStatus = z.enum(CHECKOUT_STATUSES).meta({ id: 'CheckoutStatus' });
@@ -91,6 +97,14 @@ const checkoutBase = {
   product_price: ProductPrice,
   discount: CheckoutDiscount.nullable(),
   attached_custom_fields: z.array(AttachedCustomField),
+  // The checkout's own trial (null: the product's), and the trial it gives (docs/trials.md): with one,
+  // nothing is charged now and the totals are what the first period will cost at the trial's end.
+  trial_interval: TrialInterval.nullable(),
+  trial_interval_count: z.int().nullable(),
+  active_trial_interval: TrialInterval.nullable(),
+  active_trial_interval_count: z.int().nullable(),
+  // Why a product's trial is not given: the buyer already had one.
+  trial_unavailable_reason: z.enum(['already_redeemed']).nullable(),
 };
 
 /** The seller's view. */
@@ -165,6 +179,7 @@ export const CheckoutCreate = z
     subscription_id: Id().nullable().optional(),
     success_url: SuccessUrl.nullable().optional(),
     embed_origin: z.string().max(2048).nullable().optional(),
+    ...trialInput,
     products: z.array(Id()).min(1).max(50),
   })
   .meta({ id: 'CheckoutCreate' });
@@ -181,6 +196,8 @@ export const CheckoutUpdate = z
     customer_metadata: MetadataInput.nullable().optional(),
     success_url: SuccessUrl.nullable().optional(),
     embed_origin: z.string().max(2048).nullable().optional(),
+    // A null removes the checkout's own trial (the product's applies again).
+    ...trialInput,
   })
   .meta({ id: 'CheckoutUpdate' });
 export type CheckoutUpdateInput = z.output<typeof CheckoutUpdate>;

@@ -57,7 +57,7 @@ type CheckoutSerializerConfig = Pick<Config, 'baseUrl' | 'stripeSecretKey' | 'st
 
 function serializeBase(config: CheckoutSerializerConfig, state: CheckoutState) {
   const { row } = state;
-  const { amounts, flags } = computeCheckout(state);
+  const { amounts, flags, trial } = computeCheckout(state);
   const address = serializeAddress(row.customer_billing_address);
   const taxId = row.customer_tax_id as [string, string] | null;
   return {
@@ -104,6 +104,11 @@ function serializeBase(config: CheckoutSerializerConfig, state: CheckoutState) {
       order: attached.order,
       required: attached.required,
     })),
+    trial_interval: row.trial_interval,
+    trial_interval_count: row.trial_interval_count,
+    active_trial_interval: trial.trial?.interval ?? null,
+    active_trial_interval_count: trial.trial?.count ?? null,
+    trial_unavailable_reason: trial.unavailable,
   };
 }
 

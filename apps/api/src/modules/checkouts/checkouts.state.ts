@@ -5,6 +5,8 @@ import type { OrganizationRow } from '../organizations/organizations.repository.
 import { findPricesOfProducts, type PriceWithMeter } from '../products/products.repository.js';
 import type { ProductBundle } from '../products/products.serializer.js';
 import { loadProductBundles } from '../products/products.service.js';
+import { hasRedeemedTrial } from '../subscriptions/subscriptions.trials.repository.js';
+import { checkoutTrial } from '../subscriptions/subscriptions.trials.js';
 import { checkoutAmounts, checkoutFlags, type CheckoutAmounts, type CheckoutFlags } from './checkouts.amounts.js';
 import { findCheckoutProductIds, findOrganizationsByIds, type CheckoutRow } from './checkouts.repository.js';
 
@@ -19,6 +21,8 @@ export interface CheckoutState {
   /** The selected price (possibly archived since). */
   price: PriceWithMeter;
   discount: DiscountRow | null;
+  /** The buyer already had a trial of the selected product, which gives one per customer. */
+  trialRedeemed: boolean;
 }
 
 /** Loads several checkouts' states with one query per kind of thing. */
@@ -38,14 +42,48 @@ export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Pro
   const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
   const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
   const organizationById = new Map(organizations.map((organization) => [organization.id, organization]));
-  return rows.map((row) => ({
+  const states = rows.map((row) => ({
     row,
     organization: organizationById.get(row.organization_id)!,
     products: (productIds.get(row.id) ?? []).map((id) => bundleById.get(id)!).filter(Boolean),
     product: bundleById.get(row.product_id)!,
     price: (prices.get(row.product_id) ?? []).find((price) => price.id === row.product_price_id)!,
     discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
+    trialRedeemed: false,
   }));
+  for (const state of states) state.trialRedeemed = await isTrialRedeemed(db, state);
+  return states;
+}
+
+/**
+ * Whether the checkout's buyer already had a trial of its selected product (only asked of a checkout
+ * that would give a trial of a product that gives one per customer, for a buyer it knows).
+ */
+export async function isTrialRedeemed(
+  db: Executor,
+  state: Pick<CheckoutState, 'row' | 'product'>,
+): Promise<boolean> {
+  const product = state.product.product;
+  const offered = checkoutTrial({
+    recurring: product.recurring_interval !== null && state.row.subscription_id === null,
+    product: { interval: product.trial_interval, count: product.trial_interval_count },
+    checkout: { interval: state.row.trial_interval, count: state.row.trial_interval_count },
+    redeemed: false,
+  }).trial;
+  if (!offered || !product.trial_once_per_customer) return false;
+  return hasRedeemedTrial(db, product.id, state.row.customer_id, state.row.customer_email, state.row.id);
+}
+
+/** The trial the checkout gives, and why it gives none when the buyer already had one. */
+export function trialOf(state: Pick<CheckoutState, 'row' | 'product' | 'trialRedeemed'>) {
+  const product = state.product.product;
+  return checkoutTrial({
+    // An upgrade of a free subscription is paid from now: no trial.
+    recurring: product.recurring_interval !== null && state.row.subscription_id === null,
+    product: { interval: product.trial_interval, count: product.trial_interval_count },
+    checkout: { interval: state.row.trial_interval, count: state.row.trial_interval_count },
+    redeemed: state.trialRedeemed,
+  });
 }
 
 export async function loadCheckoutState(db: Executor, row: CheckoutRow): Promise<CheckoutState> {
@@ -53,10 +91,14 @@ export async function loadCheckoutState(db: Executor, row: CheckoutRow): Promise
 }
 
 /** Amounts and flags of a checkout, from its selected product and price, discount and tax. */
-export function computeCheckout(state: Pick<CheckoutState, 'row' | 'product' | 'price' | 'discount'>): {
+export function computeCheckout(
+  state: Pick<CheckoutState, 'row' | 'product' | 'price' | 'discount'> & { trialRedeemed?: boolean },
+): {
   amounts: CheckoutAmounts;
   flags: CheckoutFlags;
+  trial: ReturnType<typeof trialOf>;
 } {
+  const trial = trialOf({ ...state, trialRedeemed: state.trialRedeemed ?? false });
   const inclusive = (state.row.tax_details as { inclusive?: boolean } | null)?.inclusive ?? false;
   const amounts = checkoutAmounts(state.row.amount, state.discount, state.row.tax_amount, inclusive);
   const flags = checkoutFlags({
@@ -66,6 +108,7 @@ export function computeCheckout(state: Pick<CheckoutState, 'row' | 'product' | '
     amount: state.row.amount,
     totalAmount: amounts.total_amount,
     discount: state.discount,
+    trial: trial.trial ? { requiresPaymentMethod: state.product.product.trial_requires_payment_method } : null,
   });
-  return { amounts, flags };
+  return { amounts, flags, trial };
 }

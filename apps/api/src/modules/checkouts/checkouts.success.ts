@@ -24,6 +24,9 @@ import { subscriptionAmount } from '../billing/billing.money.js';
 import { priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
+import { findActiveMethodsOfCustomer } from '../customer-portal/payment-methods/payment-methods.repository.js';
+import { insertTrialRedemption } from '../subscriptions/subscriptions.trials.repository.js';
+import { trialEnd } from '../subscriptions/subscriptions.trials.js';
 import { computeCheckout } from './checkouts.state.js';
 
 /** The selected price at the checkout amount, and the product's metered prices at 0. */
@@ -43,25 +46,43 @@ function snapshotPrices(draft: Draft): { product_price_id: string; amount: numbe
  */
 function checkoutTerms(draft: Draft, customer: CustomerRow, prices: readonly { amount: number }[], now: Date) {
   const interval = draft.product.product.recurring_interval!;
-  return {
-    product_id: draft.product.product.id,
-    customer_id: customer.id,
-    amount: subscriptionAmount(prices, draft.discount),
-    currency: draft.row.currency,
-    recurring_interval: interval,
-    status: 'active' as const,
-    current_period_start: now,
-    current_period_end: nextPeriodEnd(now, interval),
-    anchor_day: anchorDayOf(now),
-    cancel_at_period_end: false,
-    canceled_at: null,
-    ends_at: null,
-    discount_id: draft.discount?.id ?? null,
-    discount_applied_at: draft.discount ? now : null,
-    checkout_id: draft.row.id,
-    metadata: JSON.stringify(draft.row.metadata ?? {}),
-    custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
-  };
+  const { trial } = computeCheckout(draft).trial;
+  if (trial) {
+    // A trial is the first period, free; the first paid period starts at its end (the anchor day with
+    // it), and so does the discount (its duration counts from the first paid period).
+    const end = trialEnd(now, trial);
+    return {
+      ...paidTerms(),
+      status: 'trialing' as const,
+      current_period_end: end,
+      anchor_day: anchorDayOf(end),
+      discount_applied_at: draft.discount ? end : null,
+      trial_start: now,
+      trial_end: end,
+    };
+  }
+  return { ...paidTerms(), trial_start: null, trial_end: null };
+  function paidTerms() {
+    return {
+      product_id: draft.product.product.id,
+      customer_id: customer.id,
+      amount: subscriptionAmount(prices, draft.discount),
+      currency: draft.row.currency,
+      recurring_interval: interval,
+      status: 'active' as 'active' | 'trialing',
+      current_period_start: now,
+      current_period_end: nextPeriodEnd(now, interval),
+      anchor_day: anchorDayOf(now),
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ends_at: null,
+      discount_id: draft.discount?.id ?? null,
+      discount_applied_at: draft.discount ? now : null,
+      checkout_id: draft.row.id,
+      metadata: JSON.stringify(draft.row.metadata ?? {}),
+      custom_field_data: JSON.stringify(draft.row.custom_field_data ?? {}),
+    };
+  }
 }
 
 /**
@@ -79,6 +100,10 @@ async function startSubscription(
   const now = ctx.clock.now();
   const prices = snapshotPrices(draft);
   const id = randomUUID();
+  // A card-less trial bills the card the customer already saved, if any (docs/trials.md).
+  paymentMethodId ??=
+    (await findActiveMethodsOfCustomer(ctx.db, customer.id)).find((method) => method.is_default)
+      ?.processor_payment_method_id ?? null;
   const row = await insertSubscription(
     ctx.db,
     {
@@ -107,7 +132,18 @@ async function startSubscription(
     meters: [],
   });
   await recordWebhookEvent(ctx, row.organization_id, 'subscription.created', wire);
-  await recordWebhookEvent(ctx, row.organization_id, 'subscription.active', wire);
+  if (row.status === 'trialing') {
+    // `subscription.active` is sent when the trial converts (its first period paid).
+    await insertTrialRedemption(ctx.db, {
+      id: randomUUID(),
+      created_at: now,
+      organization_id: row.organization_id,
+      product_id: row.product_id,
+      customer_id: customer.id,
+      email: customer.email,
+      subscription_id: row.id,
+    });
+  } else await recordWebhookEvent(ctx, row.organization_id, 'subscription.active', wire);
   return row;
 }
 
@@ -163,7 +199,7 @@ export async function fulfilCheckout(
   customer: CustomerRow,
   payment: { paymentId: string | null; paymentMethodId: string | null },
 ): Promise<void> {
-  const { amounts } = computeCheckout(draft);
+  const { amounts, trial } = computeCheckout(draft);
   const upgrade = draft.row.subscription_id !== null && draft.product.product.recurring_interval !== null;
   const subscription =
     draft.product.product.recurring_interval === null
@@ -171,6 +207,17 @@ export async function fulfilCheckout(
       : upgrade
         ? await upgradeSubscription(ctx, draft, customer, payment.paymentMethodId)
         : await startSubscription(ctx, draft, customer, payment.paymentMethodId);
+  if (subscription && trial.trial) {
+    // A trial sells nothing yet: no order (the first is the one charged at the trial's end); its
+    // benefits are granted now.
+    await enqueueGrantsForPurchase(ctx, {
+      customerId: customer.id,
+      productId: draft.product.product.id,
+      subscriptionId: subscription.id,
+      orderId: null,
+    });
+    return;
+  }
   const order = await createOrder(ctx, {
     organization_id: draft.row.organization_id,
     customer_id: customer.id,

@@ -75,6 +75,9 @@ export const OrderSubscription = z
     checkout_id: z.uuid().nullable(),
     customer_cancellation_reason: z.enum(CUSTOMER_CANCELLATION_REASONS).nullable(),
     customer_cancellation_comment: z.string().nullable(),
+    // The trial (both null: none; docs/trials.md).
+    trial_start: DateTime().nullable(),
+    trial_end: DateTime().nullable(),
   })
   .meta({ id: 'OrderSubscription' });
 

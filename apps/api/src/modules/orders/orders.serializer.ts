@@ -115,5 +115,7 @@ export function serializeOrderSubscription(row: SubscriptionRow): OrderSubscript
     customer_cancellation_reason:
       row.customer_cancellation_reason as OrderSubscriptionWire['customer_cancellation_reason'],
     customer_cancellation_comment: row.customer_cancellation_comment,
+    trial_start: iso(row.trial_start),
+    trial_end: iso(row.trial_end),
   };
 }

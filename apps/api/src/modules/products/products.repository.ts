@@ -131,6 +131,10 @@ export interface ProductChanges {
   description?: string | null;
   is_archived?: boolean;
   is_tax_applicable?: boolean;
+  trial_interval?: 'day' | 'week' | 'month' | 'year' | null;
+  trial_interval_count?: number | null;
+  trial_requires_payment_method?: boolean;
+  trial_once_per_customer?: boolean;
   metadata?: unknown;
   price_sort_type?: number | null;
   price_sort_amount?: number | null;

@@ -84,6 +84,20 @@ const TaxApplicable = z.boolean().meta({
   'x-tessera-extension': true,
 });
 
+export const TrialInterval = z.enum(['day', 'week', 'month', 'year']).meta({ id: 'TrialInterval' });
+
+/** A trial of `trial_interval_count` days, weeks, months or years (both null: none; docs/trials.md). */
+const trialFields = {
+  trial_interval: TrialInterval.nullable(),
+  trial_interval_count: z.int().nullable(),
+};
+
+/** Trial settings in a create or update: both or neither; 1 to 2 years' worth (checked by the service). */
+export const trialInput = {
+  trial_interval: TrialInterval.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
+};
+
 /** The product fields every view shares (the SDK's OrderProduct and DiscountProduct are exactly these). */
 const productBase = {
   metadata: MetadataOutput,
@@ -106,6 +120,9 @@ export const Product = z
     medias: z.array(ProductMediaFileRead),
     attached_custom_fields: z.array(AttachedCustomField),
     is_tax_applicable: TaxApplicable,
+    ...trialFields,
+    trial_requires_payment_method: z.boolean(),
+    trial_once_per_customer: z.boolean(),
   })
   .meta({ id: 'Product' });
 
@@ -219,6 +236,9 @@ export const ProductCreate = z
     medias: z.array(Id()).nullable().optional(),
     attached_custom_fields: z.array(AttachedCustomFieldCreate).nullable().optional(),
     is_tax_applicable: TaxApplicable.optional(),
+    ...trialInput,
+    trial_requires_payment_method: z.boolean().optional(),
+    trial_once_per_customer: z.boolean().optional(),
     organization_id: Id().nullable().optional(),
   })
   .meta({ id: 'ProductCreate' });
@@ -240,6 +260,10 @@ export const ProductUpdate = z
     medias: z.array(Id()).nullable().optional(),
     attached_custom_fields: z.array(AttachedCustomFieldCreate).nullable().optional(),
     is_tax_applicable: TaxApplicable.nullable().optional(),
+    // Unlike the other fields, null removes the trial (absent: unchanged).
+    ...trialInput,
+    trial_requires_payment_method: z.boolean().nullable().optional(),
+    trial_once_per_customer: z.boolean().nullable().optional(),
   })
   .meta({ id: 'ProductUpdate' });
 export type ProductUpdateInput = z.output<typeof ProductUpdate>;

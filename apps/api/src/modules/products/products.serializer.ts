@@ -121,6 +121,10 @@ export function serializeProduct(bundle: ProductBundle): ProductWire {
       required: attached.required,
     })),
     is_tax_applicable: bundle.product.is_tax_applicable,
+    trial_interval: bundle.product.trial_interval,
+    trial_interval_count: bundle.product.trial_interval_count,
+    trial_requires_payment_method: bundle.product.trial_requires_payment_method,
+    trial_once_per_customer: bundle.product.trial_once_per_customer,
   };
 }
 

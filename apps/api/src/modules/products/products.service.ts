@@ -1,3 +1,4 @@
+import { trialIssue } from '../subscriptions/subscriptions.trials.js';
 import { randomUUID } from 'node:crypto';
 import { findProductMedias, findUploadedFiles, replaceProductMedias } from '../files/files.repository.js';
 import type { Context } from '../../platform/context.js';
@@ -222,6 +223,8 @@ export async function createProduct(ctx: Context, input: ProductCreateInput): Pr
   )) {
     addAt(issues, ['body', 'prices'], issue);
   }
+  const trial = trialIssue(input.trial_interval, input.trial_interval_count, input.recurring_interval !== null);
+  if (trial) issues.add(['body', trial.field], trial.message);
   const medias = await checkMedias(ctx, issues, organization.id, input.medias);
   const customFields = input.attached_custom_fields ?? [];
   await checkCustomFields(ctx, issues, organization.id, customFields);
@@ -239,6 +242,10 @@ export async function createProduct(ctx: Context, input: ProductCreateInput): Pr
     recurring_interval: input.recurring_interval,
     is_archived: false,
     is_tax_applicable: input.is_tax_applicable ?? true,
+    trial_interval: input.trial_interval ?? null,
+    trial_interval_count: input.trial_interval_count ?? null,
+    trial_requires_payment_method: input.trial_requires_payment_method ?? true,
+    trial_once_per_customer: input.trial_once_per_customer ?? true,
     metadata: input.metadata ?? {},
     ...priceSortKeys(prices),
   });
@@ -288,6 +295,19 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   } else {
     kept = allPrices.filter((price) => !price.is_archived).map((price, index) => ({ index, price }));
   }
+  const trialChanged = input.trial_interval !== undefined || input.trial_interval_count !== undefined;
+  // Sending one keeps the other; a null removes the trial.
+  const removed = input.trial_interval === null || input.trial_interval_count === null;
+  const nextTrial = removed
+    ? { interval: null, count: null }
+    : {
+        interval: input.trial_interval ?? current.trial_interval,
+        count: input.trial_interval_count ?? current.trial_interval_count,
+      };
+  if (trialChanged) {
+    const trial = trialIssue(nextTrial.interval, nextTrial.count, current.recurring_interval !== null);
+    if (trial) issues.add(['body', trial.field], trial.message);
+  }
   const medias = await checkMedias(ctx, issues, current.organization_id, input.medias);
   if (input.attached_custom_fields != null) {
     await checkCustomFields(ctx, issues, current.organization_id, input.attached_custom_fields);
@@ -301,6 +321,13 @@ export async function updateProduct(ctx: Context, id: string, input: ProductUpda
   if (input.metadata !== undefined) changes.metadata = input.metadata;
   if (input.is_archived != null) changes.is_archived = input.is_archived;
   if (input.is_tax_applicable != null) changes.is_tax_applicable = input.is_tax_applicable;
+  if (trialChanged) {
+    changes.trial_interval = nextTrial.interval ?? null;
+    changes.trial_interval_count = nextTrial.count ?? null;
+  }
+  if (input.trial_requires_payment_method != null)
+    changes.trial_requires_payment_method = input.trial_requires_payment_method;
+  if (input.trial_once_per_customer != null) changes.trial_once_per_customer = input.trial_once_per_customer;
   if (input.prices != null) {
     const keptIds = new Set(kept.map(({ price }) => price.id));
     await archivePrices(

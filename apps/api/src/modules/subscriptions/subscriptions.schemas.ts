@@ -59,6 +59,9 @@ export const Subscription = z
     checkout_id: z.uuid().nullable(),
     customer_cancellation_reason: CustomerCancellationReason.nullable(),
     customer_cancellation_comment: z.string().nullable(),
+    // The trial (both null: none; docs/trials.md).
+    trial_start: DateTime().nullable(),
+    trial_end: DateTime().nullable(),
     metadata: MetadataOutput,
     custom_field_data: z
       .record(z.string(), z.union([z.string(), z.int(), z.boolean(), DateTime()]).nullable())

@@ -18,6 +18,7 @@ import { findPricesOfProducts } from '../products/products.repository.js';
 import { recordAmountChange } from '../metrics/metrics.mrr.js';
 import { loadProductBundles } from '../products/products.service.js';
 import type { ProductBundle } from '../products/products.serializer.js';
+import { duringTrial } from './subscriptions.trials.js';
 import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
 import { planProductChange, shortDate, type PlanChange, type PriceSnapshot } from './subscriptions.plan-change.js';
 import {
@@ -248,7 +249,9 @@ export async function endSubscription(
   }
   // Nothing pending is lost: proration entries not billed yet, and the usage of the last period (its
   // meters' windows closed here), are settled in a final order.
-  const metered = await closeMeteredUsage(ctx, ended, 'nothing');
+  // Usage during a trial is free (docs/trials.md).
+  const closed = await closeMeteredUsage(ctx, ended, 'nothing');
+  const metered = row.status === 'trialing' ? [] : closed;
   await billSubscription(ctx, ended, {
     reason: finalReason,
     cycle: metered.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id })),
@@ -329,7 +332,7 @@ async function cancel(
 
 async function uncancel(ctx: Context, row: SubscriptionRow): Promise<SubscriptionWire> {
   if (row.ended_at) throw new ResourceUnavailable();
-  if (!(row.status === 'active' && row.cancel_at_period_end)) throw new BadRequest();
+  if (!((row.status === 'active' || row.status === 'trialing') && row.cancel_at_period_end)) throw new BadRequest();
   const updated = await updateSubscriptionRow(ctx.db, row.id, {
     cancel_at_period_end: false,
     ends_at: null,
@@ -479,17 +482,23 @@ async function changeProduct(
   productId: string,
   behavior: 'invoice' | 'prorate' | null,
 ): Promise<SubscriptionWire> {
-  const { plan, newSnapshot } = await loadPlanChange(ctx, row, productId, behavior);
+  const loaded = await loadPlanChange(ctx, row, productId, behavior);
+  const { newSnapshot } = loaded;
+  // During a trial the trial continues on the new plan: nothing prorated or billed (docs/trials.md).
+  const trialing = row.status === 'trialing';
+  const plan = trialing ? duringTrial(loaded.plan) : loaded.plan;
   const now = ctx.clock.now();
   const entries = [...plan.entries];
   // Usage so far is the old plan's: its metered prices' windows close now (unused credits carried on)
   // and their lines wait for the next order, like the proration entries (docs/usage.md, "Billing").
   // Like the old plan's credits, they name no price: an order's items are prices of its own product.
   const usage = await closeMeteredUsage(ctx, row, 'unused');
-  for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
+  if (!trialing)
+    for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
   const updated = await updateSubscriptionRow(ctx.db, row.id, plan.changes);
-  await recordAmountChange(ctx.db, row, updated, now);
+  // A trial's amount is not revenue yet: its first paid period counts as new MRR.
+  if (!trialing) await recordAmountChange(ctx.db, row, updated, now);
   await insertBillingEntries(
     ctx.db,
     entries.map((entry) => ({ id: randomUUID(), created_at: now, subscription_id: row.id, ...entry })),

@@ -53,6 +53,16 @@ const EXAMPLES: { [K in TemplateName]: TemplateData[K] } = {
     endsAt: new Date('2026-04-30T00:00:00Z'),
     subscriptionUrl: 'https://x.test/portal/acme/subscriptions/s1',
   },
+  trial_ending: {
+    customerName: 'Ada',
+    productName: 'Pro',
+    trialEnd: new Date('2026-01-29T12:00:00Z'),
+    amount: 1200,
+    currency: 'usd',
+    hasPaymentMethod: true,
+    subscriptionUrl: 'https://x.test/portal/acme/subscriptions/s1',
+    paymentMethodsUrl: 'https://x.test/portal/acme/payment-methods',
+  },
   subscription_ended: {
     customerName: 'Ada',
     productName: 'Pro',
@@ -178,6 +188,11 @@ describe('templates', () => {
       'Your Acme & <Sons> subscription has ended: Pro',
       ['ended on April 30, 2026', 'https://x.test/portal/acme'],
     ],
+    [
+      'trial_ending',
+      'Your Acme & <Sons> trial ends on January 29, 2026',
+      ['charged $12.00 for Pro', 'Cancel from the customer portal', 'https://x.test/portal/acme/subscriptions/s1'],
+    ],
     ['refund_issued', 'Acme & <Sons> refunded $12.50', ['refund of $12.50 for Pro', 'including $2.50 of tax']],
     [
       'portal_sign_in_code',
@@ -194,6 +209,13 @@ describe('templates', () => {
     const rendered = renderTemplate(name, brand, EXAMPLES[name] as never);
     expect(rendered.subject).toBe(subject);
     for (const phrase of phrases) expect(rendered.text).toContain(phrase);
+  });
+
+  it('a card-less trial asks for a card, and says it ends otherwise', () => {
+    const { text } = renderTemplate('trial_ending', brand, { ...EXAMPLES.trial_ending, hasPaymentMethod: false });
+    expect(text).toContain('add a card before then; otherwise it ends with the trial');
+    expect(text).toContain('https://x.test/portal/acme/payment-methods');
+    expect(text).not.toContain('will then be charged');
   });
 
   it('a receipt without discount or tax shows neither line, and a one-time order no renewal', () => {

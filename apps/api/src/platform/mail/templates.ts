@@ -64,6 +64,19 @@ export interface SubscriptionEndedData {
   portalUrl: string;
 }
 
+export interface TrialEndingData {
+  customerName: string | null;
+  productName: string;
+  trialEnd: Date;
+  /** What the first period costs (charged at the trial's end). */
+  amount: number;
+  currency: string;
+  /** A card to charge is saved; false: the subscription ends with the trial unless one is added. */
+  hasPaymentMethod: boolean;
+  subscriptionUrl: string;
+  paymentMethodsUrl: string;
+}
+
 export interface RefundIssuedData {
   customerName: string | null;
   productName: string | null;
@@ -101,6 +114,7 @@ export interface TemplateData {
   payment_recovered: PaymentRecoveredData;
   subscription_canceled: SubscriptionCanceledData;
   subscription_ended: SubscriptionEndedData;
+  trial_ending: TrialEndingData;
   refund_issued: RefundIssuedData;
   portal_sign_in_code: SignInCodeData;
   webhook_endpoint_disabled: WebhookEndpointDisabledData;
@@ -312,6 +326,27 @@ export const templates: { [K in TemplateName]: (brand: Brand, data: TemplateData
         p(greeting(data.customerName)),
         p(`Thank you: the payment for ${data.productName} went through and your subscription is active again.`),
         button('View your subscription', data.subscriptionUrl),
+      ],
+      CUSTOMER_FOOTER(brand),
+    );
+  },
+
+  trial_ending(brand, data) {
+    const then = `${formatMoney(data.amount, data.currency)} for ${data.productName}`;
+    return layout(
+      brand,
+      `Your ${brand.name} trial ends on ${formatDate(data.trialEnd)}`,
+      [
+        p(greeting(data.customerName)),
+        data.hasPaymentMethod
+          ? p(`Your free trial ends on ${formatDate(data.trialEnd)}. Your card will then be charged ${then}.`)
+          : p(
+              `Your free trial ends on ${formatDate(data.trialEnd)}. To keep your subscription (${then}), add a card before then; otherwise it ends with the trial.`,
+            ),
+        p('Not for you? Cancel from the customer portal before the trial ends and you will not be charged.'),
+        data.hasPaymentMethod
+          ? button('Manage your subscription', data.subscriptionUrl)
+          : button('Add a card', data.paymentMethodsUrl),
       ],
       CUSTOMER_FOOTER(brand),
     );
