@@ -2,6 +2,8 @@
  * The long fuzz run (`npm run test:fuzz`): every operation of openapi.json, FUZZ_ROUNDS rounds of
  * FUZZ_RUNS generated requests each (21,825 requests by default), on the embedded database. Prints
  * the number of requests and of answers ≥ 500, and every problem found; exits 1 if there is any.
+ * FUZZ_PATHS (comma-separated path prefixes) runs only those operations; FUZZ_TRACE=1 prints each
+ * request before it is sent.
  */
 import { startTestServer } from '../harness.js';
 import { runFuzz } from './runner.js';
@@ -10,6 +12,7 @@ import { buildWorld } from './world.js';
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_124);
 const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 25);
 const rounds = Number(process.env.FUZZ_ROUNDS ?? 9);
+const onlyPaths = process.env.FUZZ_PATHS?.split(',').filter(Boolean);
 
 const started = Date.now();
 const server = await startTestServer({ work: false });
@@ -19,6 +22,7 @@ try {
     seed,
     runsPerOperation,
     rounds,
+    ...(onlyPaths ? { onlyPaths } : {}),
     progress: (s) =>
       console.log(
         `… ${s.requests} requests, ${s.serverErrors} answers >= 500, ${s.problems.length} problems ` +

@@ -30,6 +30,8 @@ export interface FuzzOptions {
   rounds: number;
   /** Operations whose path starts with one of these are left out. */
   skipPaths?: string[];
+  /** When given, only operations whose path starts with one of these. */
+  onlyPaths?: string[];
   /** Called after each round. */
   progress?: (stats: FuzzStats) => void;
 }
@@ -115,7 +117,9 @@ function injectOptions(op: Operation, request: GeneratedRequest, world: World): 
 export async function runFuzz(server: TestServer, world: World, options: FuzzOptions): Promise<FuzzStats> {
   const document = loadDocument();
   const operations = operationsOf(document).filter(
-    (op) => !options.skipPaths?.some((prefix) => op.path.startsWith(prefix)),
+    (op) =>
+      !options.skipPaths?.some((prefix) => op.path.startsWith(prefix)) &&
+      (!options.onlyPaths || options.onlyPaths.some((prefix) => op.path.startsWith(prefix))),
   );
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
   const { ids } = world;
@@ -157,6 +161,7 @@ export async function runFuzz(server: TestServer, world: World, options: FuzzOpt
   let baseline: Fingerprint | undefined;
   const execute = async (op: Operation, request: GeneratedRequest) => {
     const write = WRITE_METHODS.has(op.method);
+    if (process.env.FUZZ_TRACE) console.log(`→ ${describeRequest(op, request)}`);
     if (write && !baseline) baseline = await databaseFingerprint(pool);
     const before = write ? baseline : undefined;
     let status: number;
