@@ -26,6 +26,7 @@ import { listEmails } from './platform/mail/mail.repository.js';
 import { serializeOutboxEmail } from './modules/emails/emails.serializer.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
+import { rotateSigningKey } from './modules/oauth2/oauth2.provider.js';
 
 /**
  * `tessera`: serve, migrate and administer. Each command works whether or not a server runs on the
@@ -370,6 +371,20 @@ events
       } finally {
         await runtime.stop();
       }
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+const oauth2 = program.command('oauth2').description('The OAuth2 / OpenID Connect server');
+oauth2
+  .command('rotate-key')
+  .description('Generate a new ID token signing key (RS256); the previous one stays published for a week')
+  .action(async () => {
+    try {
+      const kid = await withRuntime((runtime) => rotateSigningKey(runtime.database.db, new Date()));
+      process.stdout.write(`${kid}\n`);
+      process.stderr.write('Restart the API servers to sign with the new key.\n');
     } catch (error) {
       fail(error);
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSigningKeys, rotateSigningKey } from '../src/modules/oauth2/oauth2.provider.js';
 import { bearer, startTestServer, type TestServer } from './harness.js';
 import { OWN_ORIGIN, userFactory, type UserFixture } from './factories/users.js';
 import { organizationFactory, uniqueSlug } from './factories/organizations.js';
@@ -936,5 +937,15 @@ describe('connected apps', () => {
       client_secret: app.client_secret,
     });
     expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('signing keys', () => {
+  it('rotate-key makes a new current key and keeps the previous one published', async () => {
+    const before = (await loadSigningKeys(server.runtime.database.db)) as { kid: string }[];
+    const kid = await rotateSigningKey(server.runtime.database.db, new Date());
+    const after = (await loadSigningKeys(server.runtime.database.db)) as { kid: string }[];
+    expect(after[0]!.kid).toBe(kid);
+    expect(after.map((key) => key.kid)).toContain(before[0]!.kid);
   });
 });

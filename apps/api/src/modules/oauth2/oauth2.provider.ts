@@ -144,7 +144,10 @@ async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayl
   };
 }
 
-/** The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key`. */
+/**
+ * The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key` (servers
+ * sign with the new key from their next start).
+ */
 export async function loadSigningKeys(db: Db): Promise<object[]> {
   let keys = await listSigningKeys(db);
   if (keys.length === 0) {
@@ -161,7 +164,7 @@ export async function rotateSigningKey(db: Db, now: Date): Promise<string> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomUUID();
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
-  await insertSigningKey(db, { kid, now, privateJwk: jwk, retireOthers: true });
+  await insertSigningKey(db, { kid, now, privateJwk: jwk });
   return kid;
 }
 

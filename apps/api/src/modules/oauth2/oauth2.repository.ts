@@ -326,22 +326,18 @@ export async function listSigningKeys(
     .execute();
 }
 
-export async function insertSigningKey(
-  db: Db,
-  values: { kid: string; now: Date; privateJwk: object; retireOthers: boolean },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (values.retireOthers) {
-      await trx
-        .updateTable('oauth2_signing_keys')
-        .set({ retired_at: values.now })
-        .where('retired_at', 'is', null)
-        .execute();
-    }
-    await trx
-      .insertInto('oauth2_signing_keys')
-      .values({ kid: values.kid, created_at: values.now, private_jwk: JSON.stringify(values.privateJwk) })
-      .onConflict((oc) => oc.column('kid').doNothing())
-      .execute();
-  });
+/**
+ * Adds the new current key; the previous ones are retired (still published until their ID tokens
+ * have expired) and keys retired for over a week are dropped. The caller's transaction, if any.
+ */
+export async function insertSigningKey(db: Db, values: { kid: string; now: Date; privateJwk: object }): Promise<void> {
+  await db
+    .deleteFrom('oauth2_signing_keys')
+    .where('retired_at', '<', new Date(values.now.getTime() - 7 * 86_400_000))
+    .execute();
+  await db.updateTable('oauth2_signing_keys').set({ retired_at: values.now }).where('retired_at', 'is', null).execute();
+  await db
+    .insertInto('oauth2_signing_keys')
+    .values({ kid: values.kid, created_at: values.now, private_jwk: JSON.stringify(values.privateJwk) })
+    .execute();
 }
