@@ -109,7 +109,12 @@ export interface RunningServer {
 const OUTPUT_LIMIT = 64 * 1024;
 
 export function startServer(env: NodeJS.ProcessEnv, port: number): RunningServer {
-  const child = track(spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  // BENCH_SERVER_NODE_ARGS: flags for the server's node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // (NODE_OPTIONS refuses --cpu-prof).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
