@@ -26,7 +26,7 @@ export async function registerClient(
     headers: { ...user.headers, 'content-type': 'application/json' },
     payload: JSON.stringify({ client_name: 'Acme Reports', redirect_uris: [REDIRECT_URI], ...overrides }),
   });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
   return response.json() as RegisteredClient;
 }
 

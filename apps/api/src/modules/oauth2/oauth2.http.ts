@@ -356,8 +356,9 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
         userId,
         metadata,
       });
+      // 200, not RFC 7591's 201: the reference's SDK accepts only 200 here.
       return reply
-        .code(201)
+        .code(200)
         .header('cache-control', 'no-store')
         .send(serializeClient(config, client, registrationAccessToken));
     });
@@ -396,7 +397,8 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
     scope.delete('/v1/oauth2/register/:client_id', async (request, reply) => {
       const client = await managedClient(request);
       await softDeleteClient(db, client.id, clock.now());
-      return reply.code(204).send();
+      // 200 with an empty object, not RFC 7592's 204: the reference's SDK reads a JSON body.
+      return reply.code(200).send({});
     });
 
     // A new client secret (the dashboard's "rotate secret"); the old one stops working at once.

@@ -329,6 +329,11 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
         }
       }
     }
+    // RFC 7009's empty 200 as the empty JSON object the SDK reads.
+    if (ctx.path === PROVIDER_ROUTES.revocation && ctx.status === 200 && !ctx.body) {
+      ctx.type = 'application/json';
+      ctx.body = {};
+    }
     if (ctx.path === PROVIDER_ROUTES.introspection && ctx.body && (ctx.body as { active?: boolean }).active) {
       const body = ctx.body as Record<string, unknown>;
       const found = typeof body.sub === 'string' ? await findSubject(db, body.sub) : undefined;
