@@ -225,6 +225,10 @@ describe('POST /v1/products/', () => {
       is_recurring: false,
       is_archived: false,
       is_tax_applicable: true,
+      trial_interval: null,
+      trial_interval_count: null,
+      trial_requires_payment_method: true,
+      trial_once_per_customer: true,
       organization_id: acme.organization.id,
       metadata: { sku: 'B-1', pages: 300 },
       prices: [

@@ -325,6 +325,28 @@ describe('plan change during a trial', () => {
   });
 });
 
+describe('metrics', () => {
+  it('count a trial from its first paid period: neither active nor MRR while trialing', async () => {
+    const { org } = await startTrial();
+    const canceled = await startTrial({ org, productId: undefined });
+    await call(org, 'PATCH', `/v1/subscriptions/${canceled.subscription.id}`, { cancel_at_period_end: true });
+    await advanceTo(org, TRIAL_END);
+    await advanceTo(org, '2026-02-02T12:00:00Z');
+    const metrics = await call(
+      org,
+      'GET',
+      `/v1/metrics/?start_date=2026-01-15&end_date=2026-01-31&interval=day&organization_id=${org.organization.id}`,
+    );
+    const day = (date: string) =>
+      metrics.periods.find((p: { timestamp: string }) => p.timestamp.startsWith(date)) as Record<string, number>;
+    expect(day('2026-01-20')).toMatchObject({ active_subscriptions: 0, monthly_recurring_revenue: 0, new_subscriptions: 0 });
+    // The converted trial is new on the day its first period starts; the canceled one never counts.
+    expect(day('2026-01-29')).toMatchObject({ active_subscriptions: 1, monthly_recurring_revenue: 1200, new_subscriptions: 1 });
+    expect(day('2026-01-29').churned_subscriptions).toBe(0);
+    expect(day('2026-01-29').new_subscriptions_revenue).toBe(1200);
+  });
+});
+
 describe('bad trial settings', () => {
   it.each([
     ['a trial of 0', { trial_interval: 'day', trial_interval_count: 0 }, 'trial_interval_count'],

@@ -112,8 +112,9 @@ export async function aggregateMetrics(
       SELECT ${periodKey(sql`o.created_at`)} AS k, o.net_amount, o.refunded_amount, o.subscription_id, o.customer_id,
              -- Null (neither new nor renewed) when the subscription never started, as in the definitions.
              CASE WHEN s.started_at IS NOT NULL
-                  THEN s.started_at >= ${rs} AND s.started_at < ${re}
-                       AND ${periodKey(sql`s.started_at`)} = ${periodKey(sql`o.created_at`)} END AS same_period
+                  THEN coalesce(s.trial_end, s.started_at) >= ${rs} AND coalesce(s.trial_end, s.started_at) < ${re}
+                       AND ${periodKey(sql`coalesce(s.trial_end, s.started_at)`)} = ${periodKey(sql`o.created_at`)}
+                  END AS same_period
       FROM orders o
       ${productJoin('o')}
       LEFT JOIN subscriptions s ON s.id = o.subscription_id
@@ -152,7 +153,9 @@ export async function aggregateMetrics(
       ORDER BY ch.subscription_id, ch.changed_at
     ),
     scoped_subscriptions AS (
-      SELECT s.id, s.started_at, s.ended_at,
+      -- A trial is not a paying subscription (docs/trials.md): one counts from the end of its trial
+      -- (its first paid period), never while trialing, and never when it ended unpaid with the trial.
+      SELECT s.id, coalesce(s.trial_end, s.started_at) AS started_at, s.ended_at,
              ${mrrOf('s.amount', 's.recurring_interval')} AS mrr,
              coalesce(fc.mrr, ${mrrOf('s.amount', 's.recurring_interval')}) AS initial_mrr
       FROM subscriptions s
@@ -160,7 +163,9 @@ export async function aggregateMetrics(
       LEFT JOIN first_changes fc ON fc.subscription_id = s.id
       WHERE ${filters('s')}
         AND s.started_at IS NOT NULL
-        AND s.started_at < ${re}
+        AND s.status <> 'trialing'
+        AND (s.trial_end IS NULL OR s.ended_at IS NULL OR s.ended_at > s.trial_end)
+        AND coalesce(s.trial_end, s.started_at) < ${re}
         AND (s.ended_at IS NULL OR s.ended_at >= ${rs})
     ),
     subscription_events AS (
