@@ -210,6 +210,26 @@ describe('renewals of an organization on Stripe Tax', () => {
     expect(details(orders[1]!).calculation_id).toBe(theirs[1]!.madeId);
   });
 
+  it('while Stripe cannot be reached the renewal waits, untaxed nowhere, and is billed with Stripe’s tax once it answers', async () => {
+    const subscription = await germanSubscription();
+    advanceDays(32);
+    fake.outage.down = true;
+    try {
+      await bill();
+    } finally {
+      fake.outage.down = false;
+    }
+    expect((await ordersOf(subscription.id)).map((order) => order.billing_reason)).toEqual(['subscription_create']);
+    await bill();
+    const orders = await ordersOf(subscription.id);
+    expect(
+      orders.map(({ billing_reason, tax_amount, total_amount }) => [billing_reason, tax_amount, total_amount]),
+    ).toEqual([
+      ['subscription_create', 190, 1190],
+      ['subscription_cycle', 190, 1190],
+    ]);
+  });
+
   it('two billing runs at once write one renewal order and record one tax transaction', async () => {
     const subscription = await germanSubscription();
     advanceDays(32);

@@ -192,6 +192,17 @@ describe('Stripe Tax adapter', () => {
     });
   });
 
+  it('answers an outage (a 500, no answer to the question) as a failure marked unavailable', async () => {
+    const { calculator } = fakeStripe([
+      () => ({ status: 500, body: { error: { type: 'api_error', message: 'Something went wrong on our end.' } } }),
+    ]);
+    expect(await calculator.calculate(input)).toEqual({
+      status: 'failed',
+      message: 'Something went wrong on our end.',
+      unavailable: true,
+    });
+  });
+
   it('records a transaction for a paid order, idempotently by the order', async () => {
     const { calculator, requests } = fakeStripe([
       () => ({ status: 200, body: { id: 'tax_txn_1', object: 'tax.transaction', reference: 'order-1' } }),

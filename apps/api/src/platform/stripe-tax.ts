@@ -76,7 +76,10 @@ export class StripeTaxCalculator implements TaxCalculator {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { status: 'failed', message };
+      // Stripe refusing the question (an address it cannot locate, a bad tax id) is an answer; anything
+      // else (network, outage, rate limit, credentials) says nothing of the question.
+      const refused = (error as { type?: unknown } | null)?.type === 'StripeInvalidRequestError';
+      return { status: 'failed', message, ...(refused ? {} : { unavailable: true }) };
     }
     const tax = this.options.inclusive ? calculation.tax_amount_inclusive : calculation.tax_amount_exclusive;
     const breakdown = calculation.tax_breakdown.find((entry) => entry.amount > 0) ?? calculation.tax_breakdown[0];

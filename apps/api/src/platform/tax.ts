@@ -29,7 +29,8 @@ export interface TaxInput {
 export type TaxResult =
   | { status: 'unknown' }
   | { status: 'calculated'; amount: number; details?: TaxDetails }
-  | { status: 'failed'; message: string };
+  /** `unavailable`: the calculator could not be reached (network, outage), not a refusal of the question. */
+  | { status: 'failed'; message: string; unavailable?: boolean };
 
 export interface TaxCalculator {
   readonly name: string;

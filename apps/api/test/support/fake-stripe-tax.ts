@@ -61,6 +61,9 @@ export function createFakeStripeTax(sellerCountry = 'FR') {
   /** Called after the next calculation it matches is made (a test changes the world while Stripe answers). */
   let onCalculation: { matches: (params: URLSearchParams) => boolean; hook: () => Promise<void> } | null = null;
 
+  /** While true, calculations answer 500 as during an outage of Stripe's. */
+  const outage = { down: false };
+
   const error = (status: number, message: string) => ({
     status,
     body: { error: { type: 'invalid_request_error', message } },
@@ -125,7 +128,10 @@ export function createFakeStripeTax(sellerCountry = 'FR') {
 
   function answer(request: FakeRequest) {
     const { params } = request;
-    if (request.method === 'POST' && request.path === '/v1/tax/calculations') return calculate(params);
+    if (request.method === 'POST' && request.path === '/v1/tax/calculations') {
+      if (outage.down) return { status: 500, body: { error: { type: 'api_error', message: 'Stripe is down.' } } };
+      return calculate(params);
+    }
     if (request.method === 'POST' && request.path === '/v1/tax/transactions/create_from_calculation') {
       const calculation = calculations.get(params.get('calculation') ?? '');
       if (!calculation) return error(404, 'No such calculation.');
@@ -189,6 +195,7 @@ export function createFakeStripeTax(sellerCountry = 'FR') {
     requests,
     rates,
     transactions,
+    outage,
     /** The calculations asked (their requests), in order. */
     calculationRequests: () => requests.filter((request) => request.path === '/v1/tax/calculations'),
     /**

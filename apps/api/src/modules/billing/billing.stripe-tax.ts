@@ -55,9 +55,17 @@ export function stripeTaxFingerprint(input: TaxInput, inclusive: boolean): strin
 /**
  * Runs `fn` in a transaction of `run`, asking Stripe Tax between attempts for every question it meets
  * (see above). `ctx.db` must be the pool: inside a transaction there is nothing of our own to roll back,
- * and `fn` runs once in `run`, as it would without Stripe Tax.
+ * and `fn` runs once in `run`, as it would without Stripe Tax. Stripe refusing a question (an address it
+ * cannot locate) leaves the order untaxed with the reason logged, as a renewal cannot ask the buyer; when
+ * Stripe cannot be reached, `onUnavailable` (when given) is answered and nothing is written, so the work
+ * is done again later (a renewal stays due for the next run) rather than billed untaxed.
  */
-export async function withStripeTax<R>(ctx: Context, run: JobRun, fn: (tx: Context) => Promise<R>): Promise<R> {
+export async function withStripeTax<R>(
+  ctx: Context,
+  run: JobRun,
+  fn: (tx: Context) => Promise<R>,
+  onUnavailable?: () => R,
+): Promise<R> {
   if (!stripeTaxAvailable(ctx.config) || inTransaction(ctx.db)) return run.transaction(fn);
   const answers = new Map<string, TaxResult>();
   for (let round = 1; ; round++) {
@@ -72,6 +80,10 @@ export async function withStripeTax<R>(ctx: Context, run: JobRun, fn: (tx: Conte
       const answer: TaxResult = calculator
         ? await calculator.calculate(error.input)
         : { status: 'failed', message: 'Stripe is not configured.' };
+      if (answer.status === 'failed' && answer.unavailable && onUnavailable) {
+        ctx.log.warn({ tax: answer }, 'Stripe Tax unavailable: the order is billed later');
+        return onUnavailable();
+      }
       answers.set(error.fingerprint, answer);
     }
   }
