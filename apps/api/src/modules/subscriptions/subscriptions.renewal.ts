@@ -20,6 +20,7 @@ import { billSubscription, restoreAppliedBalance } from '../billing/billing.orde
 import { withStripeTax } from '../billing/billing.stripe-tax.js';
 import { closeMeteredUsage } from '../billing/billing.usage.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
+import { remindEndingTrials } from './subscriptions.trial-reminders.js';
 import { cycleLines, periodLabel } from './subscriptions.plan-change.js';
 import {
   type BillingScope,
@@ -60,7 +61,7 @@ const CONCURRENCY = 4;
 export async function cycleSubscription(ctx: Context, subscriptionId: string, expectedEnd: Date): Promise<boolean> {
   const row = await lockSubscriptionById(ctx.db, subscriptionId);
   const now = ctx.clock.now();
-  if (!row || row.status !== 'active' || !row.current_period_end) return false;
+  if (!row || !(row.status === 'active' || row.status === 'trialing') || !row.current_period_end) return false;
   if (row.current_period_end.getTime() !== expectedEnd.getTime() || row.current_period_end > now) return false;
   if (row.cancel_at_period_end) {
     // As the reference, the subscription still says it was canceled at period end.
@@ -70,6 +71,11 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
       { ended_at: row.ends_at ?? row.current_period_end, cancel_at_period_end: true },
       'subscription_cycle',
     );
+    return true;
+  }
+  // A trial without a card to charge ends at its end, unpaid (docs/trials.md).
+  if (row.status === 'trialing' && !row.payment_method_id) {
+    await endSubscription(ctx, row, { ended_at: row.current_period_end }, 'subscription_cycle');
     return true;
   }
   const start = row.current_period_end;
@@ -87,13 +93,17 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
     discount_applied_at: keep ? appliedAt : null,
     amount: subscriptionAmount(snapshot, keep),
     modified_at: now,
+    // A trial converts: its first paid period starts, charged like any renewal (dunning included).
+    ...(row.status === 'trialing' ? { status: 'active' as const } : {}),
   });
   if (!claimed) return false;
   const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
   const label = periodLabel(product?.name ?? 'Subscription', start, end);
   // The period that ended: its usage (each metered price's window, closed here with its reset and
   // rollover, in this transaction) goes on the order that pays for the period that starts.
-  const metered = await closeMeteredUsage(ctx, claimed, 'rollover');
+  // Usage during a trial is free: its windows close here, their lines are dropped.
+  const closed = await closeMeteredUsage(ctx, claimed, 'rollover');
+  const metered = row.status === 'trialing' ? [] : closed;
   const cycle = [
     ...cycleLines(snapshot, label),
     ...metered.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id })),
@@ -104,7 +114,7 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
     discount: pays,
     periodStart: start,
   });
-  await recordSubscriptionEvents(ctx, claimed);
+  await recordSubscriptionEvents(ctx, claimed, row.status === 'trialing' ? ['subscription.active'] : []);
   if (!billed || billed.due === 0) await onSubscriptionCycled(ctx, claimed);
   return true;
 }
@@ -359,6 +369,7 @@ export async function runSubscriptionBilling(
   // Refunds a crash left half-way (the processor call is idempotent by charge).
   const refunding = await findRefundingCharges(ctx.db, BATCH, scope);
   await forEachConcurrently(refunding, CONCURRENCY, (charge) => refundCharge(ctx, run, charge.order_id));
+  await remindEndingTrials(ctx, run, scope);
   return summary;
 }
 
