@@ -75,6 +75,7 @@ export function createRouter() {
             { path: 'profile', lazy: () => import('./routes/portal/profile') },
           ],
         },
+        { path: '/oauth2/authorize', lazy: () => import('./routes/oauth2/authorize') },
         { path: '/:slug/portal/*', lazy: () => import('./routes/portal/legacy-redirect') },
         { path: '*', lazy: () => import('./routes/not-found') },
       ],
