@@ -316,7 +316,16 @@ describe('plan change during a trial', () => {
     const { org, subscription: started } = await startTrial();
     const pro = await trialProduct(org, {}, 3000);
     await advanceTo(org, '2026-01-20T12:00:00Z');
-    const changed = await call(org, 'PATCH', `/v1/subscriptions/${started.id}`, { product_id: pro });
+    const preview = await call(org, 'POST', `/v1/subscriptions/${started.id}/preview`, {
+      product_id: pro,
+      proration_behavior: 'invoice',
+    });
+    expect(preview.immediate).toBeNull();
+    expect(preview.next_renewal).toMatchObject({ total_amount: 3000, renews_at: TRIAL_END });
+    const changed = await call(org, 'PATCH', `/v1/subscriptions/${started.id}`, {
+      product_id: pro,
+      proration_behavior: 'invoice',
+    });
     expect(changed).toMatchObject({ status: 'trialing', amount: 3000, current_period_end: TRIAL_END });
     expect(await orders(org, started.customer_id)).toEqual([]);
     await advanceTo(org, TRIAL_END);

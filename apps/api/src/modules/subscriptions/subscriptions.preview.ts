@@ -14,6 +14,7 @@ import {
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import type { SubscriptionPreviewInput, SubscriptionPreviewWire } from './subscriptions.schemas.js';
 import { discountAppliedAt, loadDiscountChange, loadPlanChange } from './subscriptions.service.js';
+import { duringTrial } from './subscriptions.trials.js';
 import { ResourceNotFound } from '../../platform/http/errors.js';
 
 type PreviewOrder = NonNullable<SubscriptionPreviewWire['immediate']>;
@@ -46,7 +47,8 @@ export async function previewSubscriptionChange(
   let discount;
   if ('product_id' in input) {
     const loaded = await loadPlanChange(ctx, row, input.product_id, input.proration_behavior ?? null);
-    const { plan } = loaded;
+    // During a trial nothing is prorated or billed: the trial continues on the new plan (docs/trials.md).
+    const plan = row.status === 'trialing' ? duringTrial(loaded.plan) : loaded.plan;
     after = { ...row, ...plan.changes };
     productName = loaded.bundle.product.name;
     snapshot = loaded.newSnapshot;
