@@ -1,3 +1,5 @@
+import { subdivisionName } from './subdivisions';
+
 // Money is integers in minor units; formatting is the only place they become decimals.
 export function formatMoney(amount: number, currency: string): string {
   const code = currency.toUpperCase();
@@ -93,7 +95,7 @@ export function formatAddressLines(address: PostalAddress): string[] {
     address.line1,
     address.line2,
     [address.postal_code, address.city].filter(Boolean).join(' '),
-    address.state,
+    address.state ? subdivisionName(address.state, address.country) : null,
     countryName(address.country),
   ].filter((line): line is string => Boolean(line));
 }

@@ -1,5 +1,6 @@
 import type { AddressInput, CheckoutPublic } from '@tessera/sdk';
 import { countryOptions } from '../../../lib/countries';
+import { hasSubdivisions } from '../../../lib/subdivisions';
 
 /**
  * The billing address of a checkout: the countries it may be in, the subdivisions the API knows
@@ -9,28 +10,6 @@ import { countryOptions } from '../../../lib/countries';
 
 /** Countries checkouts refuse: the form does not offer them. */
 const REFUSED_COUNTRIES = ['CU', 'IR', 'KP', 'RU', 'SY'];
-
-// prettier-ignore
-const US_STATES: Record<string, string> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
-  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii',
-  ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana',
-  ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi',
-  MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey',
-  NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
-  OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota',
-  TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia', WA: 'Washington',
-  WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
-};
-
-// prettier-ignore
-const CA_PROVINCES: Record<string, string> = {
-  AB: 'Alberta', BC: 'British Columbia', MB: 'Manitoba', NB: 'New Brunswick', NL: 'Newfoundland and Labrador',
-  NS: 'Nova Scotia', NT: 'Northwest Territories', NU: 'Nunavut', ON: 'Ontario', PE: 'Prince Edward Island',
-  QC: 'Quebec', SK: 'Saskatchewan', YT: 'Yukon',
-};
-
-const SUBDIVISIONS: Record<string, Record<string, string>> = { US: US_STATES, CA: CA_PROVINCES };
 
 export interface Option {
   value: string;
@@ -42,20 +21,7 @@ export function billingCountryOptions(locale?: string): Option[] {
   return countryOptions(locale, REFUSED_COUNTRIES);
 }
 
-/** US states or Canadian provinces (values `US-CA`, `CA-QC`); empty for other countries (free text). */
-export function subdivisionOptions(country: string): Option[] {
-  const subdivisions = SUBDIVISIONS[country];
-  if (!subdivisions) return [];
-  return Object.entries(subdivisions)
-    .map(([code, name]) => ({ value: `${country}-${code}`, label: name }))
-    .sort((a, b) => a.label.localeCompare(b.label));
-}
-
-export function subdivisionLabel(country: string): string {
-  if (country === 'US') return 'State';
-  if (country === 'CA') return 'Province';
-  return 'State or region';
-}
+export { subdivisionLabel, subdivisionOptions } from '../../../lib/subdivisions';
 
 export interface AddressEntry {
   country: string;
@@ -104,7 +70,7 @@ export function addressRules(
 ): AddressRules {
   const full = checkout.require_billing_address || entry.isBusiness || entry.country === 'US';
   const fromApi = checkout.customer_billing_address_fields;
-  const hasSubdivisions = entry.country in SUBDIVISIONS;
+  const withSubdivisions = hasSubdivisions(entry.country);
   const shown: Record<AddressPart, boolean> = {
     country: true,
     line1: fromApi.line1 || full,
@@ -112,7 +78,7 @@ export function addressRules(
     postal_code: fromApi.postal_code || full,
     city: fromApi.city || full,
     // A state is only asked where there are states to choose or a full address is wanted.
-    state: (fromApi.state || full || hasSubdivisions) && entry.country !== '',
+    state: (fromApi.state || full || withSubdivisions) && entry.country !== '',
   };
   const street = checkout.require_billing_address || entry.isBusiness;
   const required: Record<AddressPart, boolean> = {
@@ -121,7 +87,7 @@ export function addressRules(
     line2: false,
     postal_code: street,
     city: street,
-    state: shown.state && hasSubdivisions && (street || entry.country === 'US' || entry.country === 'CA'),
+    state: shown.state && withSubdivisions && (street || entry.country === 'US' || entry.country === 'CA'),
   };
   return { shown, required };
 }

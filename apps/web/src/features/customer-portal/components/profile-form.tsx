@@ -5,15 +5,12 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { AddressFields } from '../../../components/address/address-fields';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
 import { countryOptions } from '../../../lib/countries';
 import { useUpdateCustomer } from '../api/update-customer';
 import { profileEntryOf, profileUpdateOf, type ProfileEntry } from '../logic/profile';
-
-// Radix Select takes no empty value: the option for "no address" needs a value of its own.
-const NO_COUNTRY = 'none';
 
 // The fields the form shows its errors next to; the rest is listed above the button.
 const SHOWN_FIELDS = [
@@ -34,12 +31,11 @@ export function ProfileForm({ customer }: { customer: CustomerPortalCustomer }) 
   const [entry, setEntry] = useState<ProfileEntry>(() => profileEntryOf(customer));
   const update = useUpdateCustomer();
   const toast = useToast();
-  const countries = useMemo(() => [{ value: NO_COUNTRY, label: 'No billing address' }, ...countryOptions()], []);
+  const countries = useMemo(() => countryOptions(), []);
   const set = (patch: Partial<ProfileEntry>) => setEntry((current) => ({ ...current, ...patch }));
   const error = (field: string) => fieldError(update.error, field);
   const body = profileUpdateOf(entry, customer);
   const hasChanges = Object.keys(body).length > 0;
-  const hasAddress = entry.country !== '';
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -72,64 +68,16 @@ export function ProfileForm({ customer }: { customer: CustomerPortalCustomer }) 
       <Card>
         <CardTitle>Billing</CardTitle>
         <div className="space-y-4">
-          <Field
-            label="Country"
-            error={error('billing_address.country') ?? error('billing_address')}
-            hint="Your billing address appears on your invoices and decides the tax you pay."
-          >
-            <Select
-              value={entry.country || NO_COUNTRY}
-              options={countries}
-              onValueChange={(country) => set({ country: country === NO_COUNTRY ? '' : country })}
-            />
-          </Field>
-          {hasAddress && (
-            <>
-              <Field label="Street address (optional)" error={error('billing_address.line1')}>
-                <Input
-                  autoComplete="address-line1"
-                  value={entry.line1}
-                  onChange={(event) => set({ line1: event.target.value })}
-                />
-              </Field>
-              <Field label="Apartment, suite, etc. (optional)" error={error('billing_address.line2')}>
-                <Input
-                  autoComplete="address-line2"
-                  value={entry.line2}
-                  onChange={(event) => set({ line2: event.target.value })}
-                />
-              </Field>
-              <div className="grid gap-4 sm:grid-cols-3">
-                <Field label="Postal code (optional)" error={error('billing_address.postal_code')}>
-                  <Input
-                    autoComplete="postal-code"
-                    value={entry.postalCode}
-                    onChange={(event) => set({ postalCode: event.target.value })}
-                  />
-                </Field>
-                <Field label="City (optional)" error={error('billing_address.city')}>
-                  <Input
-                    autoComplete="address-level2"
-                    value={entry.city}
-                    onChange={(event) => set({ city: event.target.value })}
-                  />
-                </Field>
-                <Field
-                  label="State or region (optional)"
-                  error={error('billing_address.state')}
-                  hint={
-                    entry.country === 'US' || entry.country === 'CA' ? 'Its two-letter code, such as NY.' : undefined
-                  }
-                >
-                  <Input
-                    autoComplete="address-level1"
-                    value={entry.state}
-                    onChange={(event) => set({ state: event.target.value })}
-                  />
-                </Field>
-              </div>
-            </>
-          )}
+          <AddressFields
+            address={entry}
+            onChange={(next) => setEntry(next)}
+            countries={countries}
+            noAddressLabel="No billing address"
+            countryHint="Your billing address appears on your invoices and decides the tax you pay."
+            errorFor={(part) =>
+              error(`billing_address.${part}`) ?? (part === 'country' ? error('billing_address') : undefined)
+            }
+          />
           <Field
             label="Tax ID (optional)"
             error={error('tax_id')}
