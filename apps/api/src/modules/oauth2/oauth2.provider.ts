@@ -261,7 +261,8 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
         // A client introspects only its own tokens.
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens (others' are answered 200 and left alone, RFC 7009 §2.2).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       registration: { enabled: false },
       rpInitiatedLogout: { enabled: false },

@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userFactory } from '../../api/test/factories/users.js';
+import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
+import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+
+/**
+ * A seller registers an OAuth app, authorizes it for their organization through the real consent
+ * page, the app's token calls the API as the organization, and the seller revokes the grant.
+ */
+const REDIRECT_URI = 'https://app.example.com/callback';
+
+describe.skipIf(!hasChromium)('OAuth2 consent in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startTestServer({ listen: true });
+    browser = await launchBrowser();
+    const opened = await openPage(browser, server.url);
+    page = opened.page;
+    // The app's callback: answered here, the browser never leaves for the network.
+    await opened.context.route('https://app.example.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'app callback' }),
+    );
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('registers an app, authorizes it for an organization, and revokes it', async () => {
+    // The seller's session in the browser, and their organization.
+    const seller = await userFactory(server);
+    await page
+      .context()
+      .addCookies([
+        { name: 'tessera_session', value: seller.cookie.slice('tessera_session='.length), url: server.url },
+      ]);
+    const created = await server.inject({
+      method: 'POST',
+      url: '/v1/organizations/',
+      headers: seller.headers,
+      payload: { name: 'Acme OAuth', slug: 'acme-oauth' },
+    });
+    expect(created.statusCode).toBe(201);
+
+    const registered = await page.request.post('/v1/oauth2/register', {
+      headers: { origin: server.url },
+      data: {
+        client_name: 'Acme Reports',
+        redirect_uris: [REDIRECT_URI],
+        scope: 'openid products:read',
+        client_uri: 'https://app.example.com',
+      },
+    });
+    expect(registered.status()).toBe(200);
+    const app = (await registered.json()) as { client_id: string; client_secret: string };
+
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      client_id: app.client_id,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'openid products:read',
+      sub_type: 'organization',
+      state: 'browser-state',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`/oauth2/authorize?${query}`);
+    await page.getByRole('heading', { name: 'Authorize Acme Reports' }).waitFor();
+    const permissions = page.getByRole('list', { name: 'Permissions' });
+    await expect(permissions.getByText('Know who you are').isVisible()).resolves.toBe(true);
+    await expect(permissions.getByText('See products').isVisible()).resolves.toBe(true);
+    const organization = page.getByRole('radio');
+    expect(await organization.count()).toBe(1);
+    expect(await organization.isChecked()).toBe(true);
+    await screenshot(page, 'oauth2-consent');
+
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/^https:\/\/app\.example\.com\/callback/);
+    const callback = new URL(page.url());
+    expect(callback.searchParams.get('state')).toBe('browser-state');
+    const code = callback.searchParams.get('code')!;
+    expect(code).toMatch(/^polar_ac_/);
+
+    const token = await server.inject({
+      method: 'POST',
+      url: '/v1/oauth2/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+      }).toString(),
+    });
+    expect(token.statusCode).toBe(200);
+    const accessToken = token.json().access_token as string;
+    expect(accessToken).toMatch(/^polar_at_o_/);
+    expect(
+      (await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(accessToken) })).statusCode,
+    ).toBe(200);
+
+    // Connected apps: the seller revokes what they granted; the token stops at once.
+    const grants = await page.request.get('/v1/oauth2/grants');
+    const grant = ((await grants.json()) as { items: { id: string; client: { client_id: string } }[] }).items.find(
+      (item) => item.client.client_id === app.client_id,
+    )!;
+    const revoked = await page.request.delete(`/v1/oauth2/grants/${grant.id}`, { headers: { origin: server.url } });
+    expect(revoked.status()).toBe(204);
+    expect(
+      (await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(accessToken) })).statusCode,
+    ).toBe(401);
+  });
+});
