@@ -333,12 +333,19 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
             <SimulatedCardForm card={state.card} errorFor={errorFor} onChange={(card) => change({ card }, false)} />
           ))}
         {payError !== null && <ApiErrorAlert error={payError} shownFields={shown} />}
-        {hasLocalErrors && (
+        {/* A refused payment says so alone: its message is the one to act on. */}
+        {hasLocalErrors && payError === null && (
           <p role="alert" className="text-sm text-red-700">
             Some details are missing or not valid: check the highlighted fields.
           </p>
         )}
-        <Button type="submit" className="w-full" isPending={paying} disabled={selection !== null}>
+        <Button
+          type="submit"
+          // The main action's focus ring stands out on any background (WCAG 2.4.13 focus appearance).
+          className="w-full focus-visible:outline-[3px] focus-visible:outline-offset-[3px] focus-visible:outline-slate-900"
+          isPending={paying}
+          disabled={selection !== null}
+        >
           {paying ? 'Processing…' : confirmLabel(checkout)}
         </Button>
         <SimulatedAuthenticationDialog

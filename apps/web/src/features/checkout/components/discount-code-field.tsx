@@ -1,5 +1,5 @@
 import type { CheckoutPublic } from '@tessera/sdk';
-import { useId, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
@@ -27,16 +27,39 @@ export function DiscountCodeField({
 }: DiscountCodeFieldProps) {
   const id = useId();
   const discount = checkout.discount;
+  // Applying a code replaces the field with the applied discount (and removing it, the other way
+  // round): the focus follows, instead of falling back to the top of the page.
+  const moved = useRef(false);
+  const appliedRef = useRef<HTMLDivElement>(null);
+  const discountId = discount?.id ?? null;
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    (discountId ? appliedRef.current : document.getElementById(id))?.focus();
+  }, [discountId, id]);
+  const apply = () => {
+    moved.current = true;
+    onApply();
+  };
+  const remove = () => {
+    moved.current = true;
+    onRemove();
+  };
   if (discount) {
     const duration = discountDurationWords(discount, checkout.product.recurring_interval);
     return (
-      <div className="rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900">
+      <div
+        ref={appliedRef}
+        tabIndex={-1}
+        aria-label="Discount applied"
+        className="rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p>
             <span className="font-medium">{discount.code ?? discount.name}</span>: {discountLabel(discount)}
           </p>
           {checkout.allow_discount_codes && (
-            <Button variant="ghost" size="sm" onClick={onRemove} isPending={isPending}>
+            <Button variant="ghost" size="sm" onClick={remove} isPending={isPending}>
               Remove discount
             </Button>
           )}
@@ -51,7 +74,7 @@ export function DiscountCodeField({
     // Enter applies the code; it must not submit (and pay for) the whole checkout.
     if (event.key === 'Enter') {
       event.preventDefault();
-      onApply();
+      apply();
     }
   }
 
@@ -68,7 +91,7 @@ export function DiscountCodeField({
           onChange={(event) => onCodeChange(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <Button variant="secondary" onClick={onApply} isPending={isPending}>
+        <Button variant="secondary" onClick={apply} isPending={isPending}>
           Apply
         </Button>
       </div>
