@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Timestamp } from './types.js';
 
 /**
@@ -19,6 +20,8 @@ export interface MeterRollupsTable {
   max: string | null;
   first_ingested_at: Timestamp;
   last_ingested_at: Timestamp;
+  /** Migration 0032: the ingesting connection's shard (concurrent ingests write different rows). */
+  shard: Generated<number>;
 }
 
 export interface MeterRollupTotalsTable {
@@ -28,6 +31,8 @@ export interface MeterRollupTotalsTable {
   sum: string;
   min: string | null;
   max: string | null;
+  /** Migration 0032, as on meter_rollups. */
+  shard: Generated<number>;
 }
 
 export interface MeterRollupTables {
@@ -40,4 +45,6 @@ export interface MeterRollupTables {
 export interface CustomerStateChangesTable {
   customer_id: string;
   since: Timestamp;
+  /** Migration 0032: a mark per shard of the ingests that reached the customer. */
+  shard: Generated<number>;
 }

@@ -48,10 +48,8 @@ export const customerStateChangesJob = defineJob({
       const marks = await findCustomerStateMarks(ctx.db, STATE_CHANGES_PER_TRANSACTION);
       if (marks.length === 0) return;
       await run!.transaction(async (tx) => {
-        await recordStateChanges(
-          tx,
-          marks.map((m) => m.customer_id),
-        );
+        // A customer marked through several shards (migration 0032) gets one event.
+        await recordStateChanges(tx, [...new Set(marks.map((m) => m.customer_id))]);
         await deleteCustomerStateMarks(tx.db, marks);
       });
       handled += marks.length;

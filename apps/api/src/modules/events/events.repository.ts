@@ -9,7 +9,7 @@ import { likeContains } from '../../platform/db/like.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { MeterDefinition, MeterFilter } from '../customer-meters/customer-meters.window.js';
-import { withRollups, type RolledUpMeter } from '../meters/meter-rollups.repository.js';
+import { shardSql, withRollups, type RolledUpMeter } from '../meters/meter-rollups.repository.js';
 import { customerEventsSql, filterSql, meterEventsSql } from '../meters/meters.repository.js';
 import type { EventListParams, EventNameListParams } from './events.schemas.js';
 
@@ -90,8 +90,8 @@ export async function markCustomerStatesChanged(
   const ids = [...byId.values()];
   const externals = [...byExternal.values()];
   await sql`
-    INSERT INTO customer_state_changes AS marked (customer_id, since)
-    SELECT reached.id, ${at}::timestamptz
+    INSERT INTO customer_state_changes AS marked (customer_id, since, shard)
+    SELECT reached.id, ${at}::timestamptz, ${shardSql}
     FROM (
       SELECT customers.id
       FROM unnest(${ids.map((r) => r.organization_id)}::uuid[], ${ids.map((r) => r.id)}::uuid[])
@@ -107,7 +107,7 @@ export async function markCustomerStatesChanged(
       WHERE customers.deleted_at IS NULL AND customers.external_id IS NOT NULL
     ) AS reached
     ORDER BY reached.id
-    ON CONFLICT (customer_id) DO UPDATE
+    ON CONFLICT (customer_id, shard) DO UPDATE
       SET since = greatest(excluded.since, marked.since + interval '1 microsecond')`.execute(db);
 }
 
@@ -118,10 +118,10 @@ export async function markCustomerStatesChanged(
 export async function findCustomerStateMarks(
   db: Executor,
   limit: number,
-): Promise<{ customer_id: string; since: string }[]> {
+): Promise<{ customer_id: string; shard: number; since: string }[]> {
   return db
     .selectFrom('customer_state_changes')
-    .select(['customer_id', sql<string>`since::text`.as('since')])
+    .select(['customer_id', 'shard', sql<string>`since::text`.as('since')])
     .orderBy('since')
     .orderBy('customer_id')
     .limit(limit)
@@ -131,14 +131,18 @@ export async function findCustomerStateMarks(
 /** Removes the marks handled, unless a later ingest moved them on. */
 export async function deleteCustomerStateMarks(
   db: Executor,
-  marks: { customer_id: string; since: string }[],
+  marks: { customer_id: string; shard: number; since: string }[],
 ): Promise<void> {
   if (marks.length === 0) return;
   await sql`
     DELETE FROM customer_state_changes
-    USING unnest(${marks.map((m) => m.customer_id)}::uuid[], ${marks.map((m) => m.since)}::timestamptz[])
-      AS handled (customer_id, since)
+    USING unnest(
+      ${marks.map((m) => m.customer_id)}::uuid[],
+      ${marks.map((m) => m.shard)}::smallint[],
+      ${marks.map((m) => m.since)}::timestamptz[]
+    ) AS handled (customer_id, shard, since)
     WHERE customer_state_changes.customer_id = handled.customer_id
+      AND customer_state_changes.shard = handled.shard
       AND customer_state_changes.since = handled.since`.execute(db);
 }
 

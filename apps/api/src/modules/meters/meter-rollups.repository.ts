@@ -77,14 +77,21 @@ function countedSql(meters: RolledUpMeter[], table: string): RawBuilder<unknown>
   );
 }
 
+/**
+ * The shard of the rows an ingest upserts (migration 0032): its connection's, so concurrent ingests of
+ * the same hour and customer write different rows instead of waiting for each other's commit. Readers
+ * aggregate rows, so any number of shards per key reads the same.
+ */
+export const shardSql = sql<number>`(pg_backend_pid() % 8)::smallint`;
+
 /** Upserts of the counted rows into both rollup tables (keys in order, so concurrent upserts never deadlock). */
 function upsertRollupsSql(counted: string): { rollups: RawBuilder<unknown>; totals: RawBuilder<unknown> } {
   const from = sql.table(counted);
   return {
     rollups: sql`INSERT INTO meter_rollups AS r (meter_id, organization_id, customer_id, external_customer_id, bucket,
-        ingested_bucket, events, sum, min, max, first_ingested_at, last_ingested_at)
+        ingested_bucket, events, sum, min, max, first_ingested_at, last_ingested_at, shard)
       SELECT meter_id, organization_id, customer_id, external_customer_id, bucket, ingested_bucket,
-        count(*), coalesce(sum(value), 0), min(value), max(value), min(ingested_at), max(ingested_at)
+        count(*), coalesce(sum(value), 0), min(value), max(value), min(ingested_at), max(ingested_at), ${shardSql}
       FROM ${from}
       GROUP BY meter_id, organization_id, customer_id, external_customer_id, bucket, ingested_bucket
       ORDER BY meter_id, customer_id, external_customer_id, bucket, ingested_bucket
@@ -95,12 +102,12 @@ function upsertRollupsSql(counted: string): { rollups: RawBuilder<unknown>; tota
         max = greatest(r.max, excluded.max),
         first_ingested_at = least(r.first_ingested_at, excluded.first_ingested_at),
         last_ingested_at = greatest(r.last_ingested_at, excluded.last_ingested_at)`,
-    totals: sql`INSERT INTO meter_rollup_totals AS t (meter_id, bucket, events, sum, min, max)
-      SELECT meter_id, bucket, count(*), coalesce(sum(value), 0), min(value), max(value)
+    totals: sql`INSERT INTO meter_rollup_totals AS t (meter_id, bucket, events, sum, min, max, shard)
+      SELECT meter_id, bucket, count(*), coalesce(sum(value), 0), min(value), max(value), ${shardSql}
       FROM ${from}
       GROUP BY meter_id, bucket
       ORDER BY meter_id, bucket
-      ON CONFLICT (meter_id, bucket) DO UPDATE SET
+      ON CONFLICT (meter_id, bucket, shard) DO UPDATE SET
         events = t.events + excluded.events,
         sum = t.sum + excluded.sum,
         min = least(t.min, excluded.min),
