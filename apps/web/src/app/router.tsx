@@ -26,6 +26,7 @@ export function createRouter() {
               lazy: () => import('./routes/dashboard/organization-layout'),
               children: [
                 { index: true, element: <Navigate to="products" replace /> },
+                { path: 'overview', lazy: () => import('./routes/dashboard/overview') },
                 { path: 'products', lazy: () => import('./routes/dashboard/products') },
                 { path: 'products/new', lazy: () => import('./routes/dashboard/product-new') },
                 { path: 'products/:productId', lazy: () => import('./routes/dashboard/product-edit') },

@@ -11,6 +11,7 @@ import { OrganizationSwitcher } from '../../../features/organizations/components
 import { cn } from '../../../lib/cn';
 
 const NAVIGATION = [
+  { to: 'overview', label: 'Overview' },
   { to: 'products', label: 'Products' },
   { to: 'benefits', label: 'Benefits' },
   { to: 'discounts', label: 'Discounts' },
