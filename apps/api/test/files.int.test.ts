@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueRevocationsForOrder } from '../src/modules/benefit-grants/benefit-grants.service.js';
@@ -122,6 +122,22 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     return json(completed);
   }
 
+  const countFiles = async () =>
+    Number(
+      (
+        await server.runtime.database.db
+          .selectFrom('files')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  /** Multipart uploads the storage holds: none is started for a refused request. */
+  const pendingUploads = () => {
+    if (s3) return s3.uploads.size;
+    const directory = join(server.config.dataDir, 'storage', '.uploads');
+    return existsSync(directory) ? readdirSync(directory).length : 0;
+  };
+
   async function sessionFor(customerId: string, org = acme): Promise<string> {
     const response = await api('POST', '/v1/customer-sessions/', org.token, { customer_id: customerId });
     expect(response.statusCode).toBe(201);
@@ -208,6 +224,10 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     const expired = await server.inject({ method: 'GET', url: tokenPath });
     expect(expired.statusCode).toBe(410);
     expect(json(expired).error).toBe('ResourceUnavailable');
+    // The storage's own download link expires too (on S3, S3 refuses it by its own clock).
+    if (backend === 'local') {
+      expect((await fetch(reach(redirect.headers.location as string))).status).toBe(410);
+    }
 
     // Revocation: no new links.
     await inTransaction(server, (ctx) => enqueueRevocationsForOrder(ctx, purchase.orderId));
@@ -240,6 +260,7 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     }
     expect(json(await api('GET', `/v1/files/?ids=${file.id}`, other.token)).items).toEqual([]);
     // Bad bodies: 422 and nothing stored.
+    const filesBefore = await countFiles();
     for (const body of [
       {},
       { ...create, service: 'other' },
@@ -248,11 +269,25 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     ]) {
       expect((await api('POST', '/v1/files/', acme.token, body)).statusCode).toBe(422);
     }
+    expect(await countFiles()).toBe(filesBefore);
     expect((await api('POST', `/v1/files/${file.id}/uploaded`, acme.token, { id: 1 })).statusCode).toBe(422);
     expect((await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: 5 })).statusCode).toBe(422);
-    // The portal routes: a customer session is required.
+    // A bad query: 422, and the database is free for the next write at once.
+    for (const query of ['limit=0', 'ids=not-a-uuid', 'page=-1', 'organization_id=x']) {
+      const refused = await api('GET', `/v1/files/?${query}`, acme.token);
+      expect(refused.statusCode, query).toBe(422);
+      expect(json(refused).detail[0].loc[0]).toBe('query');
+    }
+    const renamed = await api('PATCH', `/v1/files/${file.id}`, acme.token, { name: 'after-422.txt' });
+    expect(renamed.statusCode).toBe(200);
+    // The portal routes: a customer session is required; a bad query is 422.
     expect((await api('GET', '/v1/customer-portal/downloadables/')).statusCode).toBe(401);
     expect((await api('GET', '/v1/customer-portal/downloadables/', acme.token)).statusCode).toBe(401);
+    const buyer = await purchaseFactory(server, acme, []);
+    const session = await sessionFor(buyer.customerId);
+    for (const query of ['limit=101', 'benefit_id=x']) {
+      expect((await api('GET', `/v1/customer-portal/downloadables/?${query}`, session)).statusCode, query).toBe(422);
+    }
   });
 
   it('PATCH renames (empty values ignored), DELETE removes the object', async () => {
@@ -276,6 +311,8 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
 
   it('refuses bad names and bad part plans with 422, storing nothing', async () => {
     const bytes = randomBytes(11 * MiB);
+    const filesBefore = await countFiles();
+    const uploadsBefore = pendingUploads();
     const names = ['../../etc/passwd', 'a\u0000b.pdf', 'x'.repeat(256), '..', ''];
     for (const name of names) {
       const response = await api('POST', '/v1/files/', acme.token, createBody(bytes, { name }));
@@ -304,11 +341,8 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
       (await api('POST', '/v1/files/', acme.token, createBody(bytes, { ...image, service: 'organization_avatar' })))
         .statusCode,
     ).toBe(422);
-    const count = await server.runtime.database.db
-      .selectFrom('files')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBeGreaterThan(0);
+    expect(await countFiles()).toBe(filesBefore);
+    expect(pendingUploads()).toBe(uploadsBefore);
   });
 
   it('a part bigger than declared, a wrong checksum or a wrong whole-file SHA-256: 4xx, the file stays not uploaded', async () => {
