@@ -4,7 +4,15 @@ import { GRANTABLE_SCOPES } from '../../api/src/platform/auth/scopes.js';
 import { systemClock } from '../../api/src/platform/clock.js';
 import { tokenFactory } from '../../api/test/factories/organizations.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
-import { dashboardLink, hasChromium, launchBrowser, openPage, screenshot, signUp } from './browser.js';
+import {
+  expectNoSeriousA11yViolations,
+  dashboardLink,
+  hasChromium,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signUp,
+} from './browser.js';
 
 /**
  * The catalog in a real browser against the real server: benefits of several types created and
@@ -119,9 +127,11 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     // The refusal was about the meter credit's settings; it goes with them.
     await expect(dialog.getByText('This meter does not exist.').count()).resolves.toBe(0);
     await expect(dialog.getByRole('button', { name: 'Create benefit' }).count()).resolves.toBe(0);
+    await expectNoSeriousA11yViolations(page, 'benefit-discord');
     await screenshot(page, 'benefit-discord');
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page, 'benefits');
     await screenshot(page, 'benefits');
   });
 
@@ -152,6 +162,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     const fields = page.getByRole('group', { name: 'Custom fields' });
     await fields.getByRole('checkbox', { name: 'Team name', exact: true }).check();
     await fields.getByRole('checkbox', { name: 'Team name required' }).check();
+    await expectNoSeriousA11yViolations(page, 'product-new');
     await screenshot(page, 'product-new');
     await page.getByRole('button', { name: 'Create product' }).click();
 
@@ -179,6 +190,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     await expect(fields.getByRole('checkbox', { name: 'Team name', exact: true }).isChecked()).resolves.toBe(true);
     await expect(fields.getByRole('checkbox', { name: 'Team name required' }).isChecked()).resolves.toBe(true);
     await expect(page.getByLabel('Billing').isDisabled()).resolves.toBe(true);
+    await expectNoSeriousA11yViolations(page, 'product-edit');
     await screenshot(page, 'product-edit');
   });
 
@@ -200,6 +212,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     expect(await dialog.getByLabel('Key prefix').inputValue()).toBe('CAT');
     await dialog.getByLabel('Description').fill('Pro license keys');
     await dialog.getByLabel('Activation limit').fill('5');
+    await expectNoSeriousA11yViolations(page, 'benefit-edit');
     await screenshot(page, 'benefit-edit');
     await dialog.getByRole('button', { name: 'Save benefit' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -226,6 +239,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
     await page.getByRole('button', { name: 'Unarchive product' }).waitFor();
     const header = page.locator('header').filter({ has: page.getByRole('heading', { name: 'Team plan' }) });
     await header.getByText('Archived').waitFor();
+    await expectNoSeriousA11yViolations(page, 'product-archived');
     await screenshot(page, 'product-archived');
 
     await nav('Products').click();

@@ -6,7 +6,14 @@ import { benefitFactory } from '../../api/test/factories/benefits.js';
 import { organizationFactory, type OrganizationFixture } from '../../api/test/factories/organizations.js';
 import { productFactory } from '../../api/test/factories/products.js';
 import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
-import { definitions, hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+import {
+  expectNoSeriousA11yViolations,
+  definitions,
+  hasChromium,
+  launchBrowser,
+  openPage,
+  screenshot,
+} from './browser.js';
 
 /**
  * The customer portal in a real browser against the real server. A customer buys a monthly plan with a
@@ -106,6 +113,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(await subscriptions.getByRole('row').nth(1).textContent()).toMatch(/Pro plan\$10\.00 \/ monthActive/);
     const orders = page.getByRole('table', { name: 'Recent orders' });
     expect(await orders.getByRole('row').nth(1).textContent()).toMatch(/Pro plan.*Subscription started.*Paid\$10\.00/);
+    await expectNoSeriousA11yViolations(page, 'portal-overview');
     await screenshot(page, 'portal-overview');
   });
 
@@ -131,6 +139,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(terms.Address).toContain('Paris');
     const items = page.getByRole('table', { name: 'Items' });
     expect(await items.getByRole('row').nth(1).textContent()).toContain('$10.00');
+    await expectNoSeriousA11yViolations(page, 'portal-order');
     await screenshot(page, 'portal-order');
   });
 
@@ -155,6 +164,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     expect(terms.Status).toMatch(/^Ends /);
     await expect(page.getByRole('button', { name: 'Cancel subscription' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Change plan' }).count()).resolves.toBe(0);
+    await expectNoSeriousA11yViolations(page, 'portal-subscription-canceled');
     await screenshot(page, 'portal-subscription-canceled');
 
     await page.getByRole('button', { name: 'Resume subscription' }).click();
@@ -193,6 +203,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.getByRole('heading', { name: 'Notes from the seller' }).waitFor();
     const noteCard = page.getByRole('region', { name: 'Community invite' });
     await noteCard.getByText(NOTE, { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'portal-benefits');
     await screenshot(page, 'portal-benefits');
   });
 
@@ -207,6 +218,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await expect.poll(() => taxId.getAttribute('aria-invalid')).toBe('true');
     const described = await taxId.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${described!.split(' ').pop()}"]`).textContent()).toBe('Invalid tax ID.');
+    await expectNoSeriousA11yViolations(page, 'portal-profile-error');
     await screenshot(page, 'portal-profile-error');
 
     await taxId.fill('');
@@ -220,6 +232,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.goto(`/portal/${SLUG}/subscriptions/${otherSubscriptionId}`);
     await page.getByRole('heading', { name: 'Subscription not found' }).waitFor();
     expect(await page.textContent('main')).not.toContain('bob@example.com');
+    await expectNoSeriousA11yViolations(page, 'portal-not-found');
     await screenshot(page, 'portal-not-found');
   });
 
@@ -285,6 +298,7 @@ describe.skipIf(!hasChromium)('customer portal in the browser', () => {
     await page.getByRole('table', { name: 'Subscriptions' }).waitFor();
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page, 'portal-phone');
     await screenshot(page, 'portal-phone');
   });
 });

@@ -4,7 +4,15 @@ import { systemClock } from '../../api/src/platform/clock.js';
 import { ADDRESS, CARDS, confirmationToken } from '../../api/test/factories/checkouts.js';
 import { userFactory, type UserFixture } from '../../api/test/factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
-import { dashboardLink, definitions, hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+import {
+  expectNoSeriousA11yViolations,
+  dashboardLink,
+  definitions,
+  hasChromium,
+  launchBrowser,
+  openPage,
+  screenshot,
+} from './browser.js';
 
 /**
  * The seller's sales pages (orders, subscriptions, payments, a customer) in a real browser against the
@@ -108,6 +116,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await chart.textContent()).toContain('Computed from the orders listed for this period');
     const today = await chart.getByRole('table', { name: 'Revenue per day' }).getByRole('row').last().textContent();
     expect(today).toContain('$65.00');
+    await expectNoSeriousA11yViolations(page, 'orders');
     await screenshot(page, 'orders');
 
     const picker = page.getByRole('combobox', { name: 'Customer', exact: true });
@@ -144,6 +153,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
 
     // Generating and downloading the PDF is invoices.browser.test.ts.
     await page.getByRole('button', { name: 'Download invoice' }).waitFor();
+    await expectNoSeriousA11yViolations(page, 'order');
     await screenshot(page, 'order');
   });
 
@@ -171,6 +181,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     });
     expect((await definitions(page)).Status).toMatch(/^Cancels /);
     await expect(page.getByRole('button', { name: 'Cancel at period end' }).count()).resolves.toBe(0);
+    await expectNoSeriousA11yViolations(page, 'subscription-canceling');
     await screenshot(page, 'subscription-canceling');
 
     await page.getByRole('button', { name: 'Resume subscription' }).click();
@@ -212,6 +223,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(terms.Status).toMatch(/^Canceled/);
     expect(terms).toHaveProperty('Ended');
     await expect(page.getByRole('button', { name: 'Revoke now' }).count()).resolves.toBe(0);
+    await expectNoSeriousA11yViolations(page, 'subscription-revoked');
     await screenshot(page, 'subscription-revoked');
 
     await page.getByRole('link', { name: '← Subscriptions' }).click();
@@ -230,6 +242,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await failed.textContent()).toMatch(/\$15\.00Failed.*Your card was declined\./);
     expect(await failed.getByRole('link').count()).toBe(0);
     await expect.poll(() => table.getByRole('row').filter({ hasText: 'Succeeded' }).count()).toBeGreaterThanOrEqual(3);
+    await expectNoSeriousA11yViolations(page, 'payments');
     await screenshot(page, 'payments');
 
     await page.getByLabel('Customer email').fill(BOB);
@@ -258,6 +271,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     expect(await orders.textContent()).not.toContain(BOB);
     const subscriptions = page.getByRole('table', { name: 'Subscriptions' });
     await expect.poll(() => subscriptions.getByRole('row').count()).toBe(2);
+    await expectNoSeriousA11yViolations(page, 'customer');
     await screenshot(page, 'customer');
 
     await state.getByRole('link', { name: 'Team plan' }).click();

@@ -29,13 +29,14 @@ export function Select({ value, onValueChange, options, placeholder, className, 
         aria-invalid={props['aria-invalid']}
         aria-describedby={props['aria-describedby']}
         className={cn(
-          'flex h-10 w-full items-center justify-between gap-2 rounded-md border bg-white px-3 text-left text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 data-[placeholder]:text-slate-500',
+          // Locked (disabled): greyed with a not-allowed cursor and no chevron, so it does not look choosable.
+          'flex h-10 w-full items-center justify-between gap-2 rounded-md border bg-white px-3 text-left text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600 data-[placeholder]:text-slate-500',
           props['aria-invalid'] ? 'border-red-600' : 'border-slate-300',
           className,
         )}
       >
         <SelectPrimitive.Value placeholder={placeholder} />
-        <SelectPrimitive.Icon aria-hidden className="text-slate-600">
+        <SelectPrimitive.Icon aria-hidden className={cn('text-slate-600', props.disabled && 'invisible')}>
           ▾
         </SelectPrimitive.Icon>
       </SelectPrimitive.Trigger>

@@ -35,7 +35,11 @@ export function Component() {
           </Alert>
         </div>
       )}
-      <CheckoutLinksList organizationId={organization.id} />
+      <CheckoutLinksList
+        organizationId={organization.id}
+        productOptions={productOptions}
+        discountOptions={discountOptions}
+      />
     </>
   );
 }

@@ -2,10 +2,14 @@ import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { DiscountFormDialog } from '../../../features/discounts/components/discount-form-dialog';
 import { DiscountsList } from '../../../features/discounts/components/discounts-list';
+import { useProducts } from '../../../features/products/api/get-products';
 import { useCurrentOrganization } from './current-organization';
 
 export function Component() {
   const organization = useCurrentOrganization();
+  // The products a discount can be limited to; loaded here so the discounts feature stays on its own.
+  const products = useProducts({ organization_id: organization.id, is_archived: false, limit: 100, sorting: ['name'] });
+  const productOptions = (products.data?.items ?? []).map((product) => ({ value: product.id, label: product.name }));
   return (
     <>
       <PageHeader
@@ -14,11 +18,12 @@ export function Component() {
         actions={
           <DiscountFormDialog
             organizationId={organization.id}
+            productOptions={productOptions}
             trigger={(open) => <Button onClick={open}>New discount</Button>}
           />
         }
       />
-      <DiscountsList organizationId={organization.id} />
+      <DiscountsList organizationId={organization.id} productOptions={productOptions} />
     </>
   );
 }

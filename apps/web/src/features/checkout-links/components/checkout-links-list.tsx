@@ -7,16 +7,25 @@ import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PagedTable } from '../../../components/ui/paged-list';
+import type { SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
 import { useDeleteCheckoutLink } from '../api/delete-checkout-link';
 import { useCheckoutLinks } from '../api/get-checkout-links';
+import { CheckoutLinkFormDialog } from './create-checkout-link-dialog';
 
 type Sorting = 'created_at' | '-created_at' | 'label' | '-label';
 
 const linkName = (link: CheckoutLink) => link.label || 'Untitled link';
 
-export function CheckoutLinksList({ organizationId }: { organizationId: string }) {
+export interface CheckoutLinksListProps {
+  organizationId: string;
+  /** What the edit form offers (the route loads them). */
+  productOptions: readonly SelectOption[];
+  discountOptions: readonly SelectOption[];
+}
+
+export function CheckoutLinksList({ organizationId, productOptions, discountOptions }: CheckoutLinksListProps) {
   const [page, setPage] = useState(1);
   const [sorting, setSorting] = useState<Sorting>('-created_at');
   const query = useCheckoutLinks({ organization_id: organizationId, page, limit: 20, sorting: [sorting] });
@@ -59,6 +68,16 @@ export function CheckoutLinksList({ organizationId }: { organizationId: string }
             cell: (link) => (
               <>
                 <CopyButton value={link.url} label="Copy URL" />
+                <CheckoutLinkFormDialog
+                  link={link}
+                  productOptions={productOptions}
+                  discountOptions={discountOptions}
+                  trigger={(open) => (
+                    <Button variant="secondary" size="sm" aria-label={`Edit ${linkName(link)}`} onClick={open}>
+                      Edit
+                    </Button>
+                  )}
+                />
                 <Button variant="secondary" size="sm" asChild>
                   <a
                     href={link.url}

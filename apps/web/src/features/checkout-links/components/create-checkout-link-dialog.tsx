@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import type { CheckoutLink } from '@tessera/sdk';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogActions } from '../../../components/ui/dialog';
@@ -8,6 +9,7 @@ import { Select, type SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
 import { useCreateCheckoutLink } from '../api/create-checkout-link';
+import { useUpdateCheckoutLink } from '../api/update-checkout-link';
 
 const NO_DISCOUNT = 'none';
 
@@ -18,71 +20,111 @@ export interface CreateCheckoutLinkDialogProps {
 }
 
 export function CreateCheckoutLinkDialog({ productOptions, discountOptions }: CreateCheckoutLinkDialogProps) {
+  return (
+    <CheckoutLinkFormDialog
+      productOptions={productOptions}
+      discountOptions={discountOptions}
+      trigger={(open) => (
+        <Button onClick={open} disabled={productOptions.length === 0}>
+          New checkout link
+        </Button>
+      )}
+    />
+  );
+}
+
+export interface CheckoutLinkFormDialogProps extends CreateCheckoutLinkDialogProps {
+  /** Given when editing: the form starts from it and saves with PATCH; its URL stays the same. */
+  link?: CheckoutLink;
+  trigger(open: () => void): ReactNode;
+}
+
+function initial(link?: CheckoutLink) {
+  return {
+    label: link?.label ?? '',
+    products: link?.products.map((product) => product.id) ?? [],
+    discountId: link?.discount_id ?? NO_DISCOUNT,
+    isDiscountCodeAllowed: link?.allow_discount_codes ?? true,
+    isBillingAddressRequired: link?.require_billing_address ?? false,
+    successUrl: link?.success_url ?? '',
+  };
+}
+
+/** Creates a checkout link, or edits one (`link`): label, products, discount, success URL, options. */
+export function CheckoutLinkFormDialog({
+  productOptions,
+  discountOptions,
+  link,
+  trigger,
+}: CheckoutLinkFormDialogProps) {
   const [open, setOpen] = useState(false);
-  const [label, setLabel] = useState('');
-  const [products, setProducts] = useState<string[]>([]);
-  const [discountId, setDiscountId] = useState(NO_DISCOUNT);
-  const [isDiscountCodeAllowed, setIsDiscountCodeAllowed] = useState(true);
-  const [isBillingAddressRequired, setIsBillingAddressRequired] = useState(false);
-  const [successUrl, setSuccessUrl] = useState('');
-  const mutation = useCreateCheckoutLink();
+  const [form, setForm] = useState(() => initial(link));
+  const set = (patch: Partial<typeof form>) => setForm({ ...form, ...patch });
+  const { label, products, discountId, isDiscountCodeAllowed, isBillingAddressRequired, successUrl } = form;
+  const create = useCreateCheckoutLink();
+  const update = useUpdateCheckoutLink();
+  const mutation = link ? update : create;
   const toast = useToast();
   const error = mutation.error;
+  const name = link ? link.label || 'Untitled link' : null;
+  // A product of the link that is no longer offered (archived) stays listed, so saving keeps it.
+  const options = [
+    ...productOptions,
+    ...(link?.products ?? [])
+      .filter((product) => !productOptions.some((option) => option.value === product.id))
+      .map((product) => ({ value: product.id, label: product.name })),
+  ];
 
   function close(next: boolean) {
     setOpen(next);
-    if (!next) {
-      setLabel('');
-      setProducts([]);
-      setDiscountId(NO_DISCOUNT);
-      setSuccessUrl('');
-      mutation.reset();
-    }
+    if (!next) mutation.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    mutation.mutate(
-      {
-        label: label.trim() || null,
-        products,
-        discount_id: discountId === NO_DISCOUNT ? null : discountId,
-        allow_discount_codes: isDiscountCodeAllowed,
-        require_billing_address: isBillingAddressRequired,
-        success_url: successUrl.trim() || null,
-      },
-      {
-        onSuccess: () => {
-          toast('Checkout link created');
-          close(false);
-        },
-      },
-    );
+    const body = {
+      label: label.trim() || null,
+      products,
+      discount_id: discountId === NO_DISCOUNT ? null : discountId,
+      allow_discount_codes: isDiscountCodeAllowed,
+      require_billing_address: isBillingAddressRequired,
+      success_url: successUrl.trim() || null,
+    };
+    const onSuccess = () => {
+      toast(link ? 'Checkout link saved' : 'Checkout link created');
+      close(false);
+    };
+    if (link) update.mutate({ id: link.id, body }, { onSuccess });
+    else create.mutate(body, { onSuccess });
   }
 
   return (
     <>
-      <Button onClick={() => setOpen(true)} disabled={productOptions.length === 0}>
-        New checkout link
-      </Button>
-      <Dialog open={open} onOpenChange={close} title="New checkout link" size="lg">
+      {trigger(() => {
+        setForm(initial(link));
+        mutation.reset();
+        setOpen(true);
+      })}
+      <Dialog open={open} onOpenChange={close} title={name ? `Edit “${name}”` : 'New checkout link'} size="lg">
         <form onSubmit={submit} className="space-y-4" noValidate>
           <ApiErrorAlert error={error} shownFields={['label', 'products', 'success_url']} />
           <Field label="Label" hint="For you only, e.g. “Launch tweet”. Optional." error={fieldError(error, 'label')}>
-            <Input value={label} onChange={(event) => setLabel(event.target.value)} />
+            <Input value={label} onChange={(event) => set({ label: event.target.value })} />
           </Field>
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium text-slate-800">Products offered</legend>
             <div className="grid gap-1 sm:grid-cols-2">
-              {productOptions.map((option) => (
+              {options.map((option) => (
                 <Checkbox
                   key={option.value}
                   label={option.label}
                   checked={products.includes(option.value)}
                   onChange={(event) =>
-                    setProducts(
-                      event.target.checked ? [...products, option.value] : products.filter((id) => id !== option.value),
-                    )
+                    set({
+                      products: event.target.checked
+                        ? [...products, option.value]
+                        : products.filter((id) => id !== option.value),
+                    })
                   }
                 />
               ))}
@@ -93,7 +135,7 @@ export function CreateCheckoutLinkDialog({ productOptions, discountOptions }: Cr
             <Select
               value={discountId}
               options={[{ value: NO_DISCOUNT, label: 'No discount' }, ...discountOptions]}
-              onValueChange={setDiscountId}
+              onValueChange={(next) => set({ discountId: next })}
             />
           </Field>
           <Field
@@ -101,18 +143,18 @@ export function CreateCheckoutLinkDialog({ productOptions, discountOptions }: Cr
             hint="Where customers land after paying. Optional."
             error={fieldError(error, 'success_url')}
           >
-            <Input type="url" value={successUrl} onChange={(event) => setSuccessUrl(event.target.value)} />
+            <Input type="url" value={successUrl} onChange={(event) => set({ successUrl: event.target.value })} />
           </Field>
           <div className="flex flex-col gap-2">
             <Checkbox
               label="Customers may enter discount codes"
               checked={isDiscountCodeAllowed}
-              onChange={(event) => setIsDiscountCodeAllowed(event.target.checked)}
+              onChange={(event) => set({ isDiscountCodeAllowed: event.target.checked })}
             />
             <Checkbox
               label="Require a billing address"
               checked={isBillingAddressRequired}
-              onChange={(event) => setIsBillingAddressRequired(event.target.checked)}
+              onChange={(event) => set({ isBillingAddressRequired: event.target.checked })}
             />
           </div>
           <DialogActions>
@@ -120,7 +162,7 @@ export function CreateCheckoutLinkDialog({ productOptions, discountOptions }: Cr
               Cancel
             </Button>
             <Button type="submit" isPending={mutation.isPending}>
-              Create checkout link
+              {link ? 'Save checkout link' : 'Create checkout link'}
             </Button>
           </DialogActions>
         </form>

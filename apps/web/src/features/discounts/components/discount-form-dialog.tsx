@@ -4,8 +4,8 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogActions } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
+import { Checkbox, Input } from '../../../components/ui/input';
+import { Select, type SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
 import { parseBasisPoints, parseMoney, toMajorUnits } from '../../../lib/format';
@@ -40,6 +40,7 @@ function initial(discount?: Discount) {
     maxRedemptions: discount?.max_redemptions ? String(discount.max_redemptions) : '',
     startsAt: dateInput(discount?.starts_at),
     endsAt: dateInput(discount?.ends_at),
+    products: discount?.products.map((product) => product.id) ?? [],
   };
 }
 
@@ -47,10 +48,17 @@ export interface DiscountFormDialogProps {
   organizationId: string;
   /** Given when editing. */
   discount?: Discount;
+  /** The organization's products the discount can be limited to (the route loads them). */
+  productOptions?: readonly SelectOption[];
   trigger(open: () => void): ReactNode;
 }
 
-export function DiscountFormDialog({ organizationId, discount, trigger }: DiscountFormDialogProps) {
+export function DiscountFormDialog({
+  organizationId,
+  discount,
+  productOptions = [],
+  trigger,
+}: DiscountFormDialogProps) {
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(() => initial(discount));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
@@ -94,6 +102,7 @@ export function DiscountFormDialog({ organizationId, discount, trigger }: Discou
       max_redemptions: form.maxRedemptions.trim() ? Number(form.maxRedemptions) : null,
       starts_at: form.startsAt ? new Date(`${form.startsAt}T00:00:00Z`).toISOString() : null,
       ends_at: form.endsAt ? new Date(`${form.endsAt}T23:59:59Z`).toISOString() : null,
+      products: form.products,
     } satisfies Omit<DiscountCreate, 'organization_id'>;
     const done = (saved: Discount) => {
       toast(discount ? `Discount “${saved.name}” saved` : `Discount “${saved.name}” created`);
@@ -113,6 +122,7 @@ export function DiscountFormDialog({ organizationId, discount, trigger }: Discou
     'max_redemptions',
     'starts_at',
     'ends_at',
+    'products',
   ];
   return (
     <>
@@ -194,6 +204,17 @@ export function DiscountFormDialog({ organizationId, discount, trigger }: Discou
               <Input type="date" value={form.endsAt} onChange={(event) => set({ endsAt: event.target.value })} />
             </Field>
           </div>
+          <DiscountProductsFieldset
+            options={[
+              ...productOptions,
+              ...(discount?.products ?? [])
+                .filter((product) => !productOptions.some((option) => option.value === product.id))
+                .map((product) => ({ value: product.id, label: product.name })),
+            ]}
+            selected={form.products}
+            error={errorFor('products')}
+            onChange={(products) => set({ products })}
+          />
           <DialogActions>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
@@ -205,5 +226,46 @@ export function DiscountFormDialog({ organizationId, discount, trigger }: Discou
         </form>
       </Dialog>
     </>
+  );
+}
+
+/** Which products the discount applies to: none chosen means every product of the organization. */
+function DiscountProductsFieldset({
+  options,
+  selected,
+  error,
+  onChange,
+}: {
+  options: readonly SelectOption[];
+  selected: readonly string[];
+  error: string | undefined;
+  onChange(products: string[]): void;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium text-slate-800">Limited to products</legend>
+      <p className="text-sm text-slate-600">
+        {selected.length === 0
+          ? 'None chosen: the discount applies to every product.'
+          : `Applies to the ${selected.length === 1 ? 'product' : `${selected.length} products`} chosen only.`}
+      </p>
+      {options.length > 0 && (
+        <div className="grid gap-1 sm:grid-cols-2">
+          {options.map((option) => (
+            <Checkbox
+              key={option.value}
+              label={option.label}
+              checked={selected.includes(option.value)}
+              onChange={(event) =>
+                onChange(
+                  event.target.checked ? [...selected, option.value] : selected.filter((id) => id !== option.value),
+                )
+              }
+            />
+          ))}
+        </div>
+      )}
+      {error && <p className="text-sm text-red-700">{error}</p>}
+    </fieldset>
   );
 }

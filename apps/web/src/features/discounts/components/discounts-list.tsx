@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { PagedTable, SearchField, usePage } from '../../../components/ui/paged-list';
+import type { SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { formatBasisPoints, formatDate, formatMoney } from '../../../lib/format';
 import { useDeleteDiscount } from '../api/delete-discount';
@@ -23,7 +24,14 @@ export function describeDiscount(discount: Discount): string {
   return `${off} off ${discount.duration === 'forever' ? 'forever' : 'once'}`;
 }
 
-export function DiscountsList({ organizationId }: { organizationId: string }) {
+export function DiscountsList({
+  organizationId,
+  productOptions,
+}: {
+  organizationId: string;
+  /** The products a discount can be limited to, for the edit form. */
+  productOptions?: readonly SelectOption[];
+}) {
   const [search, setSearch] = useState('');
   const [page, setPage] = usePage(search);
   const [sorting, setSorting] = useState<Sorting>('-created_at');
@@ -84,6 +92,7 @@ export function DiscountsList({ organizationId }: { organizationId: string }) {
                 <DiscountFormDialog
                   organizationId={organizationId}
                   discount={discount}
+                  productOptions={productOptions}
                   trigger={(open) => (
                     <Button variant="secondary" size="sm" aria-label={`Edit ${discount.name}`} onClick={open}>
                       Edit

@@ -1,12 +1,14 @@
+import type { Product } from '@tessera/sdk';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { Dialog, DialogActions } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
 import { PagedTable, SearchField, usePage } from '../../../components/ui/paged-list';
+import { RowActionsMenu } from '../../../components/ui/row-actions-menu';
 import { Select } from '../../../components/ui/select';
 import { TextLink } from '../../../components/ui/text-link';
 import { useToast } from '../../../components/ui/toast';
@@ -106,42 +108,83 @@ export function ProductsList({ organizationId, basePath }: ProductsListProps) {
             header: 'Actions',
             hideHeader: true,
             align: 'right',
-            cell: (product) =>
-              product.is_archived ? (
-                <ConfirmButton
-                  variant="secondary"
-                  aria-label={`Unarchive ${product.name}`}
-                  title={`Unarchive “${product.name}”?`}
-                  description="It can be bought again through new checkouts. Checkout links it was removed from do not get it back."
-                  confirmLabel="Unarchive product"
-                  onConfirm={() =>
-                    archive.mutate(
-                      { id: product.id, body: { is_archived: false } },
-                      { onSuccess: () => toast(`${product.name} unarchived`) },
-                    )
-                  }
-                >
-                  Unarchive
-                </ConfirmButton>
-              ) : (
-                <ConfirmButton
-                  aria-label={`Archive ${product.name}`}
-                  title={`Archive “${product.name}”?`}
-                  description="Archived products can no longer be bought and leave every checkout link. Existing subscriptions continue."
-                  confirmLabel="Archive product"
-                  onConfirm={() =>
-                    archive.mutate(
-                      { id: product.id, body: { is_archived: true } },
-                      { onSuccess: () => toast(`${product.name} archived`) },
-                    )
-                  }
-                >
-                  Archive
-                </ConfirmButton>
-              ),
+            cell: (product) => (
+              <ProductActions
+                product={product}
+                editPath={`${basePath}/${product.id}`}
+                onArchive={(isArchived) =>
+                  archive.mutate(
+                    { id: product.id, body: { is_archived: isArchived } },
+                    { onSuccess: () => toast(`${product.name} ${isArchived ? 'archived' : 'unarchived'}`) },
+                  )
+                }
+              />
+            ),
           },
         ]}
       />
     </div>
+  );
+}
+
+/**
+ * A row's actions behind one menu: edit, copy the product's id (what an integration passes to create a
+ * checkout), archive or unarchive after a confirmation.
+ */
+function ProductActions({
+  product,
+  editPath,
+  onArchive,
+}: {
+  product: Product;
+  editPath: string;
+  onArchive(isArchived: boolean): void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const toast = useToast();
+  const archiving = !product.is_archived;
+  return (
+    <>
+      <RowActionsMenu
+        label={`Actions for ${product.name}`}
+        actions={[
+          { label: 'Edit', to: editPath },
+          {
+            label: 'Copy product ID',
+            onSelect: () =>
+              void navigator.clipboard.writeText(product.id).then(
+                () => toast(`Product ID of ${product.name} copied`),
+                () => toast(`Product ID: ${product.id}`),
+              ),
+          },
+          { label: archiving ? 'Archive…' : 'Unarchive…', danger: archiving, onSelect: () => setConfirming(true) },
+        ]}
+      />
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`${archiving ? 'Archive' : 'Unarchive'} “${product.name}”?`}
+        description={
+          archiving
+            ? 'Archived products can no longer be bought and leave every checkout link. Existing subscriptions continue.'
+            : 'It can be bought again through new checkouts. Checkout links it was removed from do not get it back.'
+        }
+      >
+        <DialogActions>
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+          <Button
+            variant={archiving ? 'danger' : 'primary'}
+            onClick={() => {
+              setConfirming(false);
+              onArchive(archiving);
+            }}
+          >
+            {archiving ? 'Archive product' : 'Unarchive product'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
   );
 }
