@@ -47,17 +47,26 @@ describe.skipIf(!hasChromium)('OAuth2 consent in the browser', () => {
     });
     expect(created.statusCode).toBe(201);
 
-    const registered = await page.request.post('/v1/oauth2/register', {
-      headers: { origin: server.url },
-      data: {
-        client_name: 'Acme Reports',
-        redirect_uris: [REDIRECT_URI],
-        scope: 'openid products:read',
-        client_uri: 'https://app.example.com',
-      },
-    });
-    expect(registered.status()).toBe(200);
-    const app = (await registered.json()) as { client_id: string; client_secret: string };
+    // Developers → OAuth apps: create the app, then rotate its secret.
+    await page.goto('/dashboard/acme-oauth/settings/oauth-apps');
+    await page.getByLabel('App name').fill('Acme Reports');
+    await page.getByLabel('Redirect URIs').fill(REDIRECT_URI);
+    await page.getByRole('button', { name: 'Create app' }).click();
+    const yourApps = page.getByRole('list', { name: 'Your apps' });
+    await yourApps.getByText('Acme Reports', { exact: true }).waitFor();
+    const listed = async () =>
+      (
+        (await (await page.request.get('/v1/oauth2/')).json()) as {
+          items: { client_id: string; client_secret: string }[];
+        }
+      ).items[0]!;
+    const first = await listed();
+    await page.getByRole('button', { name: 'Rotate secret of Acme Reports' }).click();
+    await yourApps.getByText(first.client_secret).waitFor({ state: 'detached' });
+    const app = await listed();
+    expect(app.client_id).toBe(first.client_id);
+    expect(app.client_secret).not.toBe(first.client_secret);
+    await screenshot(page, 'oauth2-apps');
 
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
@@ -108,12 +117,11 @@ describe.skipIf(!hasChromium)('OAuth2 consent in the browser', () => {
     ).toBe(200);
 
     // Connected apps: the seller revokes what they granted; the token stops at once.
-    const grants = await page.request.get('/v1/oauth2/grants');
-    const grant = ((await grants.json()) as { items: { id: string; client: { client_id: string } }[] }).items.find(
-      (item) => item.client.client_id === app.client_id,
-    )!;
-    const revoked = await page.request.delete(`/v1/oauth2/grants/${grant.id}`, { headers: { origin: server.url } });
-    expect(revoked.status()).toBe(204);
+    await page.goto('/dashboard/acme-oauth/settings/oauth-apps');
+    const connected = page.getByRole('list', { name: 'Connected apps' });
+    await connected.getByText('Acme Reports', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Revoke Acme Reports' }).click();
+    await page.getByText('You have not authorized any app.').waitFor();
     expect(
       (await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(accessToken) })).statusCode,
     ).toBe(401);

@@ -47,6 +47,7 @@ export function createRouter() {
                 { path: 'refunds', lazy: () => import('./routes/dashboard/refunds') },
                 { path: 'settings', lazy: () => import('./routes/dashboard/settings') },
                 { path: 'settings/access-tokens', lazy: () => import('./routes/dashboard/access-tokens') },
+                { path: 'settings/oauth-apps', lazy: () => import('./routes/dashboard/oauth-apps') },
                 { path: 'license-keys', lazy: () => import('./routes/dashboard/license-keys') },
                 { path: 'license-keys/:licenseKeyId', lazy: () => import('./routes/dashboard/license-key') },
                 { path: 'settings/webhooks', lazy: () => import('./routes/dashboard/webhooks') },

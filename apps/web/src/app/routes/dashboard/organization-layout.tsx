@@ -27,6 +27,7 @@ const NAVIGATION = [
   { to: 'tax-report', label: 'Tax report' },
   { to: 'settings', label: 'Settings', end: true },
   { to: 'settings/access-tokens', label: 'Access tokens' },
+  { to: 'settings/oauth-apps', label: 'OAuth apps' },
   { to: 'settings/webhooks', label: 'Webhooks' },
   { to: 'settings/custom-fields', label: 'Custom fields' },
   { to: 'settings/tax', label: 'Tax' },
