@@ -1,4 +1,5 @@
 import { PageHeader } from '../../../components/ui/page-header';
+import { LicenseKeysExport } from '../../../features/license-keys/components/license-keys-export';
 import { LicenseKeysList } from '../../../features/license-keys/components/license-keys-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
@@ -9,6 +10,7 @@ export function Component() {
       <PageHeader
         title="License keys"
         description="Keys issued to customers by license key benefits: status, usage, limits and activations."
+        actions={<LicenseKeysExport organizationId={organization.id} />}
       />
       <LicenseKeysList
         organizationId={organization.id}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
+import { ProductsExport } from '../../../features/products/components/products-export';
 import { ProductsList } from '../../../features/products/components/products-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
@@ -13,9 +14,12 @@ export function Component() {
         title="Products"
         description="What you sell, with its prices and billing interval."
         actions={
-          <Button asChild>
-            <Link to={`${basePath}/new`}>New product</Link>
-          </Button>
+          <>
+            <ProductsExport organizationId={organization.id} />
+            <Button asChild>
+              <Link to={`${basePath}/new`}>New product</Link>
+            </Button>
+          </>
         }
       />
       <ProductsList organizationId={organization.id} basePath={basePath} />

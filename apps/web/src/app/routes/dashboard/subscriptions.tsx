@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { PageHeader } from '../../../components/ui/page-header';
 import { CustomerPicker } from '../../../features/customers/components/customer-picker';
 import { useProducts } from '../../../features/products/api/get-products';
+import { SubscriptionsExport } from '../../../features/subscriptions/components/subscriptions-export';
 import { SubscriptionsList } from '../../../features/subscriptions/components/subscriptions-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
@@ -16,6 +17,7 @@ export function Component() {
       <PageHeader
         title="Subscriptions"
         description="Recurring purchases: who pays what, until when, and what they canceled."
+        actions={<SubscriptionsExport organizationId={organization.id} />}
       />
       <SubscriptionsList
         organizationId={organization.id}
