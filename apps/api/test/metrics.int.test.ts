@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.js';
 import { periodsOf } from '../src/modules/metrics/metrics.periods.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
-import { checkoutFactory } from './factories/checkouts.js';
+import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
 import { customerFactory } from './factories/customers.js';
 import { orderFactory } from './factories/orders.js';
 import { productFactory } from './factories/products.js';
@@ -352,5 +352,42 @@ describe('GET /v1/metrics/limits', () => {
         year: { max_days: 3650 },
       },
     });
+  });
+});
+
+describe('checkouts that succeed and fail', () => {
+  it('a declined card leaves a checkout counted and not succeeded, and no order', async () => {
+    const shop = await organizationFactory(server, { name: 'Declines' });
+    const { product } = await productFactory(server, shop.organization.id);
+    const confirm = async (card: string) => {
+      const checkout = await checkoutFactory(server, shop.organization.id, [product.id]);
+      const response = await server.inject({
+        method: 'POST',
+        url: `/v1/checkouts/client/${checkout.client_secret}/confirm`,
+        payload: {
+          customer_email: 'buyer@example.com',
+          customer_name: 'Buyer',
+          customer_billing_address: ADDRESS,
+          confirmation_token_id: await confirmationToken(server, card),
+        },
+      });
+      return `${response.statusCode}${response.statusCode === 200 ? '' : ` ${response.body.slice(0, 200)}`}`;
+    };
+    expect(await confirm(CARDS.visa)).toBe('200');
+    expect(await confirm(CARDS.declined)).toMatch(/^4/);
+    expect(await confirm(CARDS.insufficientFunds)).toMatch(/^4/);
+    // The server's clock stands at 31 January 23:30 UTC: 1 February in Paris.
+    const body = json(
+      await metrics('start_date=2026-01-31&end_date=2026-02-01&interval=day&timezone=Europe/Paris', shop.token),
+    );
+    expect(body.periods[0]).toMatchObject({ checkouts: 0, succeeded_checkouts: 0, checkouts_conversion: 0 });
+    expect(body.periods[1]).toMatchObject({
+      orders: 1,
+      revenue: 1000,
+      checkouts: 3,
+      succeeded_checkouts: 1,
+      checkouts_conversion: 1 / 3,
+    });
+    expect(body.totals).toMatchObject({ checkouts: 3, succeeded_checkouts: 1, checkouts_conversion: 1 / 6 });
   });
 });
