@@ -24,11 +24,15 @@ afterEach(() => {
   expect(guard.violations).toEqual([]);
 });
 
-const DAY = 24 * 3600;
 /** The harness clock starts on 2026-01-15 12:00 UTC: a 14-day trial ends on Jan 29. */
 const TRIAL_END = '2026-01-29T12:00:00.000Z';
 
-async function call(org: OrganizationFixture, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) {
+async function call(
+  org: OrganizationFixture,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
   const response = await server.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
   if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
   return response.statusCode === 204 ? null : json(response);
@@ -60,7 +64,13 @@ interface Started {
 
 /** A buyer starts a trial: the checkout as the page reads it, then a confirm (with a card unless card-less). */
 async function startTrial(
-  options: { org?: OrganizationFixture; productId?: string; card?: string | null; email?: string; product?: Record<string, unknown> } = {},
+  options: {
+    org?: OrganizationFixture;
+    productId?: string;
+    card?: string | null;
+    email?: string;
+    product?: Record<string, unknown>;
+  } = {},
 ): Promise<Started> {
   const org = options.org ?? (await organizationFactory(server, { name: 'Trial scenario' }));
   const productId = options.productId ?? (await trialProduct(org, options.product));
@@ -228,7 +238,11 @@ describe('cancel and uncancel during a trial', () => {
 
 describe('card-less trials', () => {
   it('ask for no card, and end at the trial end when none was added', async () => {
-    const { org, subscription: started, checkout } = await startTrial({
+    const {
+      org,
+      subscription: started,
+      checkout,
+    } = await startTrial({
       card: null,
       product: { trial_requires_payment_method: false },
     });
@@ -348,9 +362,17 @@ describe('metrics', () => {
     );
     const day = (date: string) =>
       metrics.periods.find((p: { timestamp: string }) => p.timestamp.startsWith(date)) as Record<string, number>;
-    expect(day('2026-01-20')).toMatchObject({ active_subscriptions: 0, monthly_recurring_revenue: 0, new_subscriptions: 0 });
+    expect(day('2026-01-20')).toMatchObject({
+      active_subscriptions: 0,
+      monthly_recurring_revenue: 0,
+      new_subscriptions: 0,
+    });
     // The converted trial is new on the day its first period starts; the canceled one never counts.
-    expect(day('2026-01-29')).toMatchObject({ active_subscriptions: 1, monthly_recurring_revenue: 1200, new_subscriptions: 1 });
+    expect(day('2026-01-29')).toMatchObject({
+      active_subscriptions: 1,
+      monthly_recurring_revenue: 1200,
+      new_subscriptions: 1,
+    });
     expect(day('2026-01-29').churned_subscriptions).toBe(0);
     expect(day('2026-01-29').new_subscriptions_revenue).toBe(1200);
   });
@@ -369,7 +391,12 @@ describe('bad trial settings', () => {
       method: 'POST',
       url: '/v1/products/',
       headers: bearer(org.token),
-      payload: { name: 'Plan', recurring_interval: 'month', prices: [{ amount_type: 'fixed', price_amount: 1200 }], ...trial },
+      payload: {
+        name: 'Plan',
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 1200 }],
+        ...trial,
+      },
     });
     expect(response.statusCode).toBe(422);
     expect(JSON.stringify(json(response).detail)).toContain(field);

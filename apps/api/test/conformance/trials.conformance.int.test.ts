@@ -34,7 +34,11 @@ describe('trials through @polar-sh/sdk', () => {
     const checkout = await polar.checkouts.create({ products: [product.id] });
     const view = await buyer.checkouts.clientUpdate({
       clientSecret: checkout.clientSecret,
-      checkoutUpdatePublic: { customerEmail: 'trial@example.com', customerName: 'Ada', customerBillingAddress: ADDRESS },
+      checkoutUpdatePublic: {
+        customerEmail: 'trial@example.com',
+        customerName: 'Ada',
+        customerBillingAddress: ADDRESS,
+      },
     });
     expect(view).toMatchObject({ isPaymentRequired: false, isPaymentSetupRequired: true, totalAmount: 1200 });
     const confirmed = await buyer.checkouts.clientConfirm({

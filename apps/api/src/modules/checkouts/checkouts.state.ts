@@ -59,10 +59,7 @@ export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Pro
  * Whether the checkout's buyer already had a trial of its selected product (only asked of a checkout
  * that would give a trial of a product that gives one per customer, for a buyer it knows).
  */
-export async function isTrialRedeemed(
-  db: Executor,
-  state: Pick<CheckoutState, 'row' | 'product'>,
-): Promise<boolean> {
+export async function isTrialRedeemed(db: Executor, state: Pick<CheckoutState, 'row' | 'product'>): Promise<boolean> {
   const product = state.product.product;
   const offered = checkoutTrial({
     recurring: product.recurring_interval !== null && state.row.subscription_id === null,

@@ -91,4 +91,3 @@ export async function claimTrialReminder(db: Executor, id: string, at: Date): Pr
     .executeTakeFirst();
   return row !== undefined;
 }
-

@@ -55,8 +55,24 @@ describe('checkoutTrial', () => {
   const none = { interval: null, count: null };
   it.each([
     ['the product’s trial', true, product, none, false, { interval: 'day', count: 14 }, null],
-    ['the checkout’s own', true, product, { interval: 'month' as const, count: 1 }, false, { interval: 'month', count: 1 }, null],
-    ['a checkout trial on a product without one', true, none, { interval: 'week' as const, count: 1 }, false, { interval: 'week', count: 1 }, null],
+    [
+      'the checkout’s own',
+      true,
+      product,
+      { interval: 'month' as const, count: 1 },
+      false,
+      { interval: 'month', count: 1 },
+      null,
+    ],
+    [
+      'a checkout trial on a product without one',
+      true,
+      none,
+      { interval: 'week' as const, count: 1 },
+      false,
+      { interval: 'week', count: 1 },
+      null,
+    ],
     ['none on a product without one', true, none, none, false, null, null],
     ['none for a one-time product', false, product, none, false, null, null],
     ['none when already redeemed, and says so', true, product, none, true, null, 'already_redeemed'],
