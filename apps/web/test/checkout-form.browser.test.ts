@@ -98,6 +98,17 @@ describe.skipIf(!hasChromium)('checkout form details in the browser', () => {
     expect(outline.width).toBeGreaterThanOrEqual(3);
   });
 
+  it('says the street and city are needed as soon as a US ZIP code is typed', async () => {
+    await openCheckout();
+    await page.getByLabel('Country').click();
+    await page.getByRole('option', { name: 'United States', exact: true }).click();
+    await page.getByLabel('Street address (optional)').waitFor();
+    await page.getByLabel('ZIP', { exact: false }).or(page.getByLabel('Postal code (optional)')).fill('94105');
+    await page.getByLabel('Street address', { exact: true }).waitFor();
+    await page.getByLabel('City', { exact: true }).waitFor();
+    expect(await page.getByLabel('Street address (optional)').count()).toBe(0);
+  });
+
   it('tells a declined card alone, without "some details are missing"', async () => {
     await openCheckout();
     await page.getByLabel('Email').fill('declined@example.com');

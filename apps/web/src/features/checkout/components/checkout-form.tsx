@@ -14,7 +14,7 @@ import { authenticateSimulatedPayment } from '../../../lib/payments/authenticate
 import { useConfirmCheckout } from '../api/confirm-checkout';
 import { useCreateConfirmationToken } from '../../../lib/payments/create-confirmation-token';
 import { useCheckoutSync } from '../hooks/use-checkout-sync';
-import { addressRules, type AddressRules } from '../logic/address';
+import { addressRules, hasStreetParts, type AddressRules } from '../logic/address';
 import { checkoutCustomFields, type CheckoutCustomField } from '../logic/custom-fields';
 import {
   amountError,
@@ -126,7 +126,11 @@ export function CheckoutForm({ checkout, onConfirmed, onGone }: CheckoutFormProp
 
   const method = paymentMethodForm(checkout);
   const requireCard = method.kind === 'simulated' && checkout.is_payment_form_required;
-  const rules = addressRules(checkout, { country: state.address.country, isBusiness: state.isBusiness });
+  const rules = addressRules(checkout, {
+    country: state.address.country,
+    isBusiness: state.isBusiness,
+    streetTyped: hasStreetParts(state.address),
+  });
   const showAddress =
     checkout.is_payment_form_required ||
     checkout.require_billing_address ||

@@ -4,6 +4,7 @@ import {
   addressErrors,
   addressInput,
   addressRules,
+  hasStreetParts,
   billingCountryOptions,
   EMPTY_ADDRESS,
   subdivisionOptions,
@@ -103,5 +104,21 @@ describe('addressErrors and addressInput', () => {
       state: null,
     });
     expect(addressInput(EMPTY_ADDRESS, countryOnly)).toBeNull();
+  });
+});
+
+describe('addressRules once a street-level part is typed', () => {
+  it('requires the street address, postal code and city (the API would refuse the payment without them)', () => {
+    const typed = addressRules(checkout, { country: 'US', isBusiness: false, streetTyped: true });
+    expect(typed.required).toMatchObject({ line1: true, postal_code: true, city: true, line2: false });
+    const untyped = addressRules(checkout, { country: 'US', isBusiness: false, streetTyped: false });
+    expect(untyped.required).toMatchObject({ line1: false, postal_code: false, city: false });
+  });
+
+  it('hasStreetParts: any of street, apartment, postal code or city', () => {
+    const empty = { country: 'US', line1: '', line2: '', postalCode: '', city: '', state: 'US-CA' };
+    expect(hasStreetParts(empty)).toBe(false);
+    expect(hasStreetParts({ ...empty, postalCode: '94105' })).toBe(true);
+    expect(hasStreetParts({ ...empty, city: ' ' })).toBe(false);
   });
 });

@@ -48,6 +48,11 @@ export function addressEntryOf(address: CheckoutPublic['customer_billing_address
 
 export type AddressPart = keyof CheckoutPublic['customer_billing_address_fields'];
 
+/** Whether a street-level part (street, apartment, postal code, city) has been typed. */
+export function hasStreetParts(entry: AddressEntry): boolean {
+  return [entry.line1, entry.line2, entry.postalCode, entry.city].some((part) => part.trim() !== '');
+}
+
 export interface AddressRules {
   /** Parts the form shows. */
   shown: Record<AddressPart, boolean>;
@@ -66,7 +71,7 @@ export function addressRules(
     CheckoutPublic,
     'customer_billing_address_fields' | 'require_billing_address' | 'is_payment_form_required'
   >,
-  entry: { country: string; isBusiness: boolean },
+  entry: { country: string; isBusiness: boolean; streetTyped?: boolean },
 ): AddressRules {
   const full = checkout.require_billing_address || entry.isBusiness || entry.country === 'US';
   const fromApi = checkout.customer_billing_address_fields;
@@ -80,7 +85,9 @@ export function addressRules(
     // A state is only asked where there are states to choose or a full address is wanted.
     state: (fromApi.state || full || withSubdivisions) && entry.country !== '',
   };
-  const street = checkout.require_billing_address || entry.isBusiness;
+  // The API wants the whole street address once any street-level part is given (a ZIP code, say): the
+  // form says so as soon as it is typed, instead of refusing the payment later.
+  const street = checkout.require_billing_address || entry.isBusiness || (entry.streetTyped ?? false);
   const required: Record<AddressPart, boolean> = {
     country: checkout.is_payment_form_required || entry.isBusiness,
     line1: street,

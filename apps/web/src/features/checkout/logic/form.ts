@@ -1,7 +1,14 @@
 import type { CheckoutConfirmStripe, CheckoutPublic, CheckoutUpdatePublic } from '@tessera/sdk';
 import type { FieldIssue } from '../../../lib/api-error';
 import { toMajorUnits } from '../../../lib/format';
-import { addressEntryOf, addressErrors, addressInput, addressRules, type AddressEntry } from './address';
+import {
+  addressEntryOf,
+  addressErrors,
+  addressInput,
+  addressRules,
+  hasStreetParts,
+  type AddressEntry,
+} from './address';
 import { validateCard, type CardEntry } from '../../../lib/payments/card';
 import { customAmountBounds, parseCustomAmount } from './custom-amount';
 import {
@@ -97,7 +104,11 @@ export function validateForm(
   if (checkout.is_payment_form_required && state.name.trim() === '') errors.customer_name = 'Enter your name.';
   if (state.isBusiness && state.businessName.trim() === '')
     errors.customer_billing_name = 'Enter the name of your business.';
-  const rules = addressRules(checkout, { country: state.address.country, isBusiness: state.isBusiness });
+  const rules = addressRules(checkout, {
+    country: state.address.country,
+    isBusiness: state.isBusiness,
+    streetTyped: hasStreetParts(state.address),
+  });
   Object.assign(errors, addressErrors(state.address, rules));
   const amount = amountError(state, checkout);
   if (amount) errors.amount = amount;
@@ -125,7 +136,11 @@ function buyerFields(
   };
   const email = state.email.trim();
   if (!isEmailLocked(checkout) && (!draft || email === '' || isEmail(email))) body.customer_email = email || null;
-  const rules = addressRules(checkout, { country: state.address.country, isBusiness: state.isBusiness });
+  const rules = addressRules(checkout, {
+    country: state.address.country,
+    isBusiness: state.isBusiness,
+    streetTyped: hasStreetParts(state.address),
+  });
   const address = addressInput(state.address, rules);
   if (address) body.customer_billing_address = address;
   if (state.isBusiness) {
