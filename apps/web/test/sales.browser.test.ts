@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
   it('cancels a subscription at period end with a reason, then resumes it', async () => {
     await nav('Subscriptions').click();
     const table = page.getByRole('table', { name: 'Subscriptions' });
-    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
     await table.getByRole('row').filter({ hasText: ADA }).getByRole('link', { name: 'Pro plan' }).click();
     await page.getByRole('heading', { name: 'Pro plan' }).waitFor();
     expect(await definitions(page)).toMatchObject({ Amount: '$25.00 / month', Customer: `${ADA}(Ada Lovelace)` });
