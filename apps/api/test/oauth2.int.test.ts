@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanOAuth2StoreJob } from '../src/modules/oauth2/oauth2.jobs.js';
 import { loadSigningKeys, rotateSigningKey } from '../src/modules/oauth2/oauth2.provider.js';
 import { bearer, startTestServer, type TestServer } from './harness.js';
 import { OWN_ORIGIN, userFactory, type UserFixture } from './factories/users.js';
@@ -950,5 +951,22 @@ describe('signing keys', () => {
     const after = (await loadSigningKeys(server.runtime.database.db)) as { kid: string }[];
     expect(after[0]!.kid).toBe(kid);
     expect(after.map((key) => key.kid)).toContain(before[0]!.kid);
+  });
+});
+
+describe('the oauth2.clean job', () => {
+  it('drops expired rows of the store and keeps live ones', async () => {
+    const tokens = await issueTokens(server, user, client);
+    await server.runtime.database.pool.query(
+      `INSERT INTO oauth2_store (model, id_hash, payload, expires_at) VALUES ('AccessToken', 'expired-row', '{}', now() - interval '1 minute')`,
+    );
+    await cleanOAuth2StoreJob.handle(server.context(), {});
+    const { rows } = await server.runtime.database.pool.query(
+      `SELECT id_hash FROM oauth2_store WHERE id_hash = 'expired-row'`,
+    );
+    expect(rows).toEqual([]);
+    expect(
+      (await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(tokens.access_token) })).statusCode,
+    ).toBe(200);
   });
 });

@@ -54,6 +54,7 @@ import { cancelCustomerSubscriptionsJob } from './subscriptions/subscriptions.jo
 import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment-methods.defaults.js';
 import { cleanRateLimitsJob, cleanRateLimitsSchedule } from '../platform/http/rate-limit.js';
 import { cleanIdempotencyKeysJob, cleanIdempotencyKeysSchedule } from '../platform/http/idempotency.js';
+import { cleanOAuth2StoreJob, cleanOAuth2StoreSchedule } from './oauth2/oauth2.jobs.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -110,6 +111,7 @@ export const jobs: JobDefinition<never>[] = [
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
   cleanAbandonedUploadsJob as JobDefinition<never>,
+  cleanOAuth2StoreJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */
@@ -126,4 +128,5 @@ export const periodicTasks: PeriodicTask[] = [
   customerStateChangesSchedule,
   sweepEmailsSchedule,
   cleanAbandonedUploadsSchedule,
+  cleanOAuth2StoreSchedule,
 ];
