@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Functions passed to page.evaluate run in the browser.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';

@@ -20,7 +20,6 @@ describe.skipIf(!hasChromium)('plan changes previewed in the browser', () => {
   let browser: Browser;
   let organization: { id: string; slug: string };
   let orgToken: string;
-  let team: string;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer({ listen: true, clock: systemClock }), launchBrowser()]);
@@ -46,13 +45,11 @@ describe.skipIf(!hasChromium)('plan changes previewed in the browser', () => {
         recurring_interval: 'month',
         prices: [{ amount_type: 'fixed', price_amount: 1200 }],
       });
-      team = (
-        await productFactory(server, organization.id, {
-          name: 'Team plan',
-          recurring_interval: 'month',
-          prices: [{ amount_type: 'fixed', price_amount: 3000 }],
-        })
-      ).product.id;
+      await productFactory(server, organization.id, {
+        name: 'Team plan',
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 3000 }],
+      });
       const subscription = await subscriptionFactory(server, organization.id, { productId: studio.product.id });
       const page = seller.page;
       await page.goto(`/dashboard/${organization.slug}/subscriptions/${subscription.id}`);

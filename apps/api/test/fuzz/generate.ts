@@ -146,9 +146,7 @@ export class RequestArbitraries {
         // Only the lengths the schema sets: the default bound above would refuse every value of a longer
         // pattern (a 44-character checksum), and fast-check's filter would then never return.
         const upTo: number = schema.maxLength ?? Number.POSITIVE_INFINITY;
-        return fc
-          .stringMatching(new RegExp(schema.pattern))
-          .filter((s) => s.length >= minLength && s.length <= upTo);
+        return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= minLength && s.length <= upTo);
       } catch {
         // A pattern fast-check cannot generate from (lookarounds): plain strings, mostly refused.
       }

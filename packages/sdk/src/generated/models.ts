@@ -127,6 +127,7 @@ export type CustomerSubscription = S["CustomerSubscription"];
 export type CustomerSubscriptionCancel = S["CustomerSubscriptionCancel"];
 export type CustomerSubscriptionMeter = S["CustomerSubscriptionMeter"];
 export type CustomerSubscriptionMeterMeter = S["CustomerSubscriptionMeterMeter"];
+export type CustomerSubscriptionPreviewRequest = S["CustomerSubscriptionPreviewRequest"];
 export type CustomerSubscriptionProduct = S["CustomerSubscriptionProduct"];
 export type CustomerSubscriptionUpdate = S["CustomerSubscriptionUpdate"];
 export type CustomerSubscriptionUpdateProduct = S["CustomerSubscriptionUpdateProduct"];
@@ -327,6 +328,14 @@ export type SignUp = S["SignUp"];
 export type Subscription = S["Subscription"];
 export type SubscriptionCancel = S["SubscriptionCancel"];
 export type SubscriptionMeter = S["SubscriptionMeter"];
+/**
+ * A dry run of a plan or discount change, priced by the code that bills it. Usage of metered prices is not included.
+ */
+export type SubscriptionPreview = S["SubscriptionPreview"];
+export type SubscriptionPreviewItem = S["SubscriptionPreviewItem"];
+export type SubscriptionPreviewOrder = S["SubscriptionPreviewOrder"];
+export type SubscriptionPreviewRenewal = S["SubscriptionPreviewRenewal"];
+export type SubscriptionPreviewRequest = S["SubscriptionPreviewRequest"];
 export type SubscriptionProrationBehavior = S["SubscriptionProrationBehavior"];
 export type SubscriptionRecurringInterval = S["SubscriptionRecurringInterval"];
 export type SubscriptionRevoke = S["SubscriptionRevoke"];
@@ -346,6 +355,7 @@ export type TestClock = S["TestClock"];
 export type TestClockAdvance = S["TestClockAdvance"];
 export type TestClockAdvanced = S["TestClockAdvanced"];
 export type TimeInterval = S["TimeInterval"];
+export type TrialInterval = S["TrialInterval"];
 export type UniqueAggregation = S["UniqueAggregation"];
 export type UniqueAggregationInput = S["UniqueAggregationInput"];
 export type User = S["User"];
@@ -958,6 +968,18 @@ export interface CustomerPortalSubscriptionsCancelRequest {
 }
 /** Response of `customer_portal:subscriptions:cancel`. */
 export type CustomerPortalSubscriptionsCancelResponse = O["customer_portal:subscriptions:cancel"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:subscriptions:preview` (POST /v1/customer-portal/subscriptions/{id}/preview). */
+export interface CustomerPortalSubscriptionsPreviewRequest {
+  id: O["customer_portal:subscriptions:preview"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:subscriptions:preview"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:subscriptions:preview"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:subscriptions:preview`. */
+export type CustomerPortalSubscriptionsPreviewResponse = O["customer_portal:subscriptions:preview"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer-sessions:create` (POST /v1/customer-sessions/). */
 export interface CustomerSessionsCreateRequest {
@@ -1711,6 +1733,18 @@ export interface SubscriptionsRevokeRequest {
 }
 /** Response of `subscriptions:revoke`. */
 export type SubscriptionsRevokeResponse = O["subscriptions:revoke"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:preview` (POST /v1/subscriptions/{id}/preview). */
+export interface SubscriptionsPreviewRequest {
+  id: O["subscriptions:preview"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["subscriptions:preview"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["subscriptions:preview"]['requestBody']>['content']["application/json"];
+}
+/** Response of `subscriptions:preview`. */
+export type SubscriptionsPreviewResponse = O["subscriptions:preview"]['responses'][200]['content']['application/json'];
 
 /** Request of `subscriptions:export` (GET /v1/subscriptions/export). */
 export interface SubscriptionsExportRequest {

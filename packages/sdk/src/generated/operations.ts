@@ -1589,6 +1589,35 @@ export function customerPortalSubscriptionsCancel(
   return call(client, customerPortalSubscriptionsCancelOperation, request, options);
 }
 
+export const customerPortalSubscriptionsPreviewOperation: Operation<M.CustomerPortalSubscriptionsPreviewRequest, M.CustomerPortalSubscriptionsPreviewResponse> = {
+  id: "customer_portal:subscriptions:preview",
+  method: "POST",
+  path: "/v1/customer-portal/subscriptions/{id}/preview",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalSubscriptionsPreviewRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionPreviewSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Preview a plan change of one of the customer's subscriptions (nothing changes)
+ * `POST /v1/customer-portal/subscriptions/{id}/preview` (`customer_portal:subscriptions:preview`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalSubscriptionsPreview(
+  client: TesseraCore,
+  request: M.CustomerPortalSubscriptionsPreviewRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalSubscriptionsPreviewResponse> {
+  return call(client, customerPortalSubscriptionsPreviewOperation, request, options);
+}
+
 export const customerSessionsCreateOperation: Operation<M.CustomerSessionsCreateRequest, M.CustomerSessionsCreateResponse> = {
   id: "customer-sessions:create",
   method: "POST",
@@ -3288,6 +3317,34 @@ export function subscriptionsRevoke(
   return call(client, subscriptionsRevokeOperation, request, options);
 }
 
+export const subscriptionsPreviewOperation: Operation<M.SubscriptionsPreviewRequest, M.SubscriptionsPreviewResponse> = {
+  id: "subscriptions:preview",
+  method: "POST",
+  path: "/v1/subscriptions/{id}/preview",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.SubscriptionsPreviewRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SubscriptionPreviewSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Preview a plan or discount change: what it charges now and at the next renewal; nothing changes
+ * `POST /v1/subscriptions/{id}/preview` (`subscriptions:preview`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 AlreadyCanceledSubscription
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function subscriptionsPreview(
+  client: TesseraCore,
+  request: M.SubscriptionsPreviewRequest,
+  options?: RequestOptions,
+): Promise<M.SubscriptionsPreviewResponse> {
+  return call(client, subscriptionsPreviewOperation, request, options);
+}
+
 export const subscriptionsExportOperation: Operation<M.SubscriptionsExportRequest, M.SubscriptionsExportResponse> = {
   id: "subscriptions:export",
   method: "GET",
@@ -4295,6 +4352,14 @@ export class CustomerPortalSubscriptionsResource {
   cancel(request: M.CustomerPortalSubscriptionsCancelRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalSubscriptionsCancelResponse> {
     return customerPortalSubscriptionsCancel(this.client, request, options);
   }
+
+  /**
+   * Preview a plan change of one of the customer's subscriptions (nothing changes)
+   * `POST /v1/customer-portal/subscriptions/{id}/preview`; see {@link customerPortalSubscriptionsPreview}.
+   */
+  preview(request: M.CustomerPortalSubscriptionsPreviewRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalSubscriptionsPreviewResponse> {
+    return customerPortalSubscriptionsPreview(this.client, request, options);
+  }
 }
 
 /** `tessera.customerPortal` */
@@ -4963,6 +5028,14 @@ export class SubscriptionsResource {
    */
   revoke(request: M.SubscriptionsRevokeRequest, options?: RequestOptions): Promise<M.SubscriptionsRevokeResponse> {
     return subscriptionsRevoke(this.client, request, options);
+  }
+
+  /**
+   * Preview a plan or discount change: what it charges now and at the next renewal; nothing changes
+   * `POST /v1/subscriptions/{id}/preview`; see {@link subscriptionsPreview}.
+   */
+  preview(request: M.SubscriptionsPreviewRequest, options?: RequestOptions): Promise<M.SubscriptionsPreviewResponse> {
+    return subscriptionsPreview(this.client, request, options);
   }
 
   /**

@@ -702,6 +702,23 @@ export interface paths {
         patch: operations["customer_portal:subscriptions:update"];
         trace?: never;
     };
+    "/v1/customer-portal/subscriptions/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a plan change of one of the customer's subscriptions (nothing changes) */
+        post: operations["customer_portal:subscriptions:preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-sessions/": {
         parameters: {
             query?: never;
@@ -1387,6 +1404,23 @@ export interface paths {
         head?: never;
         /** Update a subscription */
         patch: operations["subscriptions:update"];
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a plan or discount change: what it charges now and at the next renewal; nothing changes */
+        post: operations["subscriptions:preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/subscriptions/export": {
@@ -2203,6 +2237,11 @@ export interface components {
             product_price: components["schemas"]["ProductPrice"];
             discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count: number | null;
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            active_trial_interval_count: number | null;
+            trial_unavailable_reason: "already_redeemed" | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -2257,6 +2296,8 @@ export interface components {
             subscription_id?: string | null;
             success_url?: string | null;
             embed_origin?: string | null;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
             products: string[];
         };
         CheckoutCustomerBillingAddressFields: {
@@ -2337,6 +2378,8 @@ export interface components {
             products: components["schemas"]["CheckoutLinkProduct"][];
             discount: (components["schemas"]["DiscountFixedRepeatDurationBase"] | components["schemas"]["DiscountFixedOnceForeverDurationBase"] | components["schemas"]["DiscountPercentageRepeatDurationBase"] | components["schemas"]["DiscountPercentageOnceForeverDurationBase"]) | null;
             url: string;
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count: number | null;
         };
         CheckoutLinkCreate: {
             metadata?: {
@@ -2354,6 +2397,8 @@ export interface components {
             require_billing_address?: boolean;
             discount_id?: string | null;
             success_url?: string | null;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
             products?: string[];
             /** Format: uuid */
             product_id?: string;
@@ -2390,6 +2435,8 @@ export interface components {
             require_billing_address?: boolean | null;
             discount_id?: string | null;
             success_url?: string | null;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
         };
         CheckoutProduct: {
             /** Format: date-time */
@@ -2461,6 +2508,11 @@ export interface components {
             product_price: components["schemas"]["ProductPrice"];
             discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count: number | null;
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            active_trial_interval_count: number | null;
+            trial_unavailable_reason: "already_redeemed" | null;
             organization: components["schemas"]["Organization"];
         };
         CheckoutPublicConfirmed: {
@@ -2517,6 +2569,11 @@ export interface components {
             product_price: components["schemas"]["ProductPrice"];
             discount: (components["schemas"]["CheckoutDiscountFixedRepeatDuration"] | components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"] | components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"]) | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count: number | null;
+            active_trial_interval: components["schemas"]["TrialInterval"] | null;
+            active_trial_interval_count: number | null;
+            trial_unavailable_reason: "already_redeemed" | null;
             organization: components["schemas"]["Organization"];
             customer_session_token: string | null;
         };
@@ -2547,6 +2604,8 @@ export interface components {
             } | null;
             success_url?: string | null;
             embed_origin?: string | null;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
         };
         CheckoutUpdatePublic: {
             custom_field_data?: {
@@ -2872,6 +2931,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
             customer_cancellation_comment: string | null;
+            trial_start: string | null;
+            trial_end: string | null;
         };
         CustomerOrderUpdate: components["schemas"]["OrderUpdate"];
         CustomerOrganization: {
@@ -3116,6 +3177,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            trial_start: string | null;
+            trial_end: string | null;
             product: components["schemas"]["CustomerSubscriptionProduct"];
             prices: components["schemas"]["ProductPrice"][];
             meters: components["schemas"]["CustomerSubscriptionMeter"][];
@@ -3146,6 +3209,7 @@ export interface components {
             id: string;
             name: string;
         };
+        CustomerSubscriptionPreviewRequest: components["schemas"]["CustomerSubscriptionUpdateProduct"] | components["schemas"]["SubscriptionPreviewRenewal"];
         CustomerSubscriptionProduct: {
             /** Format: date-time */
             created_at: string;
@@ -4365,6 +4429,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
             customer_cancellation_comment: string | null;
+            trial_start: string | null;
+            trial_end: string | null;
         };
         OrderUpdate: {
             billing_name: string | null;
@@ -4620,6 +4686,10 @@ export interface components {
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             /** @description Whether tax applies to this product (false: exempt). A Tessera extension (docs/tax.md). */
             is_tax_applicable: boolean;
+            trial_interval: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count: number | null;
+            trial_requires_payment_method: boolean;
+            trial_once_per_customer: boolean;
         };
         ProductBenefitsUpdate: {
             benefits: string[];
@@ -4642,6 +4712,10 @@ export interface components {
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
             /** @description Whether tax applies to this product (false: exempt). A Tessera extension (docs/tax.md). */
             is_tax_applicable?: boolean;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
+            trial_requires_payment_method?: boolean;
+            trial_once_per_customer?: boolean;
             organization_id?: string | null;
         };
         ProductMediaFileCreate: {
@@ -4810,6 +4884,10 @@ export interface components {
             medias?: string[] | null;
             attached_custom_fields?: components["schemas"]["AttachedCustomFieldCreate"][] | null;
             is_tax_applicable?: boolean | null;
+            trial_interval?: components["schemas"]["TrialInterval"] | null;
+            trial_interval_count?: number | null;
+            trial_requires_payment_method?: boolean | null;
+            trial_once_per_customer?: boolean | null;
         };
         PropertyAggregation: {
             /** @enum {string} */
@@ -4939,6 +5017,8 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment: string | null;
+            trial_start: string | null;
+            trial_end: string | null;
             metadata: {
                 [key: string]: string | number | boolean;
             };
@@ -4975,6 +5055,52 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A dry run of a plan or discount change, priced by the code that bills it. Usage of metered prices is not included. */
+        SubscriptionPreview: {
+            /** Format: uuid */
+            product_id: string;
+            discount_id: string | null;
+            recurring_interval: components["schemas"]["SubscriptionRecurringInterval"];
+            amount: number;
+            currency: string;
+            current_period_end: string | null;
+            immediate: components["schemas"]["SubscriptionPreviewOrder"] | null;
+            next_renewal: {
+                /** @enum {string} */
+                billing_reason: "subscription_update" | "subscription_cycle";
+                currency: string;
+                items: components["schemas"]["SubscriptionPreviewItem"][];
+                subtotal_amount: number;
+                discount_amount: number;
+                tax_amount: number;
+                total_amount: number;
+                applied_balance_amount: number;
+                due_amount: number;
+                /** Format: date-time */
+                renews_at: string;
+            } | null;
+        };
+        SubscriptionPreviewItem: {
+            label: string;
+            amount: number;
+            tax_amount: number;
+            proration: boolean;
+            product_price_id: string | null;
+        };
+        SubscriptionPreviewOrder: {
+            /** @enum {string} */
+            billing_reason: "subscription_update" | "subscription_cycle";
+            currency: string;
+            items: components["schemas"]["SubscriptionPreviewItem"][];
+            subtotal_amount: number;
+            discount_amount: number;
+            tax_amount: number;
+            total_amount: number;
+            applied_balance_amount: number;
+            due_amount: number;
+        };
+        SubscriptionPreviewRenewal: Record<string, never>;
+        SubscriptionPreviewRequest: components["schemas"]["SubscriptionUpdateProduct"] | components["schemas"]["SubscriptionUpdateDiscount"] | components["schemas"]["SubscriptionPreviewRenewal"];
         /** @enum {string} */
         SubscriptionProrationBehavior: "invoice" | "prorate";
         /** @enum {string} */
@@ -5111,6 +5237,8 @@ export interface components {
         };
         /** @enum {string} */
         TimeInterval: "year" | "month" | "week" | "day" | "hour";
+        /** @enum {string} */
+        TrialInterval: "day" | "week" | "month" | "year";
         UniqueAggregation: {
             /** @constant */
             func: "unique";
@@ -8441,6 +8569,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:subscriptions:preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerSubscriptionPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPreview"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -12142,6 +12335,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPreview"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -522,6 +522,11 @@ export const CheckoutSchema: z.ZodType<M.Checkout> = /* @__PURE__ */ z.lazy(() =
   product_price: ProductPriceSchema,
   discount: z.union([CheckoutDiscountFixedRepeatDurationSchema, CheckoutDiscountFixedOnceForeverDurationSchema, CheckoutDiscountPercentageRepeatDurationSchema, CheckoutDiscountPercentageOnceForeverDurationSchema]).nullable(),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
+  trial_interval: TrialIntervalSchema.nullable(),
+  trial_interval_count: z.int().nullable(),
+  active_trial_interval: TrialIntervalSchema.nullable(),
+  active_trial_interval_count: z.int().nullable(),
+  trial_unavailable_reason: z.enum(["already_redeemed"]).nullable(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
   customer_external_id: z.string().nullable(),
   subscription_id: z.uuid().nullable(),
@@ -563,6 +568,8 @@ export const CheckoutCreateSchema: z.ZodType<M.CheckoutCreate> = /* @__PURE__ */
   subscription_id: z.uuid().nullable().optional(),
   success_url: z.url().max(2048).nullable().optional(),
   embed_origin: z.string().max(2048).nullable().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
   products: z.array(z.uuid()).min(1).max(50),
 }));
 
@@ -631,6 +638,8 @@ export const CheckoutLinkSchema: z.ZodType<M.CheckoutLink> = /* @__PURE__ */ z.l
   products: z.array(CheckoutLinkProductSchema),
   discount: z.union([DiscountFixedRepeatDurationBaseSchema, DiscountFixedOnceForeverDurationBaseSchema, DiscountPercentageRepeatDurationBaseSchema, DiscountPercentageOnceForeverDurationBaseSchema]).nullable(),
   url: z.string(),
+  trial_interval: TrialIntervalSchema.nullable(),
+  trial_interval_count: z.int().nullable(),
 }));
 
 export const CheckoutLinkCreateSchema: z.ZodType<M.CheckoutLinkCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -641,6 +650,8 @@ export const CheckoutLinkCreateSchema: z.ZodType<M.CheckoutLinkCreate> = /* @__P
   require_billing_address: z.boolean().optional(),
   discount_id: z.uuid().nullable().optional(),
   success_url: z.url().max(2048).nullable().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
   products: z.array(z.uuid()).min(1).max(50).optional(),
   product_id: z.uuid().optional(),
   product_price_id: z.uuid().optional(),
@@ -670,6 +681,8 @@ export const CheckoutLinkUpdateSchema: z.ZodType<M.CheckoutLinkUpdate> = /* @__P
   require_billing_address: z.boolean().nullable().optional(),
   discount_id: z.uuid().nullable().optional(),
   success_url: z.url().max(2048).nullable().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
 }));
 
 export const CheckoutProductSchema: z.ZodType<M.CheckoutProduct> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -730,6 +743,11 @@ export const CheckoutPublicSchema: z.ZodType<M.CheckoutPublic> = /* @__PURE__ */
   product_price: ProductPriceSchema,
   discount: z.union([CheckoutDiscountFixedRepeatDurationSchema, CheckoutDiscountFixedOnceForeverDurationSchema, CheckoutDiscountPercentageRepeatDurationSchema, CheckoutDiscountPercentageOnceForeverDurationSchema]).nullable(),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
+  trial_interval: TrialIntervalSchema.nullable(),
+  trial_interval_count: z.int().nullable(),
+  active_trial_interval: TrialIntervalSchema.nullable(),
+  active_trial_interval_count: z.int().nullable(),
+  trial_unavailable_reason: z.enum(["already_redeemed"]).nullable(),
   organization: OrganizationSchema,
 }));
 
@@ -776,6 +794,11 @@ export const CheckoutPublicConfirmedSchema: z.ZodType<M.CheckoutPublicConfirmed>
   product_price: ProductPriceSchema,
   discount: z.union([CheckoutDiscountFixedRepeatDurationSchema, CheckoutDiscountFixedOnceForeverDurationSchema, CheckoutDiscountPercentageRepeatDurationSchema, CheckoutDiscountPercentageOnceForeverDurationSchema]).nullable(),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
+  trial_interval: TrialIntervalSchema.nullable(),
+  trial_interval_count: z.int().nullable(),
+  active_trial_interval: TrialIntervalSchema.nullable(),
+  active_trial_interval_count: z.int().nullable(),
+  trial_unavailable_reason: z.enum(["already_redeemed"]).nullable(),
   organization: OrganizationSchema,
   customer_session_token: z.string().nullable(),
 }));
@@ -801,6 +824,8 @@ export const CheckoutUpdateSchema: z.ZodType<M.CheckoutUpdate> = /* @__PURE__ */
   customer_metadata: z.record(z.string().min(1).max(40), z.union([z.string().min(1).max(500), z.int(), z.number(), z.boolean()])).nullable().optional(),
   success_url: z.url().max(2048).nullable().optional(),
   embed_origin: z.string().max(2048).nullable().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
 }));
 
 export const CheckoutUpdatePublicSchema: z.ZodType<M.CheckoutUpdatePublic> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1066,6 +1091,8 @@ export const CustomerOrderSubscriptionSchema: z.ZodType<M.CustomerOrderSubscript
   checkout_id: z.uuid().nullable(),
   customer_cancellation_reason: z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]).nullable(),
   customer_cancellation_comment: z.string().nullable(),
+  trial_start: z.iso.datetime({ offset: true }).nullable(),
+  trial_end: z.iso.datetime({ offset: true }).nullable(),
 }));
 
 export const CustomerOrderUpdateSchema: z.ZodType<M.CustomerOrderUpdate> = /* @__PURE__ */ z.lazy(() => OrderUpdateSchema);
@@ -1264,6 +1291,8 @@ export const CustomerSubscriptionSchema: z.ZodType<M.CustomerSubscription> = /* 
   checkout_id: z.uuid().nullable(),
   customer_cancellation_reason: CustomerCancellationReasonSchema.nullable(),
   customer_cancellation_comment: z.string().nullable(),
+  trial_start: z.iso.datetime({ offset: true }).nullable(),
+  trial_end: z.iso.datetime({ offset: true }).nullable(),
   product: CustomerSubscriptionProductSchema,
   prices: z.array(ProductPriceSchema),
   meters: z.array(CustomerSubscriptionMeterSchema),
@@ -1292,6 +1321,8 @@ export const CustomerSubscriptionMeterMeterSchema: z.ZodType<M.CustomerSubscript
   id: z.uuid(),
   name: z.string(),
 }));
+
+export const CustomerSubscriptionPreviewRequestSchema: z.ZodType<M.CustomerSubscriptionPreviewRequest> = /* @__PURE__ */ z.lazy(() => z.union([CustomerSubscriptionUpdateProductSchema, SubscriptionPreviewRenewalSchema]));
 
 export const CustomerSubscriptionProductSchema: z.ZodType<M.CustomerSubscriptionProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
@@ -2361,6 +2392,8 @@ export const OrderSubscriptionSchema: z.ZodType<M.OrderSubscription> = /* @__PUR
   checkout_id: z.uuid().nullable(),
   customer_cancellation_reason: z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]).nullable(),
   customer_cancellation_comment: z.string().nullable(),
+  trial_start: z.iso.datetime({ offset: true }).nullable(),
+  trial_end: z.iso.datetime({ offset: true }).nullable(),
 }));
 
 export const OrderUpdateSchema: z.ZodType<M.OrderUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2604,6 +2637,10 @@ export const ProductSchema: z.ZodType<M.Product> = /* @__PURE__ */ z.lazy(() => 
   medias: z.array(ProductMediaFileReadSchema),
   attached_custom_fields: z.array(AttachedCustomFieldSchema),
   is_tax_applicable: z.boolean(),
+  trial_interval: TrialIntervalSchema.nullable(),
+  trial_interval_count: z.int().nullable(),
+  trial_requires_payment_method: z.boolean(),
+  trial_once_per_customer: z.boolean(),
 }));
 
 export const ProductBenefitsUpdateSchema: z.ZodType<M.ProductBenefitsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2621,6 +2658,10 @@ export const ProductCreateSchema: z.ZodType<M.ProductCreate> = /* @__PURE__ */ z
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(AttachedCustomFieldCreateSchema).nullable().optional(),
   is_tax_applicable: z.boolean().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
+  trial_requires_payment_method: z.boolean().optional(),
+  trial_once_per_customer: z.boolean().optional(),
   organization_id: z.uuid().nullable().optional(),
 }));
 
@@ -2755,6 +2796,10 @@ export const ProductUpdateSchema: z.ZodType<M.ProductUpdate> = /* @__PURE__ */ z
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(AttachedCustomFieldCreateSchema).nullable().optional(),
   is_tax_applicable: z.boolean().nullable().optional(),
+  trial_interval: TrialIntervalSchema.nullable().optional(),
+  trial_interval_count: z.int().nullable().optional(),
+  trial_requires_payment_method: z.boolean().nullable().optional(),
+  trial_once_per_customer: z.boolean().nullable().optional(),
 }));
 
 export const PropertyAggregationSchema: z.ZodType<M.PropertyAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2867,6 +2912,8 @@ export const SubscriptionSchema: z.ZodType<M.Subscription> = /* @__PURE__ */ z.l
   checkout_id: z.uuid().nullable(),
   customer_cancellation_reason: CustomerCancellationReasonSchema.nullable(),
   customer_cancellation_comment: z.string().nullable(),
+  trial_start: z.iso.datetime({ offset: true }).nullable(),
+  trial_end: z.iso.datetime({ offset: true }).nullable(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
   custom_field_data: z.record(z.string(), z.union([z.string(), z.int(), z.boolean(), z.iso.datetime({ offset: true })]).nullable()).optional(),
   customer: CustomerSchema,
@@ -2895,6 +2942,52 @@ export const SubscriptionMeterSchema: z.ZodType<M.SubscriptionMeter> = /* @__PUR
     name: z.string(),
   }).catchall(z.unknown()),
 }));
+
+export const SubscriptionPreviewSchema: z.ZodType<M.SubscriptionPreview> = /* @__PURE__ */ z.lazy(() => z.object({
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  recurring_interval: SubscriptionRecurringIntervalSchema,
+  amount: z.int(),
+  currency: z.string(),
+  current_period_end: z.iso.datetime({ offset: true }).nullable(),
+  immediate: SubscriptionPreviewOrderSchema.nullable(),
+  next_renewal: z.object({
+    billing_reason: z.enum(["subscription_update", "subscription_cycle"]),
+    currency: z.string(),
+    items: z.array(SubscriptionPreviewItemSchema),
+    subtotal_amount: z.int(),
+    discount_amount: z.int(),
+    tax_amount: z.int(),
+    total_amount: z.int(),
+    applied_balance_amount: z.int(),
+    due_amount: z.int(),
+    renews_at: z.iso.datetime({ offset: true }),
+  }).nullable(),
+}));
+
+export const SubscriptionPreviewItemSchema: z.ZodType<M.SubscriptionPreviewItem> = /* @__PURE__ */ z.lazy(() => z.object({
+  label: z.string(),
+  amount: z.int(),
+  tax_amount: z.int(),
+  proration: z.boolean(),
+  product_price_id: z.uuid().nullable(),
+}));
+
+export const SubscriptionPreviewOrderSchema: z.ZodType<M.SubscriptionPreviewOrder> = /* @__PURE__ */ z.lazy(() => z.object({
+  billing_reason: z.enum(["subscription_update", "subscription_cycle"]),
+  currency: z.string(),
+  items: z.array(SubscriptionPreviewItemSchema),
+  subtotal_amount: z.int(),
+  discount_amount: z.int(),
+  tax_amount: z.int(),
+  total_amount: z.int(),
+  applied_balance_amount: z.int(),
+  due_amount: z.int(),
+}));
+
+export const SubscriptionPreviewRenewalSchema: z.ZodType<M.SubscriptionPreviewRenewal> = /* @__PURE__ */ z.lazy(() => z.strictObject({}));
+
+export const SubscriptionPreviewRequestSchema: z.ZodType<M.SubscriptionPreviewRequest> = /* @__PURE__ */ z.lazy(() => z.union([SubscriptionUpdateProductSchema, SubscriptionUpdateDiscountSchema, SubscriptionPreviewRenewalSchema]));
 
 export const SubscriptionProrationBehaviorSchema: z.ZodType<M.SubscriptionProrationBehavior> = /* @__PURE__ */ z.lazy(() => z.enum(["invoice", "prorate"]));
 
@@ -3004,6 +3097,8 @@ export const TestClockAdvancedSchema: z.ZodType<M.TestClockAdvanced> = /* @__PUR
 }));
 
 export const TimeIntervalSchema: z.ZodType<M.TimeInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["year", "month", "week", "day", "hour"]));
+
+export const TrialIntervalSchema: z.ZodType<M.TrialInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["day", "week", "month", "year"]));
 
 export const UniqueAggregationSchema: z.ZodType<M.UniqueAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
   func: z.literal("unique"),
@@ -3419,6 +3514,12 @@ export const CustomerPortalSubscriptionsCancelRequestSchema: z.ZodType<M.Custome
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const CustomerPortalSubscriptionsPreviewRequestSchema: z.ZodType<M.CustomerPortalSubscriptionsPreviewRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerSubscriptionPreviewRequestSchema,
+}));
+
 export const CustomerSessionsCreateRequestSchema: z.ZodType<M.CustomerSessionsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: z.union([CustomerSessionCustomerIDCreateSchema, CustomerSessionCustomerExternalIDCreateSchema, CustomerSessionExternalCustomerIDCreateSchema]),
@@ -3813,6 +3914,12 @@ export const SubscriptionsUpdateRequestSchema: z.ZodType<M.SubscriptionsUpdateRe
 export const SubscriptionsRevokeRequestSchema: z.ZodType<M.SubscriptionsRevokeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const SubscriptionsPreviewRequestSchema: z.ZodType<M.SubscriptionsPreviewRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: SubscriptionPreviewRequestSchema,
 }));
 
 export const SubscriptionsExportRequestSchema: z.ZodType<M.SubscriptionsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({

@@ -196,6 +196,11 @@ export function checkoutFixture(overrides: Partial<CheckoutPublic> = {}): Checko
         order_refunded: true,
       },
     },
+    trial_interval: null,
+    trial_interval_count: null,
+    active_trial_interval: null,
+    active_trial_interval_count: null,
+    trial_unavailable_reason: null,
     ...overrides,
   };
 }

@@ -79,6 +79,10 @@ function product(overrides: Partial<Product> = {}): Product {
     medias: [],
     attached_custom_fields: [],
     is_tax_applicable: true,
+    trial_interval: null,
+    trial_interval_count: null,
+    trial_requires_payment_method: true,
+    trial_once_per_customer: true,
     ...overrides,
   };
 }
