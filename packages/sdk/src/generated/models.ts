@@ -1406,7 +1406,7 @@ export interface MetricsGetRequest {
   /**
    * Filter by the product billing type.
    */
-  billing_type: NonNullable<O["metrics:get"]['parameters']['query']>["billing_type"];
+  billing_type?: NonNullable<O["metrics:get"]['parameters']['query']>["billing_type"];
   /**
    * Filter by customer.
    */

@@ -10759,7 +10759,7 @@ export interface operations {
                 timezone?: string;
                 organization_id?: string | string[];
                 product_id?: string | string[];
-                billing_type: components["schemas"]["ProductBillingType"][];
+                billing_type?: components["schemas"]["ProductBillingType"] | components["schemas"]["ProductBillingType"][];
                 customer_id?: string | string[];
             };
             header?: never;

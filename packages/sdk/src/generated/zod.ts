@@ -3740,7 +3740,7 @@ export const MetricsGetRequestSchema: z.ZodType<M.MetricsGetRequest> = /* @__PUR
   timezone: z.string().optional(),
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
-  billing_type: z.array(ProductBillingTypeSchema),
+  billing_type: z.union([ProductBillingTypeSchema, z.array(ProductBillingTypeSchema)]).optional(),
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 

@@ -46,7 +46,7 @@ export const MetricsQuery = z.object({
     .meta({ description: 'IANA time zone of the dates and period boundaries (an extension; default UTC).' }),
   organization_id: ids('Filter by organization.'),
   product_id: ids('Filter by product.'),
-  billing_type: oneOrList(ProductBillingType).meta({ description: 'Filter by the product billing type.' }),
+  billing_type: oneOrList(ProductBillingType, 'Filter by the product billing type.'),
   customer_id: ids('Filter by customer.'),
 });
 export type MetricsParams = z.output<typeof MetricsQuery>;

@@ -23,9 +23,16 @@ function single(value: unknown): unknown {
   return Array.isArray(value) ? { __repeated: value } : value;
 }
 
-/** A filter that accepts one value or a repeated key (`?organization_id=a&organization_id=b`). */
-export function oneOrList<T extends z.ZodType>(item: T) {
-  return documented(z.preprocess(asList, z.array(item).optional()), z.union([item, z.array(item)]).optional());
+/**
+ * A filter that accepts one value or a repeated key (`?organization_id=a&organization_id=b`). Its
+ * description goes on both schemas (`.meta()` afterwards would lose the documented one, which then reads
+ * as required).
+ */
+export function oneOrList<T extends z.ZodType>(item: T, description?: string) {
+  const schema = z.preprocess(asList, z.array(item).optional());
+  const doc = z.union([item, z.array(item)]).optional();
+  if (!description) return documented(schema, doc);
+  return documented(schema.meta({ description }), doc.meta({ description }));
 }
 
 /** A single string; `description` goes on both schemas (`.meta()` afterwards would lose the documented one). */
