@@ -1,13 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import Provider, {
-  errors,
-  type Adapter,
-  type AdapterPayload,
-  type Configuration,
-  type KoaContextWithOIDC,
-} from 'oidc-provider';
+import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config.js';
+import { errors, Provider } from './oidc-provider.js';
 import { GRANTABLE_SCOPES } from '../../platform/auth/scopes.js';
 import { generateToken, hashToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
 import type { Db } from '../../platform/db/database.js';
