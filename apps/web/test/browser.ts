@@ -75,9 +75,14 @@ export function dashboardLink(page: Page, name: string) {
 
 /** The term → definition pairs of the page's description lists (every term has one definition). */
 export async function definitions(page: Page): Promise<Record<string, string>> {
-  const terms = await page.locator('dt').allTextContents();
-  const values = await page.locator('dt + dd').allTextContents();
-  return Object.fromEntries(terms.map((term, index) => [term.trim(), values[index]?.trim() ?? '']));
+  // Read in one pass: a row that appears between two separate reads (a preview loaded late) would shift them.
+  const pairs = await page.locator('dt').evaluateAll((terms) =>
+    terms.map((term) => {
+      const next = term.nextElementSibling;
+      return [term.textContent ?? '', next?.tagName === 'DD' ? (next.textContent ?? '') : ''] as const;
+    }),
+  );
+  return Object.fromEntries(pairs.map(([term, value]) => [term.trim(), value.trim()]));
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -104,6 +109,15 @@ export async function expectNoSeriousA11yViolations(page: Page, state = page.url
       axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
       document: unknown;
     };
+    // Colours caught mid-transition (a button just enabled again) are not what the user reads: finish them
+    // (an endless animation, a spinner, cannot be finished and is left running).
+    for (const animation of (document as { getAnimations(): { finish(): void }[] }).getAnimations()) {
+      try {
+        animation.finish();
+      } catch {
+        // endless
+      }
+    }
     const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return result.violations.map((violation) => ({
       id: violation.id,
