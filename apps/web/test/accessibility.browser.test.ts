@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
-import { ADDRESS, CARDS, confirmationToken } from '../../api/test/factories/checkouts.js';
 import { userFactory, type UserFixture } from '../../api/test/factories/users.js';
-import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
+import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
 import {
   dashboardLink,
   expectNoSeriousA11yViolations,
@@ -12,6 +11,7 @@ import {
   openPage,
   screenshot,
 } from './browser.js';
+import { apiJson, purchase } from './purchases.js';
 
 /**
  * The page states an accessibility review found wanting, checked with axe (no serious or critical
@@ -33,25 +33,11 @@ describe.skipIf(!hasChromium)('accessibility and phone screens in the browser', 
   let proId: string;
   let adaId: string;
 
-  async function api(method: 'POST' | 'GET', url: string, headers: Record<string, string>, payload?: object) {
-    const response = await server.inject({ method, url, headers, payload });
-    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-    return json(response);
-  }
+  const api = (method: 'POST' | 'GET', url: string, headers: Record<string, string>, payload?: object) =>
+    apiJson(server, method, url, headers, payload);
 
   async function buy(productId: string, email: string) {
-    const checkout = await api('POST', '/v1/checkouts/', bearer(token), { products: [productId] });
-    await api(
-      'POST',
-      `/v1/checkouts/client/${checkout.client_secret}/confirm`,
-      {},
-      {
-        customer_email: email,
-        customer_name: 'Ada Lovelace',
-        customer_billing_address: ADDRESS,
-        confirmation_token_id: await confirmationToken(server, CARDS.visa),
-      },
-    );
+    expect(await purchase(server, token, productId, { email, name: 'Ada Lovelace' })).toBe(200);
   }
 
   async function checkoutPath(productId: string): Promise<string> {

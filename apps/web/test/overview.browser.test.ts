@@ -3,9 +3,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
-import { ADDRESS, CARDS, confirmationToken } from '../../api/test/factories/checkouts.js';
+import { CARDS } from '../../api/test/factories/checkouts.js';
 import { userFactory, type UserFixture } from '../../api/test/factories/users.js';
-import { bearer, json, startTestServer, type TestServer } from '../../api/test/harness.js';
+import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
 import {
   dashboardLink,
   expectNoSeriousA11yViolations,
@@ -14,6 +14,7 @@ import {
   openPage,
   screenshot,
 } from './browser.js';
+import { apiJson, purchase } from './purchases.js';
 
 /**
  * The seller's overview (metrics of GET /v1/metrics/) in a real browser against the real server, over
@@ -30,26 +31,10 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
   let page: Page;
   let seller: UserFixture;
 
-  async function api(method: 'POST' | 'GET', url: string, headers: Record<string, string>, payload?: object) {
-    const response = await server.inject({ method, url, headers, payload });
-    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-    return json(response);
-  }
-
-  async function buy(token: string, productId: string, email: string, card: string = CARDS.visa) {
-    const checkout = await api('POST', '/v1/checkouts/', bearer(token), { products: [productId] });
-    const response = await server.inject({
-      method: 'POST',
-      url: `/v1/checkouts/client/${checkout.client_secret}/confirm`,
-      payload: {
-        customer_email: email,
-        customer_name: email === ADA ? 'Ada Lovelace' : 'Bob Builder',
-        customer_billing_address: ADDRESS,
-        confirmation_token_id: await confirmationToken(server, card),
-      },
-    });
-    return response.statusCode;
-  }
+  const api = (method: 'POST' | 'GET', url: string, headers: Record<string, string>, payload?: object) =>
+    apiJson(server, method, url, headers, payload);
+  const buy = (token: string, productId: string, email: string, card?: string) =>
+    purchase(server, token, productId, { email, name: email === ADA ? 'Ada Lovelace' : 'Bob Builder' }, card);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer({ listen: true, clock: systemClock }), launchBrowser()]);
