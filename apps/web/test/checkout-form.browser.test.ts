@@ -4,8 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../api/src/platform/clock.js';
 import { organizationFactory, uniqueSlug } from '../../api/test/factories/organizations.js';
-import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
 import { hasChromium, launchBrowser, openPage } from './browser.js';
+import { apiJson } from './purchases.js';
 
 /**
  * The checkout form's details a buyer trips on: where the focus goes after a discount code, the Pay
@@ -20,16 +21,8 @@ describe.skipIf(!hasChromium)('checkout form details in the browser', () => {
   let token: string;
   let product: { id: string };
 
-  async function api(method: 'POST' | 'GET', path: string, body?: object): Promise<any> {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  }
+  const api = (method: 'POST' | 'GET', path: string, body?: object) =>
+    apiJson(server, method, path, bearer(token), body);
 
   async function openCheckout() {
     const checkout = await api('POST', '/v1/checkouts/', { products: [product.id] });

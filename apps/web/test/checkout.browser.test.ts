@@ -4,8 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../api/src/platform/clock.js';
 import { organizationFactory, uniqueSlug } from '../../api/test/factories/organizations.js';
-import { startTestServer, type TestServer } from '../../api/test/harness.js';
+import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
 import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+import { apiJson } from './purchases.js';
 
 /**
  * The hosted checkout in a real browser against the real server (embedded database, simulated card
@@ -27,16 +28,8 @@ describe.skipIf(!hasChromium)('hosted checkout in the browser', () => {
   let desktop: { id: string };
   let supporter: { id: string };
 
-  async function api(method: 'POST' | 'GET', path: string, body?: object): Promise<any> {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await response.json();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  }
+  const api = (method: 'POST' | 'GET', path: string, body?: object) =>
+    apiJson(server, method, path, bearer(token), body);
 
   async function createCheckout(
     products: string[],
