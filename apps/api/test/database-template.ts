@@ -43,27 +43,55 @@ async function embeddedTemplate(): Promise<string> {
   return file;
 }
 
-let serverTemplate: { adminUrl: string; name: string } | undefined;
+export interface ServerDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
 
-async function createServerTemplate(adminUrl: string): Promise<string> {
-  const name = `tessera_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+/** A database of its own on the PostgreSQL server at `adminUrl` (optionally a copy of `template`). */
+export async function createServerDatabase(
+  adminUrl: string,
+  options: { prefix: string; template?: string },
+): Promise<ServerDatabase> {
+  const name = `${options.prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(
+      options.template ? `CREATE DATABASE ${name} TEMPLATE ${options.template}` : `CREATE DATABASE ${name}`,
+    );
   } finally {
     await admin.end();
   }
-  serverTemplate = { adminUrl, name };
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+let serverTemplate: ServerDatabase | undefined;
+
+async function createServerTemplate(adminUrl: string): Promise<string> {
+  serverTemplate = await createServerDatabase(adminUrl, { prefix: 'tessera_template' });
+  const database = await openDatabase({ databaseUrl: serverTemplate.url });
   try {
     await migrate(database.pool);
   } finally {
     await database.close();
   }
-  return name;
+  return serverTemplate.name;
 }
 
 export async function setup(): Promise<void> {
@@ -75,14 +103,7 @@ export async function setup(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  if (!serverTemplate) return;
-  const admin = new pg.Client({ connectionString: serverTemplate.adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${serverTemplate.name} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  await serverTemplate?.drop();
 }
 
 /** The embedded snapshot for this process's test servers, read once. */

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
 import { ManualClock, type Clock } from '../src/platform/clock.js';
@@ -12,7 +10,12 @@ import type { JobDefinition } from '../src/platform/jobs/queue.js';
 import type { AnyRoute } from '../src/platform/http/route.js';
 import { routes } from '../src/modules/index.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
-import { embeddedTemplateSeed, SERVER_TEMPLATE_ENV } from './database-template.js';
+import {
+  createServerDatabase,
+  embeddedTemplateSeed,
+  SERVER_TEMPLATE_ENV,
+  type ServerDatabase,
+} from './database-template.js';
 
 /**
  * The test harness: a real server on a real database per test file. By default the embedded
@@ -48,28 +51,9 @@ export interface TestServerOptions {
 
 export const TEST_SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
-async function createServerDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `tessera_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  // The run's migrated template (database-template.ts) when there is one; migrations then find nothing to do.
-  const template = process.env[SERVER_TEMPLATE_ENV];
-  try {
-    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+/** A fresh server database, a copy of the run's migrated template (database-template.ts) when there is one. */
+function createTestDatabase(adminUrl: string): Promise<ServerDatabase> {
+  return createServerDatabase(adminUrl, { prefix: 'tessera_test', template: process.env[SERVER_TEMPLATE_ENV] });
 }
 
 export function usingServerDatabase(): boolean {
@@ -81,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let database: { url: string; drop(): Promise<void> } | undefined;
   if (options.databaseUrl) database = { url: options.databaseUrl, drop: async () => {} };
   else if (process.env.TEST_DATABASE_URL && !options.dataDir)
-    database = await createServerDatabase(process.env.TEST_DATABASE_URL);
+    database = await createTestDatabase(process.env.TEST_DATABASE_URL);
 
   const clock = options.clock ?? new ManualClock('2026-01-15T12:00:00.000Z');
   const config = loadConfig(
@@ -134,7 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 /** Keeps a server database alive across several `startTestServer` calls (restart tests). */
 export async function reusableServerDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  return process.env.TEST_DATABASE_URL ? createServerDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  return process.env.TEST_DATABASE_URL ? createTestDatabase(process.env.TEST_DATABASE_URL) : undefined;
 }
 
 export function bearer(token: string): Record<string, string> {
