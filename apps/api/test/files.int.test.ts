@@ -507,8 +507,16 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
       json(await api('GET', '/v1/customer-portal/downloadables/', await sessionFor(customerId)))
         .items.map((item: any) => item.file.name)
         .sort();
-    // The benefit update reaches the first customer's grant in the background.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The benefit update reaches the first customer's grant in the background: its benefit.updated event
+    // says it has.
+    const updatedEvent = () =>
+      server.runtime.database.db
+        .selectFrom('events')
+        .select('id')
+        .where('name', '=', 'benefit.updated')
+        .where('customer_id', '=', first.customerId)
+        .executeTakeFirst();
+    await expect.poll(async () => (await updatedEvent()) !== undefined, { timeout: 15_000 }).toBe(true);
     expect(await names(first.customerId)).toEqual(['one.zip', 'two.zip']);
     expect(await names(second.customerId)).toEqual(['one.zip']);
   }, 60_000);
