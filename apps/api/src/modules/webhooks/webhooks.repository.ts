@@ -129,6 +129,19 @@ export async function insertEndpointEvents(
   if (rows.length > 0) await db.insertInto('webhook_endpoint_events').values(rows).execute();
 }
 
+/** The stored event of a test sent to one endpoint (webhooks.test-event.ts). */
+export async function insertTestWebhookEvent(
+  db: Executor,
+  row: { id: string; created_at: Date; organization_id: string; type: string; payload: string },
+): Promise<void> {
+  await db.insertInto('webhook_events').values(row).execute();
+}
+
+export async function findOrganizationName(db: Executor, organizationId: string): Promise<string> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+  return row?.name ?? '';
+}
+
 // ---- Delivery (worker) ----
 
 /**

@@ -11,6 +11,7 @@ import {
   WebhookEndpointCreate,
   WebhookEndpointListQuery,
   WebhookEndpointUpdate,
+  WebhookTestEventQueued,
 } from './webhooks.schemas.js';
 import {
   createEndpoint,
@@ -21,6 +22,7 @@ import {
   redeliverEvent,
   updateEndpoint,
 } from './webhooks.service.js';
+import { sendTestEvent } from './webhooks.test-event.js';
 
 const tags = ['webhooks'];
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
@@ -114,5 +116,20 @@ export const webhookRoutes = [
     status: 202,
     response: Accepted,
     handler: (ctx, { params }) => redeliverEvent(ctx, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/webhooks/endpoints/{id}/test',
+    operationId: 'webhooks:send_test_event',
+    // A `webhook.test` event for this endpoint only, delivered like any other (webhooks.test-event.ts).
+    summary: 'Send a test event to a webhook endpoint',
+    tags,
+    extension: true,
+    auth: { subjects, scopes: write('webhooks') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 202,
+    response: WebhookTestEventQueued,
+    handler: (ctx, { params }) => sendTestEvent(ctx, params.id),
   }),
 ];

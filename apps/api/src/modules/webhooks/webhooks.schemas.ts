@@ -88,6 +88,11 @@ export const WebhookDeliveryListQuery = z.object({
 
 export const Accepted = z.object({}).meta({ id: 'WebhookRedeliveryAccepted' });
 
+/** Extension: a test event queued for one endpoint; its attempts show in the deliveries list. */
+export const WebhookTestEventQueued = z
+  .object({ webhook_event_id: z.uuid().describe('The per-endpoint event (`webhook-id`) of the test.') })
+  .meta({ id: 'WebhookTestEventQueued' });
+
 export type WebhookEndpointCreateInput = z.output<typeof WebhookEndpointCreate>;
 export type WebhookEndpointUpdateInput = z.output<typeof WebhookEndpointUpdate>;
 export type WebhookEndpointListParams = z.output<typeof WebhookEndpointListQuery>;
