@@ -25,6 +25,8 @@ import { buildOpenApiDocument } from './platform/http/openapi.js';
 import { listEmails } from './platform/mail/mail.repository.js';
 import { serializeOutboxEmail } from './modules/emails/emails.serializer.js';
 import { startRuntime, type Runtime } from './runtime.js';
+import { MigrateToRefused, migrateTo } from './migrate-to.js';
+import { TargetNotEmpty } from './platform/db/copy-database.js';
 import { VERSION } from './version.js';
 import { rotateSigningKey } from './modules/oauth2/oauth2.provider.js';
 
@@ -373,6 +375,44 @@ events
       }
     } catch (error) {
       fail(error);
+    }
+  });
+
+program
+  .command('migrate-to')
+  .description(
+    'Copy this embedded installation (DATA_DIR, stopped) into an empty PostgreSQL database: every table, ' +
+      'sequence, queued job and key; then run the servers with DATABASE_URL and the same SECRET',
+  )
+  .requiredOption('--database-url <url>', 'postgres://user:password@host:5432/database (an empty database)')
+  .option('--batch-size <n>', 'rows per insert, 1 to 10000', positiveInteger, 1000)
+  .action(async (options: { databaseUrl: string; batchSize: number }) => {
+    try {
+      if (!/^postgres(?:ql)?:\/\//.test(options.databaseUrl))
+        throw new UsageError('--database-url must be a postgres:// or postgresql:// URL');
+      if (options.batchSize < 1 || options.batchSize > 10_000)
+        throw new UsageError('--batch-size must be between 1 and 10000');
+      if (process.env.DATABASE_URL)
+        throw new UsageError('DATABASE_URL is set: migrate-to copies the embedded database of DATA_DIR; unset it');
+      const config = loadConfig(process.env, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+      const result = await migrateTo(config, options.databaseUrl, {
+        batchSize: options.batchSize,
+        onTable: (progress) => process.stderr.write(`${progress.table}: ${progress.rows} rows\n`),
+      });
+      const rows = result.tables.reduce((sum, table) => sum + table.rows, 0);
+      process.stdout.write(
+        `copied ${rows} rows in ${result.tables.length} tables and ${result.sequences} sequences\n` +
+          'Next: start every node with DATABASE_URL set to this database and ' +
+          (process.env.SECRET
+            ? 'the same SECRET as this installation'
+            : `SECRET set to the contents of ${config.dataDir}/secret`) +
+          ' (access tokens, sessions and links are keyed by it), and carry DATA_DIR/storage over ' +
+          'unless files are on S3 (docs/operations.md).\n',
+      );
+    } catch (error) {
+      fail(
+        error instanceof MigrateToRefused || error instanceof TargetNotEmpty ? new UsageError(error.message) : error,
+      );
     }
   });
 
