@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { exposedDevelopmentWarning, loadConfig, type Role } from './config.js';
 import { routes } from './modules/index.js';
 import { createUser } from './modules/auth/auth.service.js';
-import { addMember, findOrganizationBySlug } from './modules/organizations/organizations.repository.js';
+import { addOwner, findOrganizationBySlug } from './modules/organizations/organizations.repository.js';
 import { serializeOrganization } from './modules/organizations/organizations.serializer.js';
 import { createOrganization } from './modules/organizations/organizations.service.js';
 import { advanceOrganizationClock } from './modules/test-clock/test-clock.service.js';
@@ -436,7 +436,7 @@ user
   .description('Create a dashboard user, optionally a member of an organization')
   .requiredOption('--email <email>')
   .requiredOption('--password <password>')
-  .option('--org <slug>', 'make the user a member of this organization')
+  .option('--org <slug>', 'make the user an owner of this organization')
   .action(async (options: { email: string; password: string; org?: string }) => {
     try {
       if (options.password.length < 8) throw new UsageError('the password must be at least 8 characters');
@@ -451,7 +451,7 @@ user
           const organization = await findOrganizationBySlug(ctx.db, options.org);
           if (!organization || organization.deleted_at)
             throw new UsageError(`no organization with slug "${options.org}"`);
-          await addMember(ctx.db, organization.id, row.id, ctx.clock.now());
+          await addOwner(ctx.db, organization.id, row.id, ctx.clock.now());
         }
         return row;
       });

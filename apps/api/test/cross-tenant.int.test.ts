@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from './harness.js';
 import { changedTables, databaseFingerprint } from './fuzz/fingerprint.js';
 import { credentialHeaders, loadDocument, operationsOf, WRITE_METHODS, type Operation } from './fuzz/openapi.js';
 import { buildWorld, fillPath, pathPlaceholders, worldValue, type World } from './fuzz/world.js';
+import { userFactory, type UserFixture } from './factories/users.js';
 
 /**
  * Tenant isolation over the whole contract: every operation of openapi.json that takes an id in its
@@ -16,6 +17,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
   '/v1/checkouts/client/{client_secret}':
     "the client secret is the buyer's credential: whoever holds it may act on that checkout, and nothing else",
   '/v1/customer-portal/organizations/{slug}': "an organization's public portal page, read without credentials",
+  '/v1/organization-invites/{token}':
+    "the invitation link is the invitee's credential: it shows one invitation and joins only the invited address",
   '/v1/customer-portal/downloadables/{token}':
     'the signed download token is the permission, as a download link opened by the browser without credentials',
 };
@@ -33,6 +36,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
+  'POST /v1/organizations/{id}/invites': { email: 'someone@example.com' },
 };
 
 /** A query that passes validation, for reads whose query has required values. */
@@ -49,13 +53,55 @@ const scoped = operations.filter(tenantScoped);
 let server: TestServer;
 let a: World;
 let b: World;
+/** Was a member of A, removed before the tests run. */
+let removed: UserFixture;
 
 beforeAll(async () => {
   // No workers: nothing changes the database but the requests themselves.
   server = await startTestServer({ work: false });
   a = await buildWorld(server, 'Alpha');
   b = await buildWorld(server, 'Bravo');
+  removed = await formerMemberOf(a);
 });
+
+/** Invited to A, accepted, then removed by A's owner: what a teammate who left the company holds. */
+async function formerMemberOf(world: World): Promise<UserFixture> {
+  const user = await userFactory(server);
+  const invited = await server.inject({
+    method: 'POST',
+    url: `/v1/organizations/${world.organizationId}/invites`,
+    headers: world.user.headers,
+    payload: { email: user.email },
+  });
+  expect(invited.statusCode).toBe(201);
+  const emails = await server.runtime.database.db
+    .selectFrom('emails')
+    .select(['text_body', 'to_addresses'])
+    .where('template', '=', 'organization_invite')
+    .where('organization_id', '=', world.organizationId)
+    .execute();
+  const email = emails.find((row) => row.to_addresses.includes(user.email))!;
+  const token = /\/invite\/(polar_inv_[0-9A-Za-z]+)/.exec(email.text_body)![1]!;
+  const accepted = await server.inject({
+    method: 'POST',
+    url: `/v1/organization-invites/${token}/accept`,
+    headers: user.headers,
+  });
+  expect(accepted.statusCode).toBe(200);
+  const member = await server.inject({
+    method: 'GET',
+    url: `/v1/organizations/${world.organizationId}`,
+    headers: user.headers,
+  });
+  expect(member.statusCode).toBe(200);
+  const removal = await server.inject({
+    method: 'DELETE',
+    url: `/v1/organizations/${world.organizationId}/members/${user.id}`,
+    headers: world.user.headers,
+  });
+  expect(removal.statusCode).toBe(204);
+  return user;
+}
 afterAll(async () => {
   await server?.stop();
 });
@@ -102,6 +148,39 @@ describe('cross-tenant access over every operation with a path id', () => {
       if (before) {
         const changed = changedTables(before, await databaseFingerprint(server.runtime.database.pool));
         if (changed.length > 0) wrong.push(`${key(op)} changed ${changed.join(', ')}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("answers 404 to dashboard sessions of B's member and of A's removed member, and writes change nothing", async () => {
+    const sessionOperations = scoped.filter((op) =>
+      op.security.some((alternative) => alternative.some((scheme) => scheme === 'session_cookie')),
+    );
+    expect(sessionOperations.length).toBeGreaterThan(40);
+    const wrong: string[] = [];
+    const order = (op: Operation) => (op.method === 'GET' ? 0 : op.method === 'DELETE' ? 2 : 1);
+    for (const op of [...sessionOperations].sort((x, y) => order(x) - order(y))) {
+      for (const [who, headers] of [
+        ["B's member", b.user.headers],
+        ["A's removed member", removed.headers],
+      ] as const) {
+        const before = WRITE_METHODS.has(op.method) ? await databaseFingerprint(server.runtime.database.pool) : null;
+        const body = op.body ? (VALID_BODIES[key(op)] ?? {}) : undefined;
+        const response = await server.inject({
+          method: op.method,
+          url:
+            fillPath(op.path, (_name, source) => worldValue(a, source)) +
+            (VALID_QUERIES[key(op)] ? `?${VALID_QUERIES[key(op)]}` : ''),
+          headers,
+          ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+        });
+        if (response.statusCode !== 404)
+          wrong.push(`${key(op)} (${who}): ${response.statusCode} ${response.body.slice(0, 200)}`);
+        if (before) {
+          const changed = changedTables(before, await databaseFingerprint(server.runtime.database.pool));
+          if (changed.length > 0) wrong.push(`${key(op)} (${who}) changed ${changed.join(', ')}`);
+        }
       }
     }
     expect(wrong).toEqual([]);

@@ -5,6 +5,7 @@ import { customerRoutes } from './customers/customers.routes.js';
 import { customerSessionRoutes } from './customer-sessions/customer-sessions.routes.js';
 import { organizationAccessTokenRoutes } from './organization-access-tokens/organization-access-tokens.routes.js';
 import { organizationRoutes } from './organizations/organizations.routes.js';
+import { organizationMemberRoutes } from './organization-members/organization-members.routes.js';
 import { benefitRoutes } from './benefits/benefits.routes.js';
 import { customFieldRoutes } from './custom-fields/custom-fields.routes.js';
 import { productRoutes } from './products/products.routes.js';
@@ -60,6 +61,7 @@ import { cleanOAuth2StoreJob, cleanOAuth2StoreSchedule } from './oauth2/oauth2.j
 export const routes: AnyRoute[] = [
   ...authRoutes,
   ...organizationRoutes,
+  ...organizationMemberRoutes,
   ...organizationAccessTokenRoutes,
   ...benefitRoutes,
   ...customFieldRoutes,

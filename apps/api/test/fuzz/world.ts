@@ -68,6 +68,11 @@ export interface WorldIds {
   file: string;
   /** A signed download token of the portal (of a downloadable that does not exist: 404). */
   downloadableToken: string;
+  /** The organization's only member (its owner: it cannot be removed, a 403). */
+  member: string;
+  /** An open invitation to join the organization, and the token of its link. */
+  organizationInvite: string;
+  organizationInviteToken: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -214,6 +219,21 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     }),
     'create customer session',
   );
+  const invite = ok(
+    await server.inject({
+      method: 'POST',
+      url: `/v1/organizations/${organizationId}/invites`,
+      headers: auth,
+      payload: { email: `invitee-${randomBytes(4).toString('hex')}@example.com` },
+    }),
+    'invite a member',
+  );
+  const inviteEmail = await server.runtime.database.db
+    .selectFrom('emails')
+    .select('text_body')
+    .where('organization_id', '=', organizationId)
+    .where('template', '=', 'organization_invite')
+    .executeTakeFirstOrThrow();
   const paymentMethods = ok(
     await server.inject({
       method: 'GET',
@@ -263,6 +283,9 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
         randomUUID(),
         new Date(server.clock.now().getTime() + 365 * 86_400_000),
       ),
+      member: user.id,
+      organizationInvite: invite.id,
+      organizationInviteToken: /\/invite\/(polar_inv_[0-9A-Za-z]+)/.exec(inviteEmail.text_body)![1]!,
     },
   };
 }
@@ -341,6 +364,9 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/orders/{id}': 'order',
   '/v1/organization-access-tokens/{id}': 'organizationAccessToken',
   '/v1/organizations/{id}': 'organization',
+  '/v1/organizations/{id}/members/{user_id}': 'member',
+  '/v1/organizations/{id}/invites/{invite_id}': 'organizationInvite',
+  '/v1/organization-invites/{token}': 'organizationInviteToken',
   '/v1/payments/{id}': 'payment',
   '/v1/products/{id}': 'product',
   '/v1/subscriptions/{id}': 'subscription',

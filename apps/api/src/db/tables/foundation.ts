@@ -36,6 +36,23 @@ export interface UserOrganizationsTable {
   user_id: string;
   organization_id: string;
   created_at: Timestamp;
+  /** Migration 0039: `owner` (created the organization) or `member` (joined by invitation). */
+  role: ColumnType<'owner' | 'member', 'owner' | 'member' | undefined, 'owner' | 'member'>;
+}
+
+/** Migration 0039: invitations to join an organization, single-use links sent by email. */
+export interface OrganizationInvitesTable {
+  id: string;
+  created_at: Timestamp;
+  modified_at: NullableTimestamp;
+  organization_id: string;
+  email: string;
+  token_hash: string;
+  invited_by_user_id: string | null;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_by_user_id: string | null;
+  revoked_at: NullableTimestamp;
 }
 
 export interface UserSessionsTable {
@@ -73,6 +90,7 @@ export interface FoundationTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   user_organizations: UserOrganizationsTable;
+  organization_invites: OrganizationInvitesTable;
   user_sessions: UserSessionsTable;
   organization_access_tokens: OrganizationAccessTokensTable;
   webhook_events: WebhookEventsTable;

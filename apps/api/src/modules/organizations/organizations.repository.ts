@@ -114,10 +114,11 @@ export async function updateOrganization(
     .executeTakeFirstOrThrow();
 }
 
-export async function addMember(db: Executor, organizationId: string, userId: string, at: Date): Promise<void> {
+/** The creator of an organization: its first owner (others join by invitation, organization-members/). */
+export async function addOwner(db: Executor, organizationId: string, userId: string, at: Date): Promise<void> {
   await db
     .insertInto('user_organizations')
-    .values({ organization_id: organizationId, user_id: userId, created_at: at })
+    .values({ organization_id: organizationId, user_id: userId, created_at: at, role: 'owner' })
     .onConflict((oc) => oc.doNothing())
     .execute();
 }

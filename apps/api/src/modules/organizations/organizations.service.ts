@@ -6,7 +6,7 @@ import { pageOf } from '../../platform/http/query.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import {
-  addMember,
+  addOwner,
   findOrganizationBySlug,
   findVisibleOrganization,
   insertOrganization,
@@ -125,7 +125,7 @@ export async function createOrganization(ctx: Context, input: OrganizationCreate
       throw validationError(['body', 'slug'], 'An organization with this slug already exists.');
     throw error;
   }
-  if (ctx.subject.kind === 'user') await addMember(ctx.db, row.id, ctx.subject.userId, now);
+  if (ctx.subject.kind === 'user') await addOwner(ctx.db, row.id, ctx.subject.userId, now);
   return row;
 }
 

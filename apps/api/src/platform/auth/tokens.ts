@@ -21,6 +21,7 @@ export const TOKEN_PREFIX = {
   oauth2ClientSecret: 'polar_cs_',
   clientRegistrationToken: 'polar_crt_',
   webhookSecret: 'polar_whs_',
+  organizationInvite: 'polar_inv_',
 } as const;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

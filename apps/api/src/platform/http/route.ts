@@ -15,6 +15,7 @@ export type ErrorName =
   | 'Unauthorized'
   | 'BadRequest'
   | 'ResourceAlreadyExists'
+  | 'ResourceUnavailable'
   | 'TooManyRequests'
   | 'AlreadyActiveSubscriptionError'
   | 'NotOpenCheckout'

@@ -91,6 +91,11 @@ const EXAMPLES: { [K in TemplateName]: TemplateData[K] } = {
     currency: 'usd',
     reason: 'product_not_received',
   },
+  organization_invite: {
+    inviterEmail: 'ada@example.com',
+    acceptUrl: 'https://x.test/invite/polar_inv_abc',
+    expiresAt: new Date('2026-05-07T12:00:00Z'),
+  },
 };
 
 describe('formatMoney', () => {
@@ -205,6 +210,11 @@ describe('templates', () => {
       ['HTTP 410 Gone', '"enabled": true'],
     ],
     ['order_dispute_created', 'A payment was disputed: order ACME-0001', ['$18.00', 'product not received']],
+    [
+      'organization_invite',
+      'You are invited to join Acme & <Sons>',
+      ['ada@example.com invited you', 'https://x.test/invite/polar_inv_abc', 'expires on May 7, 2026'],
+    ],
   ])('%s says what happened', (name, subject, phrases) => {
     const rendered = renderTemplate(name, brand, EXAMPLES[name] as never);
     expect(rendered.subject).toBe(subject);

@@ -106,6 +106,14 @@ export interface DisputeCreatedData {
   reason: string;
 }
 
+export interface OrganizationInviteData {
+  /** Who sent it (a member's email); null: sent with an organization access token. */
+  inviterEmail: string | null;
+  /** The single-use link of the accept-invitation page. */
+  acceptUrl: string;
+  expiresAt: Date;
+}
+
 /** Template name → its data. The name is stored on the outbox row (`emails.template`). */
 export interface TemplateData {
   order_receipt: OrderReceiptData;
@@ -119,6 +127,7 @@ export interface TemplateData {
   portal_sign_in_code: SignInCodeData;
   webhook_endpoint_disabled: WebhookEndpointDisabledData;
   order_dispute_created: DisputeCreatedData;
+  organization_invite: OrganizationInviteData;
 }
 
 export type TemplateName = keyof TemplateData;
@@ -450,6 +459,21 @@ export const templates: { [K in TemplateName]: (brand: Brand, data: TemplateData
         ),
       ],
       SELLER_FOOTER,
+    );
+  },
+
+  organization_invite(brand, data) {
+    const who = data.inviterEmail ?? `A member of ${brand.name}`;
+    return layout(
+      brand,
+      `You are invited to join ${brand.name}`,
+      [
+        p(`${who} invited you to join ${brand.name} and manage its products, customers and sales with them.`),
+        button('Accept the invitation', data.acceptUrl),
+        p(`The link works once and expires on ${formatDate(data.expiresAt)}.`),
+      ],
+      'You receive this email because a member of this organization invited this address. If you did not ' +
+        'expect it, ignore it: nothing happens unless the link is used.',
     );
   },
 };
