@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanOAuth2StoreJob } from '../src/modules/oauth2/oauth2.jobs.js';
-import { loadSigningKeys, rotateSigningKey } from '../src/modules/oauth2/oauth2.provider.js';
-import { bearer, startTestServer, type TestServer } from './harness.js';
+import { createOAuth2Server, loadSigningKeys, rotateSigningKey } from '../src/modules/oauth2/oauth2.provider.js';
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { hashToken } from '../src/platform/auth/tokens.js';
+import { hashLegacyClientSecrets } from '../src/modules/oauth2/oauth2.repository.js';
+import { bearer, startTestServer, TEST_SECRET, type TestServer } from './harness.js';
 import { OWN_ORIGIN, userFactory, type UserFixture } from './factories/users.js';
 import { organizationFactory, uniqueSlug } from './factories/organizations.js';
 import {
@@ -77,7 +80,8 @@ describe('discovery', () => {
       registration_endpoint: 'http://127.0.0.1/v1/oauth2/register',
       response_types_supported: ['code'],
       grant_types_supported: expect.arrayContaining(['authorization_code', 'refresh_token']),
-      code_challenge_methods_supported: ['S256'],
+      // S256 first: the method clients should pick.
+      code_challenge_methods_supported: ['S256', 'plain'],
       id_token_signing_alg_values_supported: ['RS256'],
       token_endpoint_auth_methods_supported: expect.arrayContaining([
         'client_secret_basic',
@@ -291,6 +295,30 @@ describe('authorization code flow', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().refresh_token).toBeUndefined();
   });
+
+  it.each([
+    ['a confidential client', {}],
+    ['a public client', { token_endpoint_auth_method: 'none' }],
+  ])('accepts PKCE plain from %s: the verifier is the challenge', async (_kind, registration) => {
+    const registered = await registerClient(server, user, registration);
+    const verifier = pkcePair().verifier;
+    const { redirect } = await authorize(server, user, registered, { pkce: { challenge: verifier, method: 'plain' } });
+    const response = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code')!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: registered.client_id,
+      ...(registration.token_endpoint_auth_method ? {} : { client_secret: registered.client_secret }),
+    });
+    expect(response.statusCode).toBe(200);
+    const products = await server.inject({
+      method: 'GET',
+      url: '/v1/products/',
+      headers: bearer(response.json().access_token),
+    });
+    expect(products.statusCode).toBe(200);
+  });
 });
 
 describe('bad input: the RFC error, never a 500, nothing issued', () => {
@@ -374,9 +402,32 @@ describe('bad input: the RFC error, never a 500, nothing issued', () => {
     expect(response.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('PKCE plain is refused (the library supports S256 only)', async () => {
+  it('PKCE plain: a verifier other than the challenge is invalid_grant, nothing issued', async () => {
+    const challenge = pkcePair().verifier;
+    const { redirect } = await authorize(server, user, client, { pkce: { challenge, method: 'plain' } });
+    const code = redirect.searchParams.get('code')!;
+    const before = await storeRows('AccessToken');
+    const response = await exchange(code, pkcePair().verifier);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await storeRows('AccessToken')).toBe(before);
+    // The S256 of the challenge is no verifier either: plain compares the values themselves.
+    const { redirect: again } = await authorize(server, user, client, { pkce: { challenge, method: 'plain' } });
+    const hashed = createHash('sha256').update(challenge).digest('base64url');
+    expect((await exchange(again.searchParams.get('code')!, hashed)).json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('PKCE plain: a challenge of the wrong shape is invalid_request', async () => {
     const { response } = await startAuthorization(server, client, {
-      pkce: { challenge: 'a'.repeat(43), method: 'plain' },
+      pkce: { challenge: 'a'.repeat(42), method: 'plain' },
+    });
+    const location = new URL(response.headers.location as string);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('an unknown PKCE method is invalid_request', async () => {
+    const { response } = await startAuthorization(server, client, {
+      pkce: { challenge: 'a'.repeat(43), method: 'S512' },
     });
     const location = new URL(response.headers.location as string);
     expect(location.searchParams.get('error')).toBe('invalid_request');
@@ -559,6 +610,53 @@ describe('refresh', () => {
       headers: bearer(refreshed.access_token),
     });
     expect(products.statusCode).toBe(200);
+  });
+
+  it('revokes the previous access token at once, and only that one', async () => {
+    const tokens = await issueTokens(server, user, client);
+    // Another authorization of the same app by the same user: its own pair, untouched by this refresh.
+    const other = await issueTokens(server, user, client);
+    const before = await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(tokens.access_token) });
+    expect(before.statusCode).toBe(200);
+    const response = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
+    expect(response.statusCode).toBe(200);
+    const refreshed = response.json();
+    const old = await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(tokens.access_token) });
+    expect(old.statusCode).toBe(401);
+    expect((await introspect(tokens.access_token)).json()).toEqual({ active: false });
+    expect((await introspect(refreshed.access_token)).json()).toMatchObject({ active: true });
+    const otherStill = await server.inject({
+      method: 'GET',
+      url: '/v1/products/',
+      headers: bearer(other.access_token),
+    });
+    expect(otherStill.statusCode).toBe(200);
+
+    // The next refresh revokes the access token the first refresh issued.
+    const again = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshed.refresh_token,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
+    expect(again.statusCode).toBe(200);
+    const second = await server.inject({
+      method: 'GET',
+      url: '/v1/products/',
+      headers: bearer(refreshed.access_token),
+    });
+    expect(second.statusCode).toBe(401);
+    const newest = await server.inject({
+      method: 'GET',
+      url: '/v1/products/',
+      headers: bearer(again.json().access_token),
+    });
+    expect(newest.statusCode).toBe(200);
   });
 
   it('a replayed refresh token revokes the whole family', async () => {
@@ -836,7 +934,8 @@ describe('client registration', () => {
     expect(updated.json()).toMatchObject({
       client_name: 'Renamed',
       redirect_uris: ['https://new.example/cb'],
-      client_secret: registered.client_secret,
+      // Shown only when issued.
+      client_secret: '',
     });
 
     const badUpdate = await server.inject({
@@ -895,6 +994,75 @@ describe('client registration', () => {
     );
   });
 
+  it('keeps the client secret only as its keyed hash, answering it only when issued', async () => {
+    const registered = await registerClient(server, user);
+    expect(registered.client_secret).toMatch(/^polar_cs_[0-9A-Za-z]{43}$/);
+    const row = async () =>
+      (
+        await server.runtime.database.pool.query('SELECT * FROM oauth2_clients WHERE client_id = $1', [
+          registered.client_id,
+        ])
+      ).rows[0];
+    const stored = await row();
+    expect(JSON.stringify(stored)).not.toContain(registered.client_secret);
+    expect(stored.client_secret_hash).toBe(hashToken(registered.client_secret, TEST_SECRET));
+    const url = `/v1/oauth2/register/${registered.client_id}`;
+    expect((await server.inject({ method: 'GET', url, headers: { cookie: user.cookie } })).json().client_secret).toBe(
+      '',
+    );
+    const listed = (await server.inject({ method: 'GET', url: '/v1/oauth2/?limit=100', headers: user.headers }))
+      .json()
+      .items.find((item: { client_id: string }) => item.client_id === registered.client_id);
+    expect(listed.client_secret).toBe('');
+
+    const rotated = await server.inject({ method: 'POST', url: `${url}/secret`, headers: user.headers });
+    const secret = rotated.json().client_secret as string;
+    expect(secret).toMatch(/^polar_cs_/);
+    expect(rotated.headers['cache-control']).toBe('no-store');
+    expect(JSON.stringify(await row())).not.toContain(secret);
+    // The new secret authenticates both ways (post and basic), against its hash.
+    const post = form({ token: 'x', client_id: registered.client_id, client_secret: secret });
+    expect(
+      (await server.inject({ method: 'POST', url: '/v1/oauth2/introspect', headers: post, payload: post.payload }))
+        .statusCode,
+    ).toBe(200);
+    const basic = form({ token: 'x' });
+    const response = await server.inject({
+      method: 'POST',
+      url: '/v1/oauth2/introspect',
+      headers: {
+        ...basic,
+        authorization: `Basic ${Buffer.from(`${registered.client_id}:${secret}`).toString('base64')}`,
+      },
+      payload: basic.payload,
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('hashes a secret kept as issued before migration 0037 when the server starts', async () => {
+    const registered = await registerClient(server, user);
+    const legacy = 'polar_cs_LegacySecretKeptAsIssuedBefore0037abcdefghi';
+    // The row as migration 0037 leaves a client of 0035: the secret as issued, no hash yet.
+    await server.runtime.database.pool.query(
+      'UPDATE oauth2_clients SET legacy_client_secret = $2, client_secret_hash = NULL WHERE client_id = $1',
+      [registered.client_id, legacy],
+    );
+    const attempt = () => {
+      const { payload, ...headers } = form({ token: 'x', client_id: registered.client_id, client_secret: legacy });
+      return server.inject({ method: 'POST', url: '/v1/oauth2/introspect', headers, payload });
+    };
+    expect((await attempt()).statusCode).not.toBe(200);
+    // What every server does when it starts.
+    await createOAuth2Server(server.runtime.database.db, server.config);
+    const { rows } = await server.runtime.database.pool.query(
+      'SELECT legacy_client_secret, client_secret_hash FROM oauth2_clients WHERE client_id = $1',
+      [registered.client_id],
+    );
+    expect(rows[0]).toEqual({ legacy_client_secret: null, client_secret_hash: hashToken(legacy, TEST_SECRET) });
+    expect((await attempt()).statusCode).toBe(200);
+    expect(await hashLegacyClientSecrets(server.runtime.database.db, (value) => hashToken(value, TEST_SECRET))).toBe(0);
+  });
+
   it('lists the user’s clients, newest first', async () => {
     const lister = await userFactory(server);
     const first = await registerClient(server, lister, { client_name: 'First' });
@@ -944,7 +1112,65 @@ describe('connected apps', () => {
   });
 });
 
+function jwtPart(token: string, index: 0 | 1): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[index]!, 'base64url').toString());
+}
+
+/** Verifies an ID token's RS256 signature against the published key of its kid. */
+async function verifiesAgainstJwks(idToken: string): Promise<boolean> {
+  const { keys } = (await server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json() as {
+    keys: { kid: string }[];
+  };
+  const [header, payload, signature] = idToken.split('.') as [string, string, string];
+  const key = keys.find((candidate) => candidate.kid === jwtPart(idToken, 0).kid);
+  if (!key) return false;
+  return verify(
+    'RSA-SHA256',
+    Buffer.from(`${header}.${payload}`),
+    createPublicKey({ key: key as never, format: 'jwk' }),
+    Buffer.from(signature, 'base64url'),
+  );
+}
+
+async function publishedKids(): Promise<string[]> {
+  const response = await server.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+  return (response.json().keys as { kid: string }[]).map((key) => key.kid);
+}
+
+/** Polls the JWKS (each request lets the server check its keys) until `done`, for at most 15 seconds. */
+async function untilKeys(done: (kids: string[]) => boolean): Promise<string[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const kids = await publishedKids();
+    if (done(kids) || Date.now() > deadline) return kids;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('signing keys', () => {
+  it('a running server signs with a rotated key; the old one stays published until its tokens expire', async () => {
+    const before = await issueTokens(server, user, client, { scope: 'openid products:read' });
+    const oldKid = jwtPart(before.id_token!, 0).kid as string;
+    expect(await verifiesAgainstJwks(before.id_token!)).toBe(true);
+
+    // As `tessera oauth2 rotate-key` does it: in the database, from outside this server.
+    const kid = await rotateSigningKey(server.runtime.database.db, new Date());
+    expect(await untilKeys((kids) => kids[0] === kid)).toEqual([kid, oldKid]);
+    const after = await issueTokens(server, user, client, { scope: 'openid products:read' });
+    expect(jwtPart(after.id_token!, 0).kid).toBe(kid);
+    expect(await verifiesAgainstJwks(after.id_token!)).toBe(true);
+    // An ID token signed before the rotation still verifies: its key is still published.
+    expect(await verifiesAgainstJwks(before.id_token!)).toBe(true);
+
+    // Retired long before any token it signed could still live: no longer published.
+    await server.runtime.database.pool.query(
+      `UPDATE oauth2_signing_keys SET retired_at = now() - interval '8 days' WHERE kid = $1`,
+      [oldKid],
+    );
+    expect(await untilKeys((kids) => !kids.includes(oldKid))).toEqual([kid]);
+    expect(await verifiesAgainstJwks(before.id_token!)).toBe(false);
+  });
+
   it('rotate-key makes a new current key and keeps the previous one published', async () => {
     const before = (await loadSigningKeys(server.runtime.database.db)) as { kid: string }[];
     const kid = await rotateSigningKey(server.runtime.database.db, new Date());

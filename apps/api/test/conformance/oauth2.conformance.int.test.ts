@@ -52,7 +52,8 @@ describe('oauth2 through @polar-sh/sdk', () => {
     const item = page.result.items.find((candidate) => candidate.clientId === client.client_id)!;
     expect(item).toMatchObject({
       clientName: 'Acme Reports',
-      clientSecret: client.client_secret,
+      // Kept only as its keyed hash: answered once, at registration.
+      clientSecret: '',
       clientSecretExpiresAt: 0,
     });
     expect(item.createdAt).toBeInstanceOf(Date);

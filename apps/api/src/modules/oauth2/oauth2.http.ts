@@ -13,7 +13,11 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { ApiError } from '../../platform/http/errors.js';
 import { SESSION_COOKIE } from '../auth/auth.service.js';
+import { TooManyRequests } from '../../platform/http/errors.js';
+import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { createOAuth2Server, PROVIDER_ROUTES, withRequestSubjects, type SubType } from './oauth2.provider.js';
+import type { Provider } from './oidc-provider.js';
+import { ANONYMOUS, OAUTH2_RATE_LIMITS } from './oauth2.rate-limits.js';
 import {
   findClientByClientId,
   findClientByRegistrationToken,
@@ -28,7 +32,13 @@ import {
   type ClientMetadata,
   type StoredClient,
 } from './oauth2.repository.js';
-import { DEFAULT_CLIENT_SCOPE, isAllowedRedirectUri, isHttpUrl, parseScopes } from './oauth2.rules.js';
+import {
+  DEFAULT_CLIENT_SCOPE,
+  isAllowedRedirectUri,
+  isHttpUrl,
+  parseScopes,
+  plainChallengeAsS256,
+} from './oauth2.rules.js';
 
 /**
  * The authorization server over HTTP. The protocol endpoints (authorization, token, introspection,
@@ -128,13 +138,23 @@ export function clientMetadataFrom(body: unknown): ClientMetadata {
   };
 }
 
-function serializeClient(config: Config, client: StoredClient, registrationAccessToken?: string) {
+/**
+ * The client as its owner sees it. The secret is only ever known when it is issued (registration and
+ * rotation, `issued`); afterwards `client_secret` is the empty string (the field is required by the
+ * reference's schema, and only its keyed hash is kept).
+ */
+function serializeClient(
+  config: Config,
+  client: StoredClient,
+  issued: { clientSecret?: string; registrationAccessToken?: string } = {},
+) {
+  const { registrationAccessToken } = issued;
   return {
     created_at: client.created_at.toISOString(),
     modified_at: client.modified_at ? client.modified_at.toISOString() : null,
     id: client.id,
     client_id: client.client_id,
-    client_secret: client.client_secret,
+    client_secret: issued.clientSecret ?? '',
     client_id_issued_at: client.client_id_issued_at,
     client_secret_expires_at: 0,
     ...client.metadata,
@@ -160,9 +180,12 @@ const FORM = 'application/x-www-form-urlencoded';
 
 export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { db, config, clock } = deps;
-  const { provider } = await createOAuth2Server(db, config);
-  const callback = provider.callback();
-  provider.on('server_error', (_ctx: unknown, error: Error) => app.log.error({ err: error }, 'oauth2 server error'));
+  const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const server = await createOAuth2Server(db, config, (provider) => {
+    callbacks.set(provider, provider.callback());
+    provider.on('server_error', (_ctx: unknown, error: Error) => app.log.error({ err: error }, 'oauth2 server error'));
+  });
+  const limiter = new RateLimiter({ db, clock, config }, OAUTH2_RATE_LIMITS);
   const authDeps: AuthDeps = {
     db,
     config,
@@ -203,11 +226,43 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
     return { userId: subject.userId, viaCookie: subject.viaCookie };
   }
 
-  function handOver(request: FastifyRequest, reply: FastifyReply): void {
+  async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const provider = await server.current();
+    const callback = callbacks.get(provider)!;
     reply.hijack();
     const raw = request.raw as typeof request.raw & { body?: unknown };
     if (typeof request.body === 'string') raw.body = request.body;
     void withRequestSubjects(() => callback(raw, reply.raw));
+  }
+
+  /** The authorization request, with a PKCE plain challenge carried as S256 (plainChallengeAsS256). */
+  async function handOverAuthorization(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const raw = request.raw;
+    const queryAt = (raw.url ?? '').indexOf('?');
+    if (queryAt >= 0) {
+      const query = new URLSearchParams(raw.url!.slice(queryAt + 1));
+      if (plainChallengeAsS256(query)) raw.url = `${raw.url!.slice(0, queryAt)}?${query}`;
+    }
+    if (typeof request.body === 'string' && (request.headers['content-type'] ?? '').startsWith(FORM)) {
+      const body = new URLSearchParams(request.body);
+      if (plainChallengeAsS256(body)) request.body = body.toString();
+    }
+    await handOver(request, reply);
+  }
+
+  /**
+   * The client-authenticated endpoints (token, introspection, revocation) count each request per
+   * client and per address in the shared rate-limit store before the library sees it.
+   */
+  async function limited(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    try {
+      await limiter.check(OAUTH2_RATE_LIMITS, request, reply, ANONYMOUS);
+    } catch (error) {
+      if (!(error instanceof TooManyRequests)) throw error;
+      reply.headers(error.headers);
+      throw new OAuthError(429, 'too_many_requests', error.message);
+    }
+    await handOver(request, reply);
   }
 
   await app.register(async (scope) => {
@@ -243,13 +298,13 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
           .header('cache-control', 'no-cache')
           .send(await readFile(webIndex));
       }
-      handOver(request, reply);
+      await handOverAuthorization(request, reply);
     });
-    scope.post(PROVIDER_ROUTES.authorization, async (request, reply) => handOver(request, reply));
+    scope.post(PROVIDER_ROUTES.authorization, async (request, reply) => handOverAuthorization(request, reply));
     scope.get(`${PROVIDER_ROUTES.authorization}/:uid`, async (request, reply) => handOver(request, reply));
-    scope.post(PROVIDER_ROUTES.token, async (request, reply) => handOver(request, reply));
-    scope.post(PROVIDER_ROUTES.introspection, async (request, reply) => handOver(request, reply));
-    scope.post(PROVIDER_ROUTES.revocation, async (request, reply) => handOver(request, reply));
+    scope.post(PROVIDER_ROUTES.token, async (request, reply) => limited(request, reply));
+    scope.post(PROVIDER_ROUTES.introspection, async (request, reply) => limited(request, reply));
+    scope.post(PROVIDER_ROUTES.revocation, async (request, reply) => limited(request, reply));
     scope.get(PROVIDER_ROUTES.userinfo, async (request, reply) => handOver(request, reply));
     scope.post(PROVIDER_ROUTES.userinfo, async (request, reply) => handOver(request, reply));
     scope.get(PROVIDER_ROUTES.jwks, async (request, reply) => handOver(request, reply));
@@ -260,7 +315,7 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       const query = request.query as Record<string, string | undefined>;
       let params: Record<string, unknown> = query;
       if (query.uid) {
-        const interaction = await provider.Interaction.find(query.uid);
+        const interaction = await (await server.current()).Interaction.find(query.uid);
         if (!interaction)
           throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
         params = interaction.params;
@@ -298,6 +353,7 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       const body = readBody(request);
       const uid = body.uid;
       if (!uid) throw new OAuthError(400, 'invalid_request', 'uid is required.');
+      const provider = await server.current();
       const interaction = await provider.Interaction.find(uid);
       if (!interaction)
         throw new OAuthError(400, 'invalid_request', 'This authorization request has expired; start again.');
@@ -347,11 +403,12 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       const { userId } = await webUser(request);
       const metadata = clientMetadataFrom(readJson(request));
       const registrationAccessToken = generateToken(TOKEN_PREFIX.clientRegistrationToken);
+      const clientSecret = generateToken(TOKEN_PREFIX.oauth2ClientSecret);
       const client = await insertClient(db, {
         id: randomUUID(),
         now: clock.now(),
         clientId: generateToken(TOKEN_PREFIX.oauth2ClientId),
-        clientSecret: generateToken(TOKEN_PREFIX.oauth2ClientSecret),
+        clientSecretHash: hashToken(clientSecret, config.secret),
         registrationTokenHash: hashToken(registrationAccessToken, config.secret),
         userId,
         metadata,
@@ -360,7 +417,7 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       return reply
         .code(200)
         .header('cache-control', 'no-store')
-        .send(serializeClient(config, client, registrationAccessToken));
+        .send(serializeClient(config, client, { clientSecret, registrationAccessToken }));
     });
 
     /** The client of the path, for its owner's session or its registration access token. */
@@ -401,14 +458,16 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
       return reply.code(200).send({});
     });
 
-    // A new client secret (the dashboard's "rotate secret"); the old one stops working at once.
-    scope.post('/v1/oauth2/register/:client_id/secret', async (request) => {
+    // A new client secret (the dashboard's "rotate secret"), shown this once; the old one stops working
+    // at once.
+    scope.post('/v1/oauth2/register/:client_id/secret', async (request, reply) => {
       const client = await managedClient(request);
+      const clientSecret = generateToken(TOKEN_PREFIX.oauth2ClientSecret);
       const updated = await updateClient(db, client.id, {
         now: clock.now(),
-        clientSecret: generateToken(TOKEN_PREFIX.oauth2ClientSecret),
+        clientSecretHash: hashToken(clientSecret, config.secret),
       });
-      return serializeClient(config, updated);
+      return reply.header('cache-control', 'no-store').send(serializeClient(config, updated, { clientSecret }));
     });
 
     // ---- the user's grants ("Connected apps") -----------------------------------------------------

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config.js';
 import { errors, Provider } from './oidc-provider.js';
@@ -9,20 +9,24 @@ import type { Db } from '../../platform/db/database.js';
 import { parseScopes } from './oauth2.rules.js';
 import {
   consumeStored,
+  destroyAccessTokensOfRefresh,
   destroyStored,
   destroyStoredByGrant,
   findClientByClientId,
   findOrganizationForClaims,
   findStored,
   findUserForClaims,
+  hashLegacyClientSecrets,
   insertSigningKey,
+  linkAccessTokenToRefresh,
   listSigningKeys,
+  listSigningKeyIds,
   upsertStored,
 } from './oauth2.repository.js';
 
 /**
  * The authorization server is oidc-provider (certified OpenID Provider), mounted in Fastify
- * (oauth2.mount.ts). This file is its configuration: storage in PostgreSQL, the reference's token
+ * (oauth2.http.ts). This file is its configuration: storage in PostgreSQL, the reference's token
  * formats, lifetimes and scopes, and the subjects (a user, or an organization a user chose).
  */
 
@@ -124,7 +128,10 @@ async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayl
   const m = client.metadata;
   return {
     client_id: client.client_id,
-    ...(m.token_endpoint_auth_method === 'none' ? {} : { client_secret: client.client_secret }),
+    // The keyed hash stands for the secret: compareClientSecret (below) hashes what the client sends.
+    ...(m.token_endpoint_auth_method === 'none' || !client.client_secret_hash
+      ? {}
+      : { client_secret: client.client_secret_hash }),
     client_id_issued_at: client.client_id_issued_at,
     redirect_uris: m.redirect_uris,
     grant_types: m.grant_types,
@@ -139,20 +146,35 @@ async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayl
   };
 }
 
+/** A retired key stays published this long: far past the life of the ID tokens it signed (1 hour). */
+export const RETIRED_KEY_PUBLISHED_MS = 7 * 86_400_000;
+
 /**
- * The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key` (servers
- * sign with the new key from their next start).
+ * The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key`. Every server
+ * picks a rotation up while running (createOAuth2Server checks the keys' version).
  */
-export async function loadSigningKeys(db: Db): Promise<object[]> {
+export async function loadSigningKeys(db: Db, now = new Date()): Promise<object[]> {
   let keys = await listSigningKeys(db);
   if (keys.length === 0) {
-    await rotateSigningKey(db, new Date());
+    await rotateSigningKey(db, now);
     keys = await listSigningKeys(db);
   }
-  // The current key first: the library signs with the first key of the algorithm.
+  return publishedKeys(keys, now).map((key) => key.private_jwk as object);
+}
+
+/** The current key first (the library signs with the first key of the algorithm), then retired ones still published. */
+function publishedKeys<K extends { retired_at: Date | null }>(keys: K[], now: Date): K[] {
   const current = keys.filter((key) => !key.retired_at);
-  const retired = keys.filter((key) => key.retired_at);
-  return [...current, ...retired].map((key) => key.private_jwk as object);
+  const retired = keys.filter(
+    (key) => key.retired_at && key.retired_at.getTime() > now.getTime() - RETIRED_KEY_PUBLISHED_MS,
+  );
+  return [...current, ...retired];
+}
+
+/** Which keys a server should sign with and publish now; compared to pick up a change made elsewhere. */
+async function signingKeysVersion(db: Db, now: Date): Promise<string> {
+  const keys = publishedKeys(await listSigningKeyIds(db), now);
+  return keys.map((key) => `${key.kid}${key.retired_at ? '-' : '+'}`).join(',');
 }
 
 export async function rotateSigningKey(db: Db, now: Date): Promise<string> {
@@ -193,8 +215,16 @@ function prefixFor(kind: 'access' | 'refresh', accountId: string | undefined): s
   return subType === 'organization' ? TOKEN_PREFIX.oauth2RefreshTokenOrganization : TOKEN_PREFIX.oauth2RefreshTokenUser;
 }
 
+/** How long a server signs with the keys it has before asking the database whether they changed. */
+export const KEY_CHECK_INTERVAL_MS = 2000;
+
 export interface OAuth2Server {
-  provider: Provider;
+  /**
+   * The provider signing with the current keys. A key rotated by any node (or the CLI) is seen within
+   * KEY_CHECK_INTERVAL_MS: the provider is then built again with the new set (all its state is in the
+   * database, so nothing is lost).
+   */
+  current(): Promise<Provider>;
 }
 
 /** OIDC scopes carry claims; every API scope is declared as a scope without claims. */
@@ -209,8 +239,40 @@ function claimsConfig(): Record<string, string[]> {
   return claims;
 }
 
-export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2Server> {
-  const keys = await loadSigningKeys(db);
+export async function createOAuth2Server(
+  db: Db,
+  config: Config,
+  onBuilt: (provider: Provider) => void = () => {},
+): Promise<OAuth2Server> {
+  await hashLegacyClientSecrets(db, (secret) => hashToken(secret, config.secret));
+  const build = async (): Promise<{ provider: Provider; version: string }> => {
+    const now = new Date();
+    const keys = await loadSigningKeys(db, now);
+    const version = await signingKeysVersion(db, now);
+    const provider = buildProvider(db, config, keys);
+    onBuilt(provider);
+    return { provider, version };
+  };
+  let built = await build();
+  let checkedAt = Date.now();
+  let checking: Promise<void> | undefined;
+  const check = async () => {
+    const version = await signingKeysVersion(db, new Date());
+    if (version !== built.version) built = await build();
+    checkedAt = Date.now();
+  };
+  return {
+    async current() {
+      if (Date.now() - checkedAt >= KEY_CHECK_INTERVAL_MS) {
+        checking ??= check().finally(() => (checking = undefined));
+        await checking;
+      }
+      return built.provider;
+    },
+  };
+}
+
+function buildProvider(db: Db, config: Config, keys: object[]): Provider {
   const configuration: Configuration = {
     adapter: storeAdapter(db, config.secret) as unknown as Configuration['adapter'],
     jwks: { keys: keys as never },
@@ -311,10 +373,18 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
   (provider.AuthorizationCode as unknown as WithTokenId).prototype.generateTokenId = function () {
     return generateToken(TOKEN_PREFIX.oauth2AuthorizationCode);
   };
+  // Clients carry the keyed hash of their secret (findClientMetadata): the presented secret is hashed.
+  type WithSecret = { prototype: { compareClientSecret(this: { clientSecret?: string }, actual: string): boolean } };
+  (provider.Client as unknown as WithSecret).prototype.compareClientSecret = function (actual) {
+    const stored = Buffer.from(this.clientSecret ?? '', 'utf8');
+    const presented = Buffer.from(hashToken(actual, config.secret), 'utf8');
+    return stored.length === presented.length && timingSafeEqual(stored, presented);
+  };
 
   // The reference's wire where it differs from the library's: discovery names the endpoints on the
-  // configured BASE_URL (the library would use the request's host); introspection names the token's
-  // type and the subject's kind.
+  // configured BASE_URL (the library would use the request's host) and PKCE plain (oauth2.http.ts hands
+  // it over as S256); introspection names the token's type and the subject's kind; a refresh revokes
+  // the access token issued with the refresh token it spends.
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.path === '/.well-known/openid-configuration' && ctx.status === 200 && ctx.body) {
@@ -323,6 +393,21 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
         if ((key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string') {
           body[key] = `${config.baseUrl}${new URL(value).pathname}`;
         }
+      }
+      body.code_challenge_methods_supported = ['S256', 'plain'];
+    }
+    if (ctx.path === PROVIDER_ROUTES.token && ctx.status === 200 && ctx.body) {
+      const body = ctx.body as { access_token?: string; refresh_token?: string };
+      const params = ctx.oidc?.params as { grant_type?: string; refresh_token?: string } | undefined;
+      if (params?.grant_type === 'refresh_token' && params.refresh_token) {
+        await destroyAccessTokensOfRefresh(db, hashToken(params.refresh_token, config.secret));
+      }
+      if (body.access_token && body.refresh_token) {
+        await linkAccessTokenToRefresh(
+          db,
+          hashToken(body.access_token, config.secret),
+          hashToken(body.refresh_token, config.secret),
+        );
       }
     }
     // RFC 7009's empty 200 as the empty JSON object the SDK reads.
@@ -339,5 +424,5 @@ export async function createOAuth2Server(db: Db, config: Config): Promise<OAuth2
     }
   });
 
-  return { provider };
+  return provider;
 }

@@ -8,7 +8,8 @@ export interface StoredClient {
   created_at: Date;
   modified_at: Date | null;
   client_id: string;
-  client_secret: string;
+  /** HMAC-SHA256(server secret, client secret): the secret itself is shown once and never stored. */
+  client_secret_hash: string | null;
   client_id_issued_at: number;
   user_id: string | null;
   metadata: ClientMetadata;
@@ -32,7 +33,7 @@ function toClient(row: {
   created_at: Date;
   modified_at: Date | null;
   client_id: string;
-  client_secret: string;
+  client_secret_hash: string | null;
   client_id_issued_at: string;
   user_id: string | null;
   metadata: unknown;
@@ -45,7 +46,7 @@ const CLIENT_COLUMNS = [
   'created_at',
   'modified_at',
   'client_id',
-  'client_secret',
+  'client_secret_hash',
   'client_id_issued_at',
   'user_id',
   'metadata',
@@ -101,7 +102,7 @@ export async function insertClient(
     id: string;
     now: Date;
     clientId: string;
-    clientSecret: string;
+    clientSecretHash: string;
     registrationTokenHash: string;
     userId: string | null;
     metadata: ClientMetadata;
@@ -113,7 +114,7 @@ export async function insertClient(
       id: values.id,
       created_at: values.now,
       client_id: values.clientId,
-      client_secret: values.clientSecret,
+      client_secret_hash: values.clientSecretHash,
       client_id_issued_at: Math.floor(values.now.getTime() / 1000),
       registration_access_token_hash: values.registrationTokenHash,
       user_id: values.userId,
@@ -127,19 +128,41 @@ export async function insertClient(
 export async function updateClient(
   db: Db,
   id: string,
-  values: { now: Date; metadata?: ClientMetadata; clientSecret?: string },
+  values: { now: Date; metadata?: ClientMetadata; clientSecretHash?: string },
 ): Promise<StoredClient> {
   const row = await db
     .updateTable('oauth2_clients')
     .set({
       modified_at: values.now,
       ...(values.metadata ? { metadata: JSON.stringify(values.metadata) } : {}),
-      ...(values.clientSecret ? { client_secret: values.clientSecret } : {}),
+      ...(values.clientSecretHash ? { client_secret_hash: values.clientSecretHash } : {}),
     })
     .where('id', '=', id)
     .returning(CLIENT_COLUMNS)
     .executeTakeFirstOrThrow();
   return toClient(row);
+}
+
+/**
+ * Secrets issued before migration 0037 were kept as issued; each is replaced by its keyed hash (the
+ * database cannot compute it: the server secret is not in it). Run at every start; a second run, or
+ * two nodes starting together, find nothing left to do.
+ */
+export async function hashLegacyClientSecrets(db: Db, hash: (secret: string) => string): Promise<number> {
+  const rows = await db
+    .selectFrom('oauth2_clients')
+    .select(['id', 'legacy_client_secret'])
+    .where('legacy_client_secret', 'is not', null)
+    .execute();
+  for (const row of rows) {
+    await db
+      .updateTable('oauth2_clients')
+      .set({ client_secret_hash: hash(row.legacy_client_secret!), legacy_client_secret: null })
+      .where('id', '=', row.id)
+      .where('legacy_client_secret', '=', row.legacy_client_secret)
+      .execute();
+  }
+  return rows.length;
 }
 
 export async function softDeleteClient(db: Db, id: string, now: Date): Promise<void> {
@@ -222,6 +245,25 @@ export async function destroyStored(db: Db, model: string, idHash: string): Prom
 
 export async function destroyStoredByGrant(db: Db, model: string, grantId: string): Promise<void> {
   await db.deleteFrom('oauth2_store').where('model', '=', model).where('grant_id', '=', grantId).execute();
+}
+
+/** Records the refresh token issued with an access token (both keyed hashes). */
+export async function linkAccessTokenToRefresh(db: Db, accessHash: string, refreshHash: string): Promise<void> {
+  await db
+    .updateTable('oauth2_store')
+    .set({ refresh_hash: refreshHash })
+    .where('model', '=', 'AccessToken')
+    .where('id_hash', '=', accessHash)
+    .execute();
+}
+
+/** Revokes the access token issued with a refresh token (by the refresh token's keyed hash). */
+export async function destroyAccessTokensOfRefresh(db: Db, refreshHash: string): Promise<void> {
+  await db
+    .deleteFrom('oauth2_store')
+    .where('model', '=', 'AccessToken')
+    .where('refresh_hash', '=', refreshHash)
+    .execute();
 }
 
 /** A live access token by its keyed hash (API authentication): unexpired, never consumed. */
@@ -323,6 +365,17 @@ export async function listSigningKeys(
     .selectFrom('oauth2_signing_keys')
     .select(['kid', 'retired_at', 'private_jwk'])
     .orderBy('created_at', 'desc')
+    .orderBy('kid')
+    .execute();
+}
+
+/** The keys without their private parts: enough to tell whether the published set changed. */
+export async function listSigningKeyIds(db: Db): Promise<{ kid: string; retired_at: Date | null }[]> {
+  return db
+    .selectFrom('oauth2_signing_keys')
+    .select(['kid', 'retired_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('kid')
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GRANTABLE_SCOPES } from '../../platform/auth/scopes.js';
 
 /** Pure rules of the authorization server (table-tested in oauth2.rules.test.ts). */
@@ -48,3 +49,28 @@ export function parseScopes(value: string): { scopes: string[] } | { unknown: st
 }
 
 export const DEFAULT_CLIENT_SCOPE = GRANTABLE_SCOPES.join(' ');
+
+// RFC 7636 §4.1: a verifier (and so a plain challenge) is 43 to 128 unreserved characters.
+const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/**
+ * PKCE `plain` (RFC 7636 §4.2) carried by the library's S256. With plain, the verifier must equal the
+ * challenge; and verifier = challenge exactly when S256(verifier) = S256(challenge). So an authorization
+ * request with a plain challenge is handed to the library with that challenge's S256 and the method
+ * S256: its own check at the token endpoint then accepts exactly the verifiers plain accepts. A challenge
+ * of the wrong shape is left as sent, for the library to refuse with its message. Parameters sent twice
+ * are left alone too (the library refuses them). Answers whether the parameters were changed.
+ */
+export function plainChallengeAsS256(params: URLSearchParams): boolean {
+  if (params.getAll('code_challenge_method').length !== 1 || params.get('code_challenge_method') !== 'plain') {
+    return false;
+  }
+  const challenges = params.getAll('code_challenge');
+  if (challenges.length > 1) return false;
+  params.set('code_challenge_method', 'S256');
+  const challenge = challenges[0];
+  if (challenge !== undefined && PKCE_VERIFIER.test(challenge)) {
+    params.set('code_challenge', createHash('sha256').update(challenge).digest('base64url'));
+  }
+  return true;
+}
