@@ -10,6 +10,7 @@ import type { CheckoutsTables } from './tables/checkouts.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 import type { BenefitGrantTables } from './tables/benefit-grants.js';
 import type { SubscriptionsTables } from './tables/subscriptions.js';
+import type { SubscriptionChangesTables } from './tables/subscription-changes.js';
 import type { TestClockTables } from './tables/test-clocks.js';
 import type { RateLimitTables } from './tables/rate-limits.js';
 import type { IdempotencyKeyTables } from './tables/idempotency-keys.js';
@@ -40,6 +41,7 @@ export interface DB
     WebhooksTables,
     BenefitGrantTables,
     SubscriptionsTables,
+    SubscriptionChangesTables,
     TestClockTables,
     PaymentAttemptsTables,
     PaymentMethodsTables,

@@ -31,4 +31,12 @@ export interface CheckoutLinkProductsTable {
 export interface CheckoutLinksTables {
   checkout_links: CheckoutLinksTable;
   checkout_link_products: CheckoutLinkProductsTable;
+  checkout_link_visits: CheckoutLinkVisitsTable;
+}
+
+/** Migration 0041: visits of a link, one counter per day (no detail of the visitor). */
+export interface CheckoutLinkVisitsTable {
+  checkout_link_id: string;
+  day: ColumnType<string, string, string>;
+  visits: number;
 }

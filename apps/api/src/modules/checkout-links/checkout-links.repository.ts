@@ -1,10 +1,11 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { CheckoutLinksTable } from '../../db/tables/checkout-links.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { CheckoutLinkListParams } from './checkout-links.schemas.js';
+import type { LinkCounts } from './checkout-links.serializer.js';
 
 export type CheckoutLinkRow = Selectable<CheckoutLinksTable>;
 
@@ -187,4 +188,44 @@ export async function removeProductFromCheckoutLinks(db: Executor, productId: st
       ),
     )
     .execute();
+}
+
+/** One visit of the link on `day` (YYYY-MM-DD): a counter per link and day, nothing about the visitor. */
+export async function recordCheckoutLinkVisit(db: Executor, checkoutLinkId: string, day: string): Promise<void> {
+  await db
+    .insertInto('checkout_link_visits')
+    .values({ checkout_link_id: checkoutLinkId, day, visits: 1 })
+    .onConflict((oc) =>
+      oc.columns(['checkout_link_id', 'day']).doUpdateSet({ visits: sql<number>`checkout_link_visits.visits + 1` }),
+    )
+    .execute();
+}
+
+/** Visits, checkouts started (payment form submitted) and completed of each link. */
+export async function findCheckoutLinkCounts(db: Executor, ids: readonly string[]): Promise<Map<string, LinkCounts>> {
+  const counts = new Map<string, LinkCounts>(ids.map((id) => [id, { visits: 0, started: 0, completed: 0 }]));
+  if (ids.length === 0) return counts;
+  const visits = await db
+    .selectFrom('checkout_link_visits')
+    .select(['checkout_link_id', sql<string>`sum(visits)`.as('visits')])
+    .where('checkout_link_id', 'in', ids)
+    .groupBy('checkout_link_id')
+    .execute();
+  for (const row of visits) counts.get(row.checkout_link_id)!.visits = Number(row.visits);
+  const checkouts = await db
+    .selectFrom('checkouts')
+    .select([
+      'checkout_link_id',
+      sql<string>`count(*) FILTER (WHERE status IN ('confirmed', 'succeeded', 'failed'))`.as('started'),
+      sql<string>`count(*) FILTER (WHERE status = 'succeeded')`.as('completed'),
+    ])
+    .where('checkout_link_id', 'in', ids)
+    .groupBy('checkout_link_id')
+    .execute();
+  for (const row of checkouts) {
+    const entry = counts.get(row.checkout_link_id!)!;
+    entry.started = Number(row.started);
+    entry.completed = Number(row.completed);
+  }
+  return counts;
 }

@@ -5,6 +5,18 @@ import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
 import { DiscountBase } from '../discounts/discounts.schemas.js';
 import { CheckoutLinkProduct, TrialInterval, trialInput } from '../products/products.schemas.js';
 
+/** Extension: how the link performs (its checkouts are counted from the checkouts table). */
+export const CheckoutLinkStats = z
+  .object({
+    visits: z.int().describe('Times the link was opened.'),
+    checkouts_started: z
+      .int()
+      .describe('Checkouts from the link whose buyer submitted the payment form (confirmed, succeeded or failed).'),
+    checkouts_completed: z.int().describe('Checkouts from the link that succeeded.'),
+    conversion: z.number().describe('checkouts_completed / visits, 0 when there was no visit.'),
+  })
+  .meta({ id: 'CheckoutLinkStats' });
+
 export const CheckoutLink = z
   .object({
     created_at: DateTime(),
@@ -25,6 +37,7 @@ export const CheckoutLink = z
     // The trial its checkouts give instead of the product's (null: the product's; docs/trials.md).
     trial_interval: TrialInterval.nullable(),
     trial_interval_count: z.int().nullable(),
+    stats: CheckoutLinkStats.describe('Tessera extension: visits, checkouts started and completed, conversion.'),
   })
   .meta({ id: 'CheckoutLink' });
 

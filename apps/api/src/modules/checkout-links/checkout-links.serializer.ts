@@ -6,13 +6,14 @@ import { serializeDiscountBase } from '../discounts/discounts.serializer.js';
 import type { ProductBundle } from '../products/products.serializer.js';
 import { serializeCheckoutLinkProduct } from '../products/products.serializer.js';
 import type { CheckoutLinkRow } from './checkout-links.repository.js';
-import type { CheckoutLink } from './checkout-links.schemas.js';
+import type { CheckoutLink, CheckoutLinkStats } from './checkout-links.schemas.js';
 
 export function serializeCheckoutLink(
   row: CheckoutLinkRow,
   products: ProductBundle[],
   discount: DiscountRow | null,
   url: string,
+  stats: LinkCounts,
 ): z.input<typeof CheckoutLink> {
   return {
     created_at: iso(row.created_at),
@@ -32,5 +33,24 @@ export function serializeCheckoutLink(
     url,
     trial_interval: row.trial_interval,
     trial_interval_count: row.trial_interval_count,
+    stats: serializeLinkStats(stats),
+  };
+}
+
+export interface LinkCounts {
+  visits: number;
+  started: number;
+  completed: number;
+}
+
+export const NO_LINK_COUNTS: LinkCounts = { visits: 0, started: 0, completed: 0 };
+
+/** Conversion is completed over visits (a checkout can be completed without a counted visit: capped at 1). */
+export function serializeLinkStats(counts: LinkCounts): z.input<typeof CheckoutLinkStats> {
+  return {
+    visits: counts.visits,
+    checkouts_started: counts.started,
+    checkouts_completed: counts.completed,
+    conversion: counts.visits > 0 ? Math.min(1, counts.completed / counts.visits) : 0,
   };
 }

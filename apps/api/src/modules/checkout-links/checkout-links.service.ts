@@ -9,6 +9,7 @@ import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findProductsByIds, findVisibleProduct } from '../products/products.repository.js';
 import { loadProductBundles } from '../products/products.service.js';
 import {
+  findCheckoutLinkCounts,
   findCheckoutLinkProductIds,
   findDiscountForLink,
   findProductIdOfPrice,
@@ -28,7 +29,7 @@ import type {
   CheckoutLinkListParams,
   CheckoutLinkUpdateInput,
 } from './checkout-links.schemas.js';
-import { serializeCheckoutLink } from './checkout-links.serializer.js';
+import { NO_LINK_COUNTS, serializeCheckoutLink } from './checkout-links.serializer.js';
 
 export type CheckoutLinkWire = z.input<typeof CheckoutLink>;
 
@@ -52,12 +53,17 @@ export async function serializeCheckoutLinks(ctx: Context, rows: CheckoutLinkRow
     ...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null)),
   ]);
   const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
+  const counts = await findCheckoutLinkCounts(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) =>
     serializeCheckoutLink(
       row,
       (productIds.get(row.id) ?? []).map((id) => bundleById.get(id)!).filter(Boolean),
       row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
       checkoutLinkUrl(ctx.config.baseUrl, row.client_secret),
+      counts.get(row.id) ?? NO_LINK_COUNTS,
     ),
   );
 }

@@ -6,6 +6,7 @@ import { onOrganizationClock } from '../../platform/test-clock.js';
 import {
   findCheckoutLinkByClientSecret,
   findCheckoutLinkProductIds,
+  recordCheckoutLinkVisit,
 } from '../checkout-links/checkout-links.repository.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
 import { findProductsByIds } from '../products/products.repository.js';
@@ -47,6 +48,8 @@ export async function openCheckoutFromLink(
   if (!link) throw new ResourceNotFound();
   // The buyer acts for the seller's organization: its (test) clock sets the expiry and judges discounts.
   const ctx = await onOrganizationClock(base, link.organization_id);
+  // Counted in this transaction: an open that fails (no live product) is not a visit.
+  await recordCheckoutLinkVisit(ctx.db, link.id, ctx.clock.now().toISOString().slice(0, 10));
   const ids = (await findCheckoutLinkProductIds(ctx.db, [link.id])).get(link.id) ?? [];
   const rows = await findProductsByIds(ctx.db, link.organization_id, ids);
   const live = ids
