@@ -29,6 +29,7 @@ import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkou
 import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from './checkouts/checkouts.reconcile.js';
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
+import { searchRoutes } from './search/search.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
@@ -77,6 +78,7 @@ export const routes: AnyRoute[] = [
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,
+  ...searchRoutes,
   ...customerPortalRoutes,
   ...portalMeterRoutes,
   ...eventRoutes,

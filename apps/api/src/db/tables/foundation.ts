@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   tax_settings: ColumnType<unknown, string | undefined, string>;
   /** Migration 0025: customer emails turned off by the seller (a missing key is on). */
   customer_email_settings: ColumnType<unknown, string | undefined, string>;
+  /** Migration 0042: checkout and portal branding (a missing key takes its default). */
+  branding_settings: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface UsersTable {

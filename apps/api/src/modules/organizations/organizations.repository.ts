@@ -56,7 +56,13 @@ export async function insertOrganization(
   db: Executor,
   row: Omit<
     OrganizationRow,
-    'socials' | 'details' | 'feature_settings' | 'subscription_settings' | 'customer_email_settings' | 'tax_settings'
+    | 'socials'
+    | 'details'
+    | 'feature_settings'
+    | 'subscription_settings'
+    | 'customer_email_settings'
+    | 'tax_settings'
+    | 'branding_settings'
   > & {
     socials: unknown;
     details: unknown;
@@ -89,6 +95,7 @@ export interface OrganizationChanges {
   feature_settings?: unknown;
   subscription_settings?: unknown;
   customer_email_settings?: unknown;
+  branding_settings?: unknown;
 }
 
 export async function updateOrganization(
@@ -96,7 +103,15 @@ export async function updateOrganization(
   id: string,
   changes: OrganizationChanges,
 ): Promise<OrganizationRow> {
-  const { socials, details, feature_settings, subscription_settings, customer_email_settings, ...plain } = changes;
+  const {
+    socials,
+    details,
+    feature_settings,
+    subscription_settings,
+    customer_email_settings,
+    branding_settings,
+    ...plain
+  } = changes;
   return db
     .updateTable('organizations')
     .set({
@@ -108,6 +123,7 @@ export async function updateOrganization(
       ...(customer_email_settings !== undefined
         ? { customer_email_settings: JSON.stringify(customer_email_settings) }
         : {}),
+      ...(branding_settings !== undefined ? { branding_settings: JSON.stringify(branding_settings) } : {}),
     })
     .where('id', '=', id)
     .returningAll()

@@ -63,6 +63,61 @@ const OrganizationCustomerEmailSettingsPatch = z
   )
   .meta({ id: 'OrganizationCustomerEmailSettingsUpdate' });
 
+/**
+ * Extension: how the hosted checkout and the customer portal look (docs/branding.md). The reference has
+ * no such object at this version, so the name is ours. `brand_color` colours buttons and links (null:
+ * Tessera's blue); the web app darkens or lightens it where its text would fall below WCAG AA contrast.
+ */
+export const BRANDING_THEMES = ['light', 'dark'] as const;
+const brandColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'Brand colour must be a hex colour like #1d4ed8')
+  .transform((color) => color.toLowerCase());
+
+export const OrganizationBrandingSettings = z
+  .object({
+    brand_color: z.string().nullable(),
+    theme: z.enum(BRANDING_THEMES),
+    show_logo: z.boolean(),
+    show_product_images: z.boolean(),
+  })
+  .meta({
+    id: 'OrganizationBrandingSettings',
+    description:
+      'Extension: the branding of the hosted checkout and the customer portal. brand_color: buttons and ' +
+      'links (#rrggbb, null for the default); theme: light or dark; show_logo: the organization avatar in ' +
+      'the header; show_product_images: product media in the checkout.',
+  });
+
+/** In updates the settings merge: only the keys sent change. */
+const OrganizationBrandingSettingsPatch = z
+  .object({
+    brand_color: brandColor.nullable().optional(),
+    theme: z.enum(BRANDING_THEMES).optional(),
+    show_logo: z.boolean().optional(),
+    show_product_images: z.boolean().optional(),
+  })
+  .meta({ id: 'OrganizationBrandingSettingsUpdate' });
+
+export type BrandingSettings = z.output<typeof OrganizationBrandingSettings>;
+
+export const DEFAULT_BRANDING: BrandingSettings = {
+  brand_color: null,
+  theme: 'light',
+  show_logo: true,
+  show_product_images: true,
+};
+
+/** The stored settings with their defaults (a key never set, or stored by an older version, takes it). */
+export function brandingSettings(stored: unknown): BrandingSettings {
+  const parsed = OrganizationBrandingSettings.partial().safeParse(stored ?? {});
+  const given = parsed.success ? parsed.data : {};
+  return {
+    ...DEFAULT_BRANDING,
+    ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+  };
+}
+
 type CustomerEmailShape = Record<CustomerEmailSettingKey, z.ZodBoolean>;
 type CustomerEmailPatchShape = Record<CustomerEmailSettingKey, z.ZodOptional<z.ZodBoolean>>;
 
@@ -94,6 +149,7 @@ export const Organization = z
     feature_settings: OrganizationFeatureSettings.nullable(),
     subscription_settings: OrganizationSubscriptionSettings,
     customer_email_settings: OrganizationCustomerEmailSettings,
+    branding_settings: OrganizationBrandingSettings,
   })
   .meta({ id: 'Organization' });
 
@@ -127,6 +183,7 @@ export const OrganizationUpdate = z
     ...optionalFields,
     feature_settings: OrganizationFeatureSettingsPatch.nullable().optional(),
     customer_email_settings: OrganizationCustomerEmailSettingsPatch.nullable().optional(),
+    branding_settings: OrganizationBrandingSettingsPatch.nullable().optional(),
   })
   .meta({ id: 'OrganizationUpdate' });
 

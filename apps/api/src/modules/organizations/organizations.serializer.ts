@@ -2,7 +2,7 @@ import { iso } from '../../platform/http/schemas.js';
 import { customerEmailSettings } from '../../platform/mail/settings.js';
 import type { OrganizationRow } from './organizations.repository.js';
 import type { z } from 'zod/v4';
-import type { Organization } from './organizations.schemas.js';
+import { brandingSettings, type Organization } from './organizations.schemas.js';
 
 export type OrganizationWire = z.input<typeof Organization>;
 
@@ -25,5 +25,6 @@ export function serializeOrganization(row: OrganizationRow): OrganizationWire {
     },
     subscription_settings: row.subscription_settings as OrganizationWire['subscription_settings'],
     customer_email_settings: customerEmailSettings(row.customer_email_settings),
+    branding_settings: brandingSettings(row.branding_settings),
   };
 }

@@ -22,6 +22,7 @@ import type {
   OrganizationUpdateInput,
 } from './organizations.schemas.js';
 import { serializeOrganization } from './organizations.serializer.js';
+import { brandingSettings } from './organizations.schemas.js';
 
 export const DEFAULT_SUBSCRIPTION_SETTINGS = {
   allow_multiple_subscriptions: false,
@@ -142,7 +143,7 @@ export async function listOrganizations(ctx: Context, params: OrganizationListPa
 
 /**
  * The slug never changes (URLs and invoice numbers depend on it); `details` are stored the first time
- * only; `feature_settings` and `customer_email_settings` merge; `subscription_settings` replace.
+ * only; `feature_settings`, `customer_email_settings` and `branding_settings` merge; `subscription_settings` replace.
  */
 export async function updateOrganization(
   ctx: Context,
@@ -174,6 +175,13 @@ export async function updateOrganization(
     changes.customer_email_settings = {
       ...customerEmailSettings(current.customer_email_settings),
       ...Object.fromEntries(Object.entries(input.customer_email_settings).filter(([, on]) => on !== undefined)),
+    };
+  }
+
+  if (input.branding_settings) {
+    changes.branding_settings = {
+      ...brandingSettings(current.branding_settings),
+      ...Object.fromEntries(Object.entries(input.branding_settings).filter(([, value]) => value !== undefined)),
     };
   }
 

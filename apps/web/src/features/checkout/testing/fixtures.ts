@@ -195,6 +195,7 @@ export function checkoutFixture(overrides: Partial<CheckoutPublic> = {}): Checko
         subscription_revoked: true,
         order_refunded: true,
       },
+      branding_settings: { brand_color: null, theme: 'light', show_logo: true, show_product_images: true },
     },
     trial_interval: null,
     trial_interval_count: null,
