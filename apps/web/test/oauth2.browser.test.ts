@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userFactory } from '../../api/test/factories/users.js';
 import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
-import { hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
+import { expectNoSeriousA11yViolations, hasChromium, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
  * A seller registers an OAuth app, authorizes it for their organization through the real consent
@@ -47,13 +47,15 @@ describe.skipIf(!hasChromium)('OAuth2 consent in the browser', () => {
     });
     expect(created.statusCode).toBe(201);
 
-    // Developers → OAuth apps: create the app, then rotate its secret.
+    // Developers → OAuth apps: create the app (its secret shown once), then rotate its secret.
     await page.goto('/dashboard/acme-oauth/settings/oauth-apps');
     await page.getByLabel('App name').fill('Acme Reports');
     await page.getByLabel('Redirect URIs').fill(REDIRECT_URI);
     await page.getByRole('button', { name: 'Create app' }).click();
     const yourApps = page.getByRole('list', { name: 'Your apps' });
     await yourApps.getByText('Acme Reports', { exact: true }).waitFor();
+    const issuedSecret = page.getByRole('status', { name: 'New client secret' }).getByText(/^polar_cs_/);
+    const firstSecret = (await issuedSecret.textContent())!;
     const listed = async () =>
       (
         (await (await page.request.get('/v1/oauth2/')).json()) as {
@@ -61,11 +63,15 @@ describe.skipIf(!hasChromium)('OAuth2 consent in the browser', () => {
         }
       ).items[0]!;
     const first = await listed();
+    // Kept only as its hash: the list never shows it again.
+    expect(first.client_secret).toBe('');
+    expect(await yourApps.getByText(firstSecret).count()).toBe(0);
     await page.getByRole('button', { name: 'Rotate secret of Acme Reports' }).click();
-    await yourApps.getByText(first.client_secret).waitFor({ state: 'detached' });
-    const app = await listed();
-    expect(app.client_id).toBe(first.client_id);
-    expect(app.client_secret).not.toBe(first.client_secret);
+    await page.getByRole('status', { name: 'New client secret' }).getByText(firstSecret).waitFor({ state: 'detached' });
+    const app = { client_id: first.client_id, client_secret: (await issuedSecret.textContent())! };
+    expect(app.client_secret).toMatch(/^polar_cs_/);
+    expect(app.client_secret).not.toBe(firstSecret);
+    await expectNoSeriousA11yViolations(page);
     await screenshot(page, 'oauth2-apps');
 
     const verifier = randomBytes(32).toString('base64url');

@@ -9,7 +9,8 @@ import { scopeInWords } from '../oauth2/scope-words';
 /**
  * Developers → OAuth apps (the apps this user registered: create, edit, rotate the secret, delete) and
  * Connected apps (what this user granted to apps, and revoking it). These are OAuth's own calls
- * (docs/oauth2.md), outside the generated SDK, so the page calls them directly.
+ * (docs/oauth2.md), called directly. A client secret is kept only as its hash: it is shown once, when
+ * the app is created or its secret rotated.
  */
 interface OAuthApp {
   client_id: string;
@@ -56,6 +57,7 @@ export function Component() {
   const [editing, setEditing] = useState<string>();
   const [editName, setEditName] = useState('');
   const [editRedirects, setEditRedirects] = useState('');
+  const [issued, setIssued] = useState<{ name: string; secret: string }>();
 
   const reload = useCallback(async () => {
     const [list, granted] = await Promise.all([
@@ -83,7 +85,11 @@ export function Component() {
   function create(event: FormEvent) {
     event.preventDefault();
     void run(async () => {
-      await call('POST', '/v1/oauth2/register', { client_name: name, redirect_uris: uris(redirects) });
+      const created = await call<OAuthApp>('POST', '/v1/oauth2/register', {
+        client_name: name,
+        redirect_uris: uris(redirects),
+      });
+      setIssued({ name: created.client_name, secret: created.client_secret });
       setName('');
       setRedirects('');
     });
@@ -113,6 +119,18 @@ export function Component() {
         </p>
       ) : null}
       <div className="space-y-6">
+        {issued ? (
+          <Card role="status" aria-label="New client secret">
+            <CardTitle>Client secret of {issued.name}</CardTitle>
+            <p className="mt-2 text-sm text-slate-600">
+              Copy it now: it is not shown again. Rotate the secret if it is lost.
+            </p>
+            <p className="mt-3 font-mono text-sm break-all text-slate-900">{issued.secret}</p>
+            <Button className="mt-3" size="sm" variant="secondary" onClick={() => setIssued(undefined)}>
+              Done
+            </Button>
+          </Card>
+        ) : null}
         <Card>
           <CardTitle>New app</CardTitle>
           <form onSubmit={create} className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -162,7 +180,7 @@ export function Component() {
                       <dt>Client ID</dt>
                       <dd className="font-mono break-all">{app.client_id}</dd>
                       <dt>Client secret</dt>
-                      <dd className="font-mono break-all">{app.client_secret}</dd>
+                      <dd>Shown once, when created or rotated</dd>
                       <dt>Redirect URIs</dt>
                       <dd className="break-all">{app.redirect_uris.join(' ')}</dd>
                     </dl>
@@ -181,7 +199,12 @@ export function Component() {
                       <Button
                         size="sm"
                         variant="secondary"
-                        onClick={() => void run(() => call('POST', `/v1/oauth2/register/${app.client_id}/secret`))}
+                        onClick={() =>
+                          void run(async () => {
+                            const rotated = await call<OAuthApp>('POST', `/v1/oauth2/register/${app.client_id}/secret`);
+                            setIssued({ name: rotated.client_name, secret: rotated.client_secret });
+                          })
+                        }
                       >
                         Rotate secret of {app.client_name}
                       </Button>
