@@ -53,6 +53,22 @@ export interface Config {
   /** GitHub token for github_repository benefits (`GITHUB_TOKEN`); unset: their grants wait. Never logged. */
   githubToken: string | undefined;
   /**
+   * The OAuth apps customers connect their accounts with, and Discord's bot authorization (server
+   * settings, as the reference: `DISCORD_CLIENT_ID`/`DISCORD_CLIENT_SECRET`,
+   * `GITHUB_CLIENT_ID`/`GITHUB_CLIENT_SECRET`; secrets never logged). Unset: "Connect" is not offered.
+   */
+  discordClientId: string | undefined;
+  discordClientSecret: string | undefined;
+  githubClientId: string | undefined;
+  githubClientSecret: string | undefined;
+  /**
+   * Where Discord and GitHub are (`DISCORD_URL`, `GITHUB_URL`, `GITHUB_API_URL`): the public services
+   * by default; GitHub Enterprise Server, or the local fakes of the tests.
+   */
+  discordUrl: string;
+  githubUrl: string;
+  githubApiUrl: string;
+  /**
    * Rate limits (platform/http/rate-limit.ts): requests per minute per organization, user, customer or
    * anonymous IP on the whole API (`RATE_LIMIT_API_PER_MINUTE`, 500 as the reference), and a factor
    * applied to the built-in limits of sign-in, checkouts and license keys (`RATE_LIMIT_SCALE`, 1).
@@ -197,6 +213,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookDisableAfterFailures: intFromEnv(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 0),
     discordBotToken: env.DISCORD_BOT_TOKEN || undefined,
     githubToken: env.GITHUB_TOKEN || undefined,
+    discordClientId: env.DISCORD_CLIENT_ID || undefined,
+    discordClientSecret: env.DISCORD_CLIENT_SECRET || undefined,
+    githubClientId: env.GITHUB_CLIENT_ID || undefined,
+    githubClientSecret: env.GITHUB_CLIENT_SECRET || undefined,
+    discordUrl: (env.DISCORD_URL || 'https://discord.com').replace(/\/+$/, ''),
+    githubUrl: (env.GITHUB_URL || 'https://github.com').replace(/\/+$/, ''),
+    githubApiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
     rateLimits: {
       apiPerMinute: Math.max(1, intFromEnv(env, 'RATE_LIMIT_API_PER_MINUTE', 500)),
       scale: Math.max(1, intFromEnv(env, 'RATE_LIMIT_SCALE', 1)),

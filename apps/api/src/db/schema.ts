@@ -22,6 +22,7 @@ import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
 import type { OAuth2Tables } from './tables/oauth2.js';
+import type { OAuthAccountTables } from './tables/oauth-accounts.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -52,4 +53,5 @@ export interface DB
     MeterRollupTables,
     TaxTables,
     FilesTables,
-    OAuth2Tables {}
+    OAuth2Tables,
+    OAuthAccountTables {}

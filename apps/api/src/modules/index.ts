@@ -30,6 +30,7 @@ import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from 
 import type { PeriodicTask } from '../platform/jobs/periodic.js';
 import { licenseKeyRoutes } from './license-keys/license-keys.routes.js';
 import { searchRoutes } from './search/search.routes.js';
+import { integrationRoutes } from './integrations/integrations.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
@@ -80,6 +81,7 @@ export const routes: AnyRoute[] = [
   ...licenseKeyRoutes,
   ...searchRoutes,
   ...customerPortalRoutes,
+  ...integrationRoutes,
   ...portalMeterRoutes,
   ...eventRoutes,
   ...meterRoutes,

@@ -25,8 +25,11 @@ import {
   updateGrant,
   type GrantKey,
 } from './benefit-grants.repository.js';
+import { connectedAccount } from './benefit-grants.accounts.js';
+import { findOAuthAccount } from '../customer-portal/oauth-accounts/oauth-accounts.repository.js';
 import {
   BenefitRetriableError,
+  discordApiOf,
   discordGrant,
   discordRevoke,
   githubGrant,
@@ -121,32 +124,40 @@ async function announce(
 // Per type
 // ---------------------------------------------------------------------------------------------------
 
-/** The remote half of granting (Discord, GitHub); the local types have none. */
-async function remoteGrant(ctx: Context, fetchFn: Fetch, benefit: BenefitRow, grant: BenefitGrantRow) {
+/**
+ * The remote half of granting (Discord, GitHub); the local types have none. The grant's `account_id`
+ * is the customer's choice among their connected accounts (PATCH in the portal); without one, or once
+ * it is disconnected, the adapter says the customer needs to connect.
+ */
+async function remoteGrant(ctx: Context, run: JobRun, fetchFn: Fetch, benefit: BenefitRow, grant: BenefitGrantRow) {
   const current = (grant.properties ?? {}) as Props;
   const accountId = typeof current.account_id === 'string' ? current.account_id : undefined;
   switch (benefit.type as BenefitType) {
     case 'discord': {
       const p = benefit.properties as StoredProperties['discord'];
-      // Connected accounts (and their OAuth tokens) arrive with the customer portal; until then there
-      // is no access token to add the member with, and the adapter says so.
+      const account = ctx.config.discordBotToken
+        ? await connectedAccount(ctx, run, fetchFn, { customerId: grant.customer_id, platform: 'discord', accountId })
+        : undefined;
       return discordGrant(fetchFn, {
+        api: discordApiOf(ctx.config.discordUrl),
         botToken: ctx.config.discordBotToken,
         guildId: p.guild_id,
         roleId: p.role_id,
-        accountId,
-        accessToken: undefined,
+        accountId: account?.accountId,
+        accessToken: account?.accessToken,
       });
     }
     case 'github_repository': {
       const p = benefit.properties as StoredProperties['github_repository'];
+      const account = accountId ? await findOAuthAccount(ctx.db, grant.customer_id, 'github', accountId) : undefined;
       return githubGrant(fetchFn, {
+        api: ctx.config.githubApiUrl,
         token: ctx.config.githubToken,
         owner: p.repository_owner,
         repository: p.repository_name,
         permission: p.permission,
-        accountId,
-        username: undefined,
+        accountId: account?.account_id,
+        username: account?.account_username ?? undefined,
       });
     }
     default:
@@ -154,12 +165,20 @@ async function remoteGrant(ctx: Context, fetchFn: Fetch, benefit: BenefitRow, gr
   }
 }
 
-async function remoteRevoke(ctx: Context, fetchFn: Fetch, benefit: BenefitRow, grant: BenefitGrantRow) {
+/** Takes back what the grant gave `accountId` (default: the grant's account). */
+async function remoteRevoke(
+  ctx: Context,
+  fetchFn: Fetch,
+  benefit: BenefitRow,
+  grant: BenefitGrantRow,
+  revokeAccountId?: string,
+) {
   const current = (grant.properties ?? {}) as Props;
-  const accountId = typeof current.account_id === 'string' ? current.account_id : undefined;
+  const accountId = revokeAccountId ?? (typeof current.account_id === 'string' ? current.account_id : undefined);
   if (benefit.type === 'discord') {
     const p = (current.guild_id ? current : benefit.properties) as { guild_id: string; role_id: string };
     await discordRevoke(fetchFn, {
+      api: discordApiOf(ctx.config.discordUrl),
       botToken: ctx.config.discordBotToken,
       guildId: p.guild_id,
       roleId: p.role_id,
@@ -167,11 +186,14 @@ async function remoteRevoke(ctx: Context, fetchFn: Fetch, benefit: BenefitRow, g
     });
   } else if (benefit.type === 'github_repository') {
     const p = benefit.properties as StoredProperties['github_repository'];
+    // The username is the connected account's (a disconnected one can no longer be named: nothing to do).
+    const account = accountId ? await findOAuthAccount(ctx.db, grant.customer_id, 'github', accountId) : undefined;
     await githubRevoke(fetchFn, {
+      api: ctx.config.githubApiUrl,
       token: ctx.config.githubToken,
       owner: (current.repository_owner as string) ?? p.repository_owner,
       repository: (current.repository_name as string) ?? p.repository_name,
-      username: undefined,
+      username: account?.account_username ?? undefined,
     });
   }
 }
@@ -308,7 +330,7 @@ async function remoteGrantOutcome(
   grant: BenefitGrantRow,
 ): Promise<{ remote?: Props; failure?: Error }> {
   try {
-    return { remote: await remoteGrant(ctx, fetchFn, benefit, grant) };
+    return { remote: await remoteGrant(ctx, run, fetchFn, benefit, grant) };
   } catch (error) {
     if (error instanceof BenefitRetriableError) {
       await recordFailure(run, grant.id, error);
@@ -414,7 +436,17 @@ export async function runRevoke(ctx: Context, key: GrantKey, run: JobRun, fetchF
 // Update (the benefit's properties changed)
 // ---------------------------------------------------------------------------------------------------
 
-export async function runUpdate(ctx: Context, grantId: string, run: JobRun, fetchFn: Fetch = fetch): Promise<void> {
+/**
+ * `revokeAccountId`: the customer moved the grant to another account; what the previous one received is
+ * taken back first (a refusal is logged and the move goes on, as a revoke; a transient failure retries).
+ */
+export async function runUpdate(
+  ctx: Context,
+  grantId: string,
+  run: JobRun,
+  fetchFn: Fetch = fetch,
+  revokeAccountId?: string,
+): Promise<void> {
   const prepared = await run.transaction(async (tx) => {
     const grant = await lockGrant(tx.db, grantId);
     if (!grant || grant.revoked_at || grant.deleted_at) return null;
@@ -425,6 +457,18 @@ export async function runUpdate(ctx: Context, grantId: string, run: JobRun, fetc
   });
   if (!prepared) return;
   const { benefit, grant } = prepared;
+
+  if (revokeAccountId && revokeAccountId !== (grant.properties as Props | null)?.account_id) {
+    try {
+      await remoteRevoke(ctx, fetchFn, benefit, grant, revokeAccountId);
+    } catch (error) {
+      if (error instanceof BenefitRetriableError) {
+        await recordFailure(run, grant.id, error);
+        throw error;
+      }
+      ctx.log.warn({ err: error, grant: grant.id }, 'the previous account could not be revoked');
+    }
+  }
 
   const { remote, failure } = await remoteGrantOutcome(ctx, run, fetchFn, benefit, grant);
 

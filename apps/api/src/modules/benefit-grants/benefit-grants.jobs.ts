@@ -31,12 +31,13 @@ export const revokeBenefitJob = defineJob({
   handle: (ctx, data, run) => runRevoke(ctx, data, run ?? runIn(ctx)),
 });
 
+/** `revoke_account_id`: the customer moved the grant from that account (portal PATCH). */
 export const updateGrantJob = defineJob({
   name: 'benefit_grants.update',
-  schema: GrantIdData,
+  schema: GrantIdData.extend({ revoke_account_id: z.string().optional() }),
   transaction: false,
   ...retries,
-  handle: (ctx, data, run) => runUpdate(ctx, data.grant_id, run ?? runIn(ctx)),
+  handle: (ctx, data, run) => runUpdate(ctx, data.grant_id, run ?? runIn(ctx), fetch, data.revoke_account_id),
 });
 
 export const cycleGrantJob = defineJob({

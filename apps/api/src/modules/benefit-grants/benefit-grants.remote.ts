@@ -32,7 +32,10 @@ export class BenefitRemoteError extends Error {
 export const DISCORD_API = 'https://discord.com/api/v10';
 export const GITHUB_API = 'https://api.github.com';
 
-async function send(fetchFn: Fetch, url: string, init: RequestInit, service: string): Promise<Response> {
+/** Discord's REST API under a Discord base URL (`DISCORD_URL`: the public service, or a local fake). */
+export const discordApiOf = (discordUrl: string) => `${discordUrl}/api/v10`;
+
+export async function send(fetchFn: Fetch, url: string, init: RequestInit, service: string): Promise<Response> {
   let response: Response;
   try {
     response = await fetchFn(url, { ...init, signal: AbortSignal.timeout(15_000) });
@@ -56,6 +59,8 @@ async function send(fetchFn: Fetch, url: string, init: RequestInit, service: str
 // ---------------------------------------------------------------------------------------------------
 
 export interface DiscordGrantInput {
+  /** The REST API's base (default the public one). */
+  api?: string;
   botToken: string | undefined;
   guildId: string;
   roleId: string;
@@ -70,7 +75,7 @@ export async function discordGrant(fetchFn: Fetch, input: DiscordGrantInput) {
   if (!input.accountId || !input.accessToken)
     throw new BenefitActionRequiredError('The customer needs to connect their Discord account');
   const headers = { authorization: `Bot ${input.botToken}`, 'content-type': 'application/json' };
-  const member = `${DISCORD_API}/guilds/${input.guildId}/members/${input.accountId}`;
+  const member = `${input.api ?? DISCORD_API}/guilds/${input.guildId}/members/${input.accountId}`;
   const added = await send(
     fetchFn,
     member,
@@ -86,14 +91,20 @@ export async function discordGrant(fetchFn: Fetch, input: DiscordGrantInput) {
 
 export async function discordRevoke(
   fetchFn: Fetch,
-  input: { botToken: string | undefined; guildId: string; roleId: string; accountId: string | undefined },
+  input: {
+    api?: string;
+    botToken: string | undefined;
+    guildId: string;
+    roleId: string;
+    accountId: string | undefined;
+  },
 ): Promise<void> {
   if (!input.accountId) return;
   if (!input.botToken)
     throw new BenefitActionRequiredError('Discord is not configured on this server: set DISCORD_BOT_TOKEN.');
   await send(
     fetchFn,
-    `${DISCORD_API}/guilds/${input.guildId}/members/${input.accountId}/roles/${input.roleId}`,
+    `${input.api ?? DISCORD_API}/guilds/${input.guildId}/members/${input.accountId}/roles/${input.roleId}`,
     { method: 'DELETE', headers: { authorization: `Bot ${input.botToken}` } },
     'Discord',
   );
@@ -104,6 +115,8 @@ export async function discordRevoke(
 // ---------------------------------------------------------------------------------------------------
 
 export interface GitHubGrantInput {
+  /** The REST API's base (default the public one; GitHub Enterprise Server, or a local fake). */
+  api?: string;
   token: string | undefined;
   owner: string;
   repository: string;
@@ -113,7 +126,7 @@ export interface GitHubGrantInput {
   username: string | undefined;
 }
 
-function githubHeaders(token: string) {
+export function githubHeaders(token: string) {
   return {
     authorization: `Bearer ${token}`,
     accept: 'application/vnd.github+json',
@@ -129,7 +142,7 @@ export async function githubGrant(fetchFn: Fetch, input: GitHubGrantInput) {
     throw new BenefitActionRequiredError('The customer needs to connect their GitHub account');
   await send(
     fetchFn,
-    `${GITHUB_API}/repos/${input.owner}/${input.repository}/collaborators/${encodeURIComponent(input.username)}`,
+    `${input.api ?? GITHUB_API}/repos/${input.owner}/${input.repository}/collaborators/${encodeURIComponent(input.username)}`,
     { method: 'PUT', headers: githubHeaders(input.token), body: JSON.stringify({ permission: input.permission }) },
     'GitHub',
   );
@@ -144,11 +157,11 @@ export async function githubGrant(fetchFn: Fetch, input: GitHubGrantInput) {
 /** Deletes a pending invitation of the user if there is one, otherwise removes the collaborator. */
 export async function githubRevoke(
   fetchFn: Fetch,
-  input: { token: string | undefined; owner: string; repository: string; username: string | undefined },
+  input: { api?: string; token: string | undefined; owner: string; repository: string; username: string | undefined },
 ): Promise<void> {
   if (!input.username) return;
   if (!input.token) throw new BenefitActionRequiredError('GitHub is not configured on this server: set GITHUB_TOKEN.');
-  const base = `${GITHUB_API}/repos/${input.owner}/${input.repository}`;
+  const base = `${input.api ?? GITHUB_API}/repos/${input.owner}/${input.repository}`;
   const headers = githubHeaders(input.token);
   const invitations = (await (
     await send(fetchFn, `${base}/invitations?per_page=100`, { method: 'GET', headers }, 'GitHub')

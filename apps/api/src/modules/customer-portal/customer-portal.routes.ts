@@ -1,6 +1,7 @@
 import { portalBenefitGrantRoutes } from './benefit-grants/benefit-grants.routes.js';
 import { portalCustomerRoutes } from './customers/customers.routes.js';
 import { portalCustomerSessionRoutes } from './customer-session/customer-session.routes.js';
+import { portalOAuthAccountRoutes } from './oauth-accounts/oauth-accounts.routes.js';
 import { portalOrderRoutes } from './orders/orders.routes.js';
 import { portalPaymentMethodRoutes } from './payment-methods/payment-methods.routes.js';
 import { portalOrganizationRoutes } from './organizations/organizations.routes.js';
@@ -16,6 +17,7 @@ export const customerPortalRoutes = [
   ...portalOrderRoutes,
   ...portalSubscriptionRoutes,
   ...portalBenefitGrantRoutes,
+  ...portalOAuthAccountRoutes,
   ...portalOrganizationRoutes,
   ...portalCustomerSessionRoutes,
 ];

@@ -13,7 +13,17 @@ export type CustomerProductWire = z.input<typeof CustomerProduct>;
 /** The product an order or a subscription embeds (both wire shapes are the same). */
 export type CustomerProductWithOrganizationWire = z.input<typeof CustomerOrderProduct>;
 
-export function serializePortalCustomer(row: CustomerRow): CustomerPortalCustomerWire {
+/** A connected account as the portal lists it. */
+export interface PortalOAuthAccount {
+  platform: string;
+  account_id: string;
+  account_username: string | null;
+}
+
+export function serializePortalCustomer(
+  row: CustomerRow,
+  accounts: readonly PortalOAuthAccount[],
+): CustomerPortalCustomerWire {
   return {
     created_at: iso(row.created_at),
     modified_at: iso(row.modified_at),
@@ -23,8 +33,13 @@ export function serializePortalCustomer(row: CustomerRow): CustomerPortalCustome
     name: row.name,
     billing_address: serializeAddress(row.billing_address),
     tax_id: (row.tax_id ?? null) as CustomerPortalCustomerWire['tax_id'],
-    // Connecting Discord or GitHub accounts is not offered yet, so no customer has one.
-    oauth_accounts: {},
+    // Keyed `platform:account_id`, as the reference keys them.
+    oauth_accounts: Object.fromEntries(
+      accounts.map((account) => [
+        `${account.platform}:${account.account_id}`,
+        { account_id: account.account_id, account_username: account.account_username },
+      ]),
+    ),
     ...creditBalanceOf(row),
   };
 }

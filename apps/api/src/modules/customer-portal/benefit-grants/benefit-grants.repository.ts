@@ -82,3 +82,17 @@ export async function findBenefitsByIds(db: Executor, ids: readonly string[]): P
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** One of the customer's grants to change, under its row lock (revoked ones too: they answer 403). */
+export async function lockOwnedGrant(db: Executor, subject: Subject, id: string): Promise<BenefitGrantRow | undefined> {
+  return db
+    .selectFrom('benefit_grants')
+    .innerJoin('benefits', 'benefits.id', 'benefit_grants.benefit_id')
+    .selectAll('benefit_grants')
+    .where(ownedBySessionCustomer(subject, 'benefit_grants.customer_id'))
+    .where('benefit_grants.id', '=', id)
+    .where('benefit_grants.deleted_at', 'is', null)
+    .where('benefits.deleted_at', 'is', null)
+    .forUpdate('benefit_grants')
+    .executeTakeFirst();
+}

@@ -11,6 +11,7 @@ import {
 } from '../../benefits/benefits.properties.js';
 import {
   BenefitGrantCustomProperties,
+  BenefitGrantError,
   BenefitGrantDiscordProperties,
   BenefitGrantDownloadablesProperties,
   BenefitGrantGitHubRepositoryProperties,
@@ -78,6 +79,10 @@ function grantVariant<B extends z.ZodType, P extends z.ZodType>(benefit: B, prop
       customer: CustomerPortalCustomer,
       benefit,
       properties,
+      error: BenefitGrantError.nullable().meta({
+        description:
+          'Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried).',
+      }),
     })
     .meta({ id });
 }
@@ -137,3 +142,35 @@ export const CustomerBenefitGrantListQuery = z.object({
   sorting: sortingQuery(CUSTOMER_BENEFIT_GRANT_SORT_KEYS, ['-granted_at']),
 });
 export type CustomerBenefitGrantListParams = z.output<typeof CustomerBenefitGrantListQuery>;
+
+// ---------------------------------------------------------------------------------------------------
+// Update: the account a Discord or GitHub grant is delivered to (the other types take no properties)
+// ---------------------------------------------------------------------------------------------------
+
+const AccountProperties = (id: string) => z.strictObject({ account_id: z.string().min(1).max(64) }).meta({ id });
+
+function updateVariant<T extends BenefitType, P extends z.ZodType>(type: T, properties: P, id: string) {
+  return z.strictObject({ benefit_type: z.literal(type), properties }).meta({ id });
+}
+
+const NoProperties = z.record(z.string(), z.unknown()).optional();
+
+export const CustomerBenefitGrantUpdate = z
+  .discriminatedUnion('benefit_type', [
+    updateVariant(
+      'discord',
+      AccountProperties('CustomerBenefitGrantDiscordPropertiesUpdate'),
+      'CustomerBenefitGrantDiscordUpdate',
+    ),
+    updateVariant(
+      'github_repository',
+      AccountProperties('CustomerBenefitGrantGitHubRepositoryPropertiesUpdate'),
+      'CustomerBenefitGrantGitHubRepositoryUpdate',
+    ),
+    updateVariant('custom', NoProperties, 'CustomerBenefitGrantCustomUpdate'),
+    updateVariant('downloadables', NoProperties, 'CustomerBenefitGrantDownloadablesUpdate'),
+    updateVariant('license_keys', NoProperties, 'CustomerBenefitGrantLicenseKeysUpdate'),
+    updateVariant('meter_credit', NoProperties, 'CustomerBenefitGrantMeterCreditUpdate'),
+  ])
+  .meta({ id: 'CustomerBenefitGrantUpdate' });
+export type CustomerBenefitGrantUpdateInput = z.output<typeof CustomerBenefitGrantUpdate>;

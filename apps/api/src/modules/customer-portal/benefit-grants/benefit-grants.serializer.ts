@@ -6,7 +6,7 @@ import type { BenefitGrantRow, BenefitRow } from '../../benefits/benefits.reposi
 import type { CustomerRow } from '../../customers/customers.repository.js';
 import type { OrganizationRow } from '../../organizations/organizations.repository.js';
 import { serializeOrganization } from '../../organizations/organizations.serializer.js';
-import { serializePortalCustomer } from '../customer-portal.serializer.js';
+import { serializePortalCustomer, type PortalOAuthAccount } from '../customer-portal.serializer.js';
 import type { CustomerBenefitGrant } from './benefit-grants.schemas.js';
 
 export type CustomerBenefitGrantWire = z.input<typeof CustomerBenefitGrant>;
@@ -14,6 +14,7 @@ export type CustomerBenefitGrantWire = z.input<typeof CustomerBenefitGrant>;
 export interface CustomerBenefitGrantView {
   grant: BenefitGrantRow;
   customer: CustomerRow;
+  accounts: readonly PortalOAuthAccount[];
   benefit: BenefitRow;
   organization: OrganizationRow;
 }
@@ -64,7 +65,7 @@ export function serializeCustomerBenefitGrant(view: CustomerBenefitGrantView): C
     order_id: grant.order_id,
     is_granted: grant.granted_at !== null,
     is_revoked: grant.revoked_at !== null,
-    customer: serializePortalCustomer(view.customer),
+    customer: serializePortalCustomer(view.customer, view.accounts),
     benefit: {
       id: benefit.id,
       created_at: iso(benefit.created_at),
@@ -79,5 +80,6 @@ export function serializeCustomerBenefitGrant(view: CustomerBenefitGrantView): C
       properties: subscriberProperties(benefit),
     },
     properties: grant.properties ?? {},
+    error: (grant.error ?? null) as { message: string; type: string; timestamp: string } | null,
   } as CustomerBenefitGrantWire;
 }

@@ -3,7 +3,7 @@ import { defineRoute } from '../../../platform/http/route.js';
 import { CustomerPortalCustomer } from '../customer-portal.schemas.js';
 import { serializePortalCustomer } from '../customer-portal.serializer.js';
 import { CustomerPortalCustomerUpdate } from './customers.schemas.js';
-import { getPortalCustomer, updatePortalCustomer } from './customers.service.js';
+import { getPortalCustomerView, updatePortalCustomer } from './customers.service.js';
 
 const tags = ['customer_portal'];
 
@@ -17,7 +17,10 @@ export const portalCustomerRoutes = [
     auth: { subjects: ['customer'], scopes: read('customer_portal') },
     status: 200,
     response: CustomerPortalCustomer,
-    handler: async (ctx) => serializePortalCustomer(await getPortalCustomer(ctx)),
+    handler: async (ctx) => {
+      const view = await getPortalCustomerView(ctx);
+      return serializePortalCustomer(view.customer, view.accounts);
+    },
   }),
   defineRoute({
     method: 'PATCH',
@@ -29,6 +32,9 @@ export const portalCustomerRoutes = [
     body: CustomerPortalCustomerUpdate,
     status: 200,
     response: CustomerPortalCustomer,
-    handler: async (ctx, { body }) => serializePortalCustomer(await updatePortalCustomer(ctx, body)),
+    handler: async (ctx, { body }) => {
+      const view = await updatePortalCustomer(ctx, body);
+      return serializePortalCustomer(view.customer, view.accounts);
+    },
   }),
 ];
