@@ -13,7 +13,7 @@ export const OAuthAccountAuthorizeQuery = z.object({
     .optional(),
 });
 
-export const AuthorizeResponse = z.object({ url: z.string() }).meta({ id: 'AuthorizeResponse' });
+export const AuthorizeResponse = z.object({ url: z.string() }).meta({ id: 'CustomerOAuthAccountAuthorizeResponse' });
 
 export const OAuthAccountCallback = z
   .strictObject({
