@@ -50,6 +50,23 @@ export interface RuntimeOptions {
   work?: boolean;
 }
 
+/**
+ * Stops taking connections and answers the requests in flight. A keep-alive connection that was busy
+ * when the close began becomes idle only after its response; Node closes idle connections once, at
+ * `close()`, so without this one would hold the close until the client hung up (a rolling restart
+ * would wait out its keep-alive, then be killed with its jobs).
+ */
+async function drain(app: FastifyInstance | undefined): Promise<void> {
+  if (!app) return;
+  const closing = app.close();
+  const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await closing;
+  } finally {
+    clearInterval(idle);
+  }
+}
+
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
@@ -114,7 +131,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       context,
       stop() {
         stopping ??= (async () => {
-          await app?.close();
+          await drain(app);
           await periodic?.stop();
           await queue.stop();
           await database.close();
