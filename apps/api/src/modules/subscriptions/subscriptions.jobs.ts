@@ -27,7 +27,7 @@ export const cancelCustomerSubscriptionsJob = defineJob({
       await withStripeTax(ctx, run ?? runIn(ctx), async (tx) => {
         const row = await lockSubscriptionById(tx.db, id);
         if (!row || !(BILLABLE_STATUSES as readonly string[]).includes(row.status)) return;
-        await endSubscription(tx, row);
+        await endSubscription(tx, row, {}, 'subscription_update', 'customer_deleted');
       });
     }
   },

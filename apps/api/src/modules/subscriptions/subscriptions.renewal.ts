@@ -19,6 +19,7 @@ import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billin
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { withStripeTax } from '../billing/billing.stripe-tax.js';
 import { closeMeteredUsage } from '../billing/billing.usage.js';
+import { recordSubscriptionChange } from './subscriptions.history.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import { remindEndingTrials } from './subscriptions.trial-reminders.js';
 import { cycleLines, periodLabel } from './subscriptions.plan-change.js';
@@ -70,12 +71,13 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
       row,
       { ended_at: row.ends_at ?? row.current_period_end, cancel_at_period_end: true },
       'subscription_cycle',
+      'period_end',
     );
     return true;
   }
   // A trial without a card to charge ends at its end, unpaid (docs/trials.md).
   if (row.status === 'trialing' && !row.payment_method_id) {
-    await endSubscription(ctx, row, { ended_at: row.current_period_end }, 'subscription_cycle');
+    await endSubscription(ctx, row, { ended_at: row.current_period_end }, 'subscription_cycle', 'trial_unpaid');
     return true;
   }
   const start = row.current_period_end;
@@ -114,6 +116,7 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
     discount: pays,
     periodStart: start,
   });
+  if (row.status === 'trialing') await recordSubscriptionChange(ctx, claimed, 'trial_converted');
   await recordSubscriptionEvents(ctx, claimed, row.status === 'trialing' ? ['subscription.active'] : []);
   if (!billed || billed.due === 0) await onSubscriptionCycled(ctx, claimed);
   return true;
@@ -249,6 +252,7 @@ async function record(
           modified_at: now,
         });
         await onSubscriptionBenefitsRestored(tx, active);
+        await recordSubscriptionChange(tx, active, 'recovered', { order_id: orderId });
         await recordSubscriptionEvents(tx, active, ['subscription.active']);
         await emailPaymentOutcome(tx, active, { template: 'payment_recovered' });
       } else if (charge.billing_reason === 'subscription_cycle') {
@@ -270,7 +274,7 @@ async function record(
     if (subscription.ended_at) return false;
     if (!next) {
       // Its `subscription.revoked` event emails the customer that it ended (platform/mail/event-emails.ts).
-      await endSubscription(tx, subscription);
+      await endSubscription(tx, subscription, {}, 'subscription_update', 'payment_failed');
       return false;
     }
     if (subscription.status !== 'past_due') {
@@ -278,6 +282,11 @@ async function record(
         status: 'past_due',
         past_due_at: now,
         modified_at: now,
+      });
+      await recordSubscriptionChange(tx, pastDue, 'past_due', {
+        order_id: orderId,
+        decline_message: result.declineMessage,
+        next_attempt_at: next.toISOString(),
       });
       await recordSubscriptionEvents(tx, pastDue);
     }

@@ -15,6 +15,8 @@ import type { Executor } from '../../platform/db/database.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { SubscriptionExportParams, SubscriptionListParams } from './subscriptions.schemas.js';
+import { orderedUuid } from './subscriptions.history.ids.js';
+import { insertSubscriptionChange } from './subscriptions.history.repository.js';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionPriceRow = Selectable<SubscriptionPricesTable>;
@@ -28,6 +30,30 @@ export async function insertSubscription(
   prices: readonly { product_price_id: string; amount: number }[],
 ): Promise<SubscriptionRow> {
   const inserted = await db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+  // The first entries of its history (subscriptions.history.ts): the buyer's checkout created it.
+  for (const kind of inserted.trial_end ? (['created', 'trial_started'] as const) : (['created'] as const)) {
+    await insertSubscriptionChange(db, {
+      id: orderedUuid(),
+      created_at: inserted.created_at,
+      organization_id: inserted.organization_id,
+      subscription_id: inserted.id,
+      customer_id: inserted.customer_id,
+      kind,
+      details: JSON.stringify(
+        kind === 'created'
+          ? {
+              actor: 'customer',
+              product_id: inserted.product_id,
+              amount: inserted.amount,
+              currency: inserted.currency,
+              recurring_interval: inserted.recurring_interval,
+              discount_id: inserted.discount_id,
+              checkout_id: inserted.checkout_id,
+            }
+          : { actor: 'customer', trial_end: inserted.trial_end!.toISOString() },
+      ),
+    });
+  }
   if (prices.length > 0) {
     await db
       .insertInto('subscription_prices')

@@ -10,9 +10,12 @@ import {
   SubscriptionExportQuery,
   SubscriptionListQuery,
   SubscriptionPreview,
+  ListResourceSubscriptionChange,
+  SubscriptionHistoryQuery,
   SubscriptionPreviewRequest,
   SubscriptionUpdate,
 } from './subscriptions.schemas.js';
+import { listSubscriptionHistory } from './subscriptions.history.js';
 import { previewSubscriptionUpdate } from './subscriptions.preview.js';
 import {
   exportSubscriptions,
@@ -111,5 +114,20 @@ export const subscriptionRoutes = [
     transaction: false,
     handler: (ctx, { params }) =>
       withStripeTax(ctx, ctx.transactions ?? runIn(ctx), (tx) => revokeSubscription(tx, params.id)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/subscriptions/{id}/history',
+    operationId: 'subscriptions:list_history',
+    summary: "List a subscription's changes",
+    tags,
+    extension: true,
+    auth: { subjects, scopes: read('subscriptions') },
+    params: IdParams,
+    query: SubscriptionHistoryQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: ListResourceSubscriptionChange,
+    handler: (ctx, { params, query }) => listSubscriptionHistory(ctx, params.id, query),
   }),
 ];

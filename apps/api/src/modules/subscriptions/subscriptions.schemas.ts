@@ -188,3 +188,35 @@ export const SubscriptionPreview = z
       'A dry run of a plan or discount change, priced by the code that bills it. Usage of metered prices is not included.',
   });
 export type SubscriptionPreviewWire = z.input<typeof SubscriptionPreview>;
+
+/** Extension: one change in a subscription's history (GET /v1/subscriptions/{id}/history). */
+export const SubscriptionChange = z
+  .object({
+    id: z.uuid(),
+    created_at: DateTime(),
+    subscription_id: z.uuid(),
+    kind: z.enum([
+      'created',
+      'trial_started',
+      'trial_converted',
+      'product_changed',
+      'discount_changed',
+      'canceled',
+      'uncanceled',
+      'revoked',
+      'ended',
+      'past_due',
+      'recovered',
+    ]),
+    actor: z.enum(['seller', 'customer', 'system']),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'What changed: product and discount ids and amounts before and after, the cancellation reason and ' +
+          'comment, the end cause (revoked, period_end, trial_unpaid, payment_failed, customer_deleted).',
+      ),
+  })
+  .meta({ id: 'SubscriptionChange' });
+
+export const ListResourceSubscriptionChange = ListResource(SubscriptionChange, 'ListResourceSubscriptionChange');
+export const SubscriptionHistoryQuery = z.object({ ...paginationQuery });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
+import { recordSubscriptionChange } from './subscriptions.history.js';
 import { BadRequest, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { iso } from '../../platform/http/schemas.js';
 import { organizationPortalUrls } from '../../platform/mail/event-emails.js';
@@ -220,6 +221,9 @@ export async function emailPaymentOutcome(ctx: Context, row: SubscriptionRow, em
   });
 }
 
+/** Why a subscription ended, kept in its history. */
+export type EndCause = 'revoked' | 'period_end' | 'trial_unpaid' | 'payment_failed' | 'customer_deleted';
+
 /**
  * Ends the subscription now: canceled, ended; benefits revoked; updated (+canceled) + revoked. Proration
  * not billed yet is settled in a final order: `subscription_cycle` at the end of a period (the
@@ -230,6 +234,7 @@ export async function endSubscription(
   row: SubscriptionRow,
   changes: SubscriptionChanges = {},
   finalReason: 'subscription_cycle' | 'subscription_update' = 'subscription_update',
+  cause: EndCause = 'revoked',
 ): Promise<SubscriptionWire> {
   const now = ctx.clock.now();
   const wasCanceled = row.canceled_at !== null;
@@ -259,6 +264,16 @@ export async function endSubscription(
     periodStart: now,
   });
   await onSubscriptionBenefitsRevoked(ctx, ended);
+  await recordSubscriptionChange(
+    ctx,
+    ended,
+    cause === 'revoked' || cause === 'customer_deleted' ? 'revoked' : 'ended',
+    {
+      cause,
+      reason: ended.customer_cancellation_reason,
+      comment: ended.customer_cancellation_comment,
+    },
+  );
   return recordSubscriptionEvents(ctx, ended, [
     ...(wasCanceled ? [] : ['subscription.canceled' as const]),
     'subscription.revoked',
@@ -327,6 +342,12 @@ async function cancel(
     modified_at: now,
     ...cancellationChanges(reason, comment),
   });
+  await recordSubscriptionChange(ctx, updated, 'canceled', {
+    at_period_end: true,
+    ends_at: updated.ends_at?.toISOString() ?? null,
+    reason: updated.customer_cancellation_reason,
+    comment: updated.customer_cancellation_comment,
+  });
   return recordSubscriptionEvents(ctx, updated, row.canceled_at ? [] : ['subscription.canceled']);
 }
 
@@ -341,6 +362,7 @@ async function uncancel(ctx: Context, row: SubscriptionRow): Promise<Subscriptio
     customer_cancellation_comment: null,
     modified_at: ctx.clock.now(),
   });
+  await recordSubscriptionChange(ctx, updated, 'uncanceled');
   return recordSubscriptionEvents(ctx, updated, ['subscription.uncanceled']);
 }
 
@@ -406,6 +428,10 @@ async function changeDiscount(ctx: Context, row: SubscriptionRow, discountId: st
   }
   const updated = await updateSubscriptionRow(ctx.db, row.id, changes);
   await recordAmountChange(ctx.db, row, updated, ctx.clock.now());
+  await recordSubscriptionChange(ctx, updated, 'discount_changed', {
+    previous_discount_id: row.discount_id,
+    discount_id: updated.discount_id,
+  });
   return recordSubscriptionEvents(ctx, updated);
 }
 
@@ -506,6 +532,17 @@ async function changeProduct(
   if (plan.bill) await billSubscription(ctx, updated, { reason: 'subscription_update', ...plan.bill });
   // Benefits only the old product gave are revoked, the new product's granted (research §3.8).
   await enqueueGrantsForSubscription(ctx, row.id);
+  await recordSubscriptionChange(ctx, updated, 'product_changed', {
+    previous_product_id: row.product_id,
+    product_id: updated.product_id,
+    previous_amount: row.amount,
+    amount: updated.amount,
+    currency: updated.currency,
+    previous_interval: row.recurring_interval,
+    recurring_interval: updated.recurring_interval,
+    proration_behavior: loaded.proration,
+    during_trial: trialing,
+  });
   return recordSubscriptionEvents(ctx, updated);
 }
 
