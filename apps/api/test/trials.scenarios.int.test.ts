@@ -299,6 +299,61 @@ describe('one trial per customer and product', () => {
     expect(await payments(first.org, second.subscription.customer_id)).toEqual([['succeeded', 1200]]);
   });
 
+  // Two checkouts of the same buyer and product confirmed at the same instant: the trial is judged and
+  // reserved under the buyer's lock, so one starts a trial and the other is judged without one.
+  it.each([
+    ['with a card', CARDS.visa, {}],
+    ['card-less', null, { trial_requires_payment_method: false }],
+  ] as const)('two checkouts confirmed at the same instant give one trial (%s)', async (_, card, product) => {
+    const org = await organizationFactory(server, { name: 'Trial race' });
+    // Several subscriptions allowed, so that only the trial rule stands between the two.
+    await call(org, 'PATCH', `/v1/organizations/${org.organization.id}`, {
+      subscription_settings: {
+        allow_multiple_subscriptions: true,
+        allow_customer_updates: true,
+        proration_behavior: 'prorate',
+      },
+    });
+    const productId = await trialProduct(org, product);
+    const customer = await call(org, 'POST', '/v1/customers/', { email: 'race@example.com', name: 'Race' });
+    const checkouts = await Promise.all([
+      call(org, 'POST', '/v1/checkouts/', { products: [productId], customer_id: customer.id }),
+      call(org, 'POST', '/v1/checkouts/', { products: [productId], customer_id: customer.id }),
+    ]);
+    expect(checkouts.map((c) => c.active_trial_interval_count)).toEqual([14, 14]);
+    const tokens = card ? await Promise.all([confirmationToken(server, card), confirmationToken(server, card)]) : [];
+    const answers = await Promise.all(
+      checkouts.map((created, i) =>
+        server.inject({
+          method: 'POST',
+          url: `/v1/checkouts/client/${created.client_secret}/confirm`,
+          payload: {
+            customer_name: 'Race',
+            customer_billing_address: ADDRESS,
+            ...(tokens[i] ? { confirmation_token_id: tokens[i] } : {}),
+          },
+        }),
+      ),
+    );
+    const page = await call(org, 'GET', `/v1/subscriptions/?organization_id=${org.organization.id}&limit=100`);
+    const statuses = (page.items as { status: string }[]).map((s) => s.status).sort();
+    // With a card the second is charged at once; card-less it needs a card now (422), and starts nothing.
+    expect(statuses).toEqual(card ? ['active', 'trialing'] : ['trialing']);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual(card ? [200, 200] : [200, 422]);
+    if (!card) {
+      const refused = answers.find((a) => a.statusCode === 422)!;
+      expect(json(refused).detail[0].loc).toEqual(['body', 'confirmation_token_id']);
+    }
+    // The one without a trial paid its first period now (a setup alone would leave it unpaid).
+    expect(await payments(org, customer.id)).toEqual(card ? [['succeeded', 1200]] : []);
+    const redemptions = await server.runtime.database.db
+      .selectFrom('trial_redemptions')
+      .select('customer_id')
+      .where('product_id', '=', productId)
+      .execute();
+    expect(redemptions).toEqual([{ customer_id: customer.id }]);
+  });
+
   it('a product that allows it gives a trial again', async () => {
     const first = await startTrial({ email: 'again@example.com', product: { trial_once_per_customer: false } });
     await call(first.org, 'PATCH', `/v1/subscriptions/${first.subscription.id}`, { revoke: true });

@@ -52,7 +52,9 @@ export interface TrialRedemptionsTable {
   customer_id: string;
   /** Lower-cased. */
   email: string;
-  subscription_id: string;
+  /** Migration 0040: the checkout that reserved it (at confirm); the subscription once it succeeded. */
+  checkout_id: string | null;
+  subscription_id: string | null;
 }
 
 export interface SubscriptionsTables {

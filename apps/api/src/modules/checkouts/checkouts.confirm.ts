@@ -29,7 +29,9 @@ import { isRedeemable } from './checkouts.rules.js';
 import type { CheckoutConfirmInput, CheckoutPublicConfirmed } from './checkouts.schemas.js';
 import { serializeCheckoutPublic } from './checkouts.serializer.js';
 import { assertOpen, draftOf, findPublicCheckout, saveDraft } from './checkouts.service.js';
-import { computeCheckout, loadCheckoutState } from './checkouts.state.js';
+import { computeCheckout, isTrialRedeemed, loadCheckoutState } from './checkouts.state.js';
+import { lockTrialRedemption, reserveTrialRedemption } from '../subscriptions/subscriptions.trials.repository.js';
+import type { CustomerRow } from '../customers/customers.repository.js';
 import { fulfilCheckout } from './checkouts.success.js';
 import type { z } from 'zod/v4';
 import type { CheckoutState } from './checkouts.state.js';
@@ -84,6 +86,34 @@ async function redeemDiscount(ctx: Context, draft: Draft, issues: IssueCollector
   });
 }
 
+/**
+ * One trial per customer and product, under concurrent confirms: the trial is judged again under the
+ * customer's lock, with the customer now known, and reserved at once, before anything reaches the
+ * processor. A checkout that lost its trial this way is paid at once like any other (it needs what a
+ * paid checkout needs: one 422 otherwise, nothing committed).
+ */
+async function reserveTrial(ctx: Context, draft: Draft, customer: CustomerRow, input: CheckoutConfirmInput) {
+  if (!computeCheckout(draft).trial.trial) return;
+  const product = draft.product.product;
+  await lockTrialRedemption(ctx.db, product.id, customer.id);
+  draft.trialRedeemed = await isTrialRedeemed(ctx.db, draft);
+  if (draft.trialRedeemed) {
+    const issues = new IssueCollector();
+    checkReadyToConfirm(draft, input, issues);
+    issues.throwIfAny();
+    return;
+  }
+  await reserveTrialRedemption(ctx.db, {
+    id: randomUUID(),
+    created_at: ctx.clock.now(),
+    organization_id: draft.row.organization_id,
+    product_id: product.id,
+    customer_id: customer.id,
+    email: customer.email,
+    checkout_id: draft.row.id,
+  });
+}
+
 /** Step 1's result: the checkout was fulfilled at once (nothing to collect), or an attempt awaits the processor. */
 type Begun =
   { kind: 'done'; answer: CheckoutPublicConfirmedWire } | { kind: 'attempt'; call: AttemptCall; resume: boolean };
@@ -120,6 +150,7 @@ async function begin(base: Context, clientSecret: string, input: CheckoutConfirm
 
   const { customer, issueCustomerSession } = await resolveCustomer(ctx, draft);
   draft.row.customer_id = customer.id;
+  await reserveTrial(ctx, draft, customer, input);
   const { amounts, flags } = computeCheckout(draft);
 
   // confirmed, then succeeded: sellers see the reference's sequence of checkout.updated events.

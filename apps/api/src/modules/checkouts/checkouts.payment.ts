@@ -8,6 +8,7 @@ import type {
   RetrievedSetup,
   SetupResult,
 } from '../../platform/payments/processor.js';
+import { releaseTrialRedemption } from '../subscriptions/subscriptions.trials.repository.js';
 import { onOrganizationClock } from '../../platform/test-clock.js';
 import { recordPayment } from '../payments/payments.service.js';
 import { recordSavedPaymentMethod } from '../customer-portal/payment-methods/payment-methods.defaults.js';
@@ -179,6 +180,7 @@ export async function settleAttempt(
     const draft = draftOf(await loadCheckoutState(ctx.db, checkout));
     if (outcome.status === 'failed') {
       await deleteCheckoutRedemptions(ctx.db, checkout.id);
+      await releaseTrialRedemption(ctx.db, checkout.id);
       // A customer found by email stays unlinked: the next attempt finds it again, without a session.
       draft.row.status = 'open';
       if (!attempt.issue_customer_session) draft.row.customer_id = null;

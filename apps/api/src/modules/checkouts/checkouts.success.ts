@@ -25,7 +25,7 @@ import { priceAmount } from './checkouts.amounts.js';
 import type { Draft } from './checkouts.changes.js';
 import { linkRedemptionToSubscription } from './checkouts.repository.js';
 import { findActiveMethodsOfCustomer } from '../customer-portal/payment-methods/payment-methods.repository.js';
-import { insertTrialRedemption } from '../subscriptions/subscriptions.trials.repository.js';
+import { linkTrialRedemption } from '../subscriptions/subscriptions.trials.repository.js';
 import { trialEnd } from '../subscriptions/subscriptions.trials.js';
 import { computeCheckout } from './checkouts.state.js';
 
@@ -134,13 +134,15 @@ async function startSubscription(
   await recordWebhookEvent(ctx, row.organization_id, 'subscription.created', wire);
   if (row.status === 'trialing') {
     // `subscription.active` is sent when the trial converts (its first period paid).
-    await insertTrialRedemption(ctx.db, {
+    // The trial was reserved at confirm (docs/trials.md, one trial per customer).
+    await linkTrialRedemption(ctx.db, {
       id: randomUUID(),
       created_at: now,
       organization_id: row.organization_id,
       product_id: row.product_id,
       customer_id: customer.id,
       email: customer.email,
+      checkout_id: draft.row.id,
       subscription_id: row.id,
     });
   } else await recordWebhookEvent(ctx, row.organization_id, 'subscription.active', wire);
