@@ -11,6 +11,11 @@ export interface Config {
   dataDir: string;
   /** Unset means the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * Connections this process's pool may open (`DATABASE_POOL_SIZE`, 10); the job queue holds up to 4
+   * more. Size the server's max_connections for every node (docs/operations.md).
+   */
+  databasePoolSize: number;
   /** Server secret: keys token hashes. Never logged. */
   secret: string;
   baseUrl: string;
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: Math.max(1, intFromEnv(env, 'DATABASE_POOL_SIZE', 10)),
     secret: '',
     baseUrl,
     production,

@@ -81,6 +81,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     memory: options.memory,
     memorySeed: options.memorySeed,
     socketDir: options.socketDir ?? (options.memory ? undefined : join(config.dataDir, 'run')),
