@@ -90,10 +90,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy(error);
 }
 
-// Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths. The customer
+// Pages of the web app (apps/web/src/app/router.tsx), never API, docs or asset paths (/invite/<token> is
+// the accept-invitation page of an invitation email). The customer
 // portal lives at /portal/<slug>; the older /<slug>/portal still loads the app, which redirects it.
 const WEB_APP_PAGE =
-  /^\/(?:login|signup|dashboard(?:\/.*)?|checkout\/[^/]+(?:\/.*)?|portal\/[^/]+(?:\/.*)?|(?!v1\/|docs\/|assets\/)[^/]+\/portal(?:\/.*)?)\/?$/;
+  /^\/(?:login|signup|invite\/[^/]+|dashboard(?:\/.*)?|checkout\/[^/]+(?:\/.*)?|portal\/[^/]+(?:\/.*)?|(?!v1\/|docs\/|assets\/)[^/]+\/portal(?:\/.*)?)\/?$/;
 
 export function isWebAppPage(method: string, url: string): boolean {
   return (method === 'GET' || method === 'HEAD') && WEB_APP_PAGE.test(url.split('?')[0]!);

@@ -28,6 +28,9 @@ describe('isWebAppPage', () => {
     ['/docs/portal', false],
     ['/assets/missing.js', false],
     ['/checkout', false],
+    ['/invite/polar_inv_x', true],
+    ['/invite', false],
+    ['/invite/polar_inv_x/more', false],
     ['/anything', false],
   ])('%s → %s', (url, expected) => {
     expect(isWebAppPage('GET', url)).toBe(expected);

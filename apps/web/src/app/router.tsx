@@ -4,7 +4,7 @@ import { RouteError } from './routes/route-error';
 
 /**
  * Every page is its own chunk (`lazy`), loaded when first visited. Paths are the URLs the API server
- * answers with index.html (see the SPA fallback in apps/api/src/app.ts): /login, /signup, /dashboard/*.
+ * answers with index.html (see the SPA fallback in apps/api/src/app.ts): /login, /signup, /dashboard/*, /invite/*.
  */
 export function createRouter() {
   return createBrowserRouter([
@@ -48,6 +48,7 @@ export function createRouter() {
                 { path: 'settings', lazy: () => import('./routes/dashboard/settings') },
                 { path: 'settings/access-tokens', lazy: () => import('./routes/dashboard/access-tokens') },
                 { path: 'settings/oauth-apps', lazy: () => import('./routes/dashboard/oauth-apps') },
+                { path: 'settings/members', lazy: () => import('./routes/dashboard/members') },
                 { path: 'license-keys', lazy: () => import('./routes/dashboard/license-keys') },
                 { path: 'license-keys/:licenseKeyId', lazy: () => import('./routes/dashboard/license-key') },
                 { path: 'settings/webhooks', lazy: () => import('./routes/dashboard/webhooks') },
@@ -78,6 +79,7 @@ export function createRouter() {
           ],
         },
         { path: '/oauth2/authorize', lazy: () => import('./routes/oauth2/authorize') },
+        { path: '/invite/:token', lazy: () => import('./routes/invite') },
         { path: '/:slug/portal/*', lazy: () => import('./routes/portal/legacy-redirect') },
         { path: '*', lazy: () => import('./routes/not-found') },
       ],

@@ -7,7 +7,11 @@ export function Component() {
   const [params] = useSearchParams();
   return (
     <AuthPage title="Sign in">
-      <AuthForm mode="sign-in" onSuccess={() => navigate(safeNext(params.get('next')), { replace: true })} />
+      <AuthForm
+        mode="sign-in"
+        next={params.get('next')}
+        onSuccess={() => navigate(safeNext(params.get('next')), { replace: true })}
+      />
     </AuthPage>
   );
 }

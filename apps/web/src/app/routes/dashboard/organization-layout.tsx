@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { APIError } from '@tessera/sdk';
+import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -6,7 +8,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { Loading } from '../../../components/ui/spinner';
 import { useUser } from '../../../features/auth/api/get-user';
 import { useSignOut } from '../../../features/auth/api/sign-out';
-import { useOrganizations } from '../../../features/organizations/api/get-organizations';
+import { ORGANIZATIONS_QUERY_KEY, useOrganizations } from '../../../features/organizations/api/get-organizations';
 import { OrganizationSwitcher } from '../../../features/organizations/components/organization-switcher';
 import { cn } from '../../../lib/cn';
 
@@ -26,6 +28,7 @@ const NAVIGATION = [
   { to: 'license-keys', label: 'License keys' },
   { to: 'tax-report', label: 'Tax report' },
   { to: 'settings', label: 'Settings', end: true },
+  { to: 'settings/members', label: 'Members' },
   { to: 'settings/access-tokens', label: 'Access tokens' },
   { to: 'settings/oauth-apps', label: 'OAuth apps' },
   { to: 'settings/webhooks', label: 'Webhooks' },
@@ -33,9 +36,37 @@ const NAVIGATION = [
   { to: 'settings/tax', label: 'Tax' },
 ];
 
+/**
+ * Membership can end while a page is open (another member removed this user). The API then answers
+ * 404 (or 403) to everything of the organization: on the first such answer the list of organizations
+ * is fetched again, and the layout below says the user is no longer a member instead of showing
+ * cached pages.
+ */
+function useRecheckMembershipOnDenial() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const denied = (error: unknown) =>
+      error instanceof APIError && (error.statusCode === 404 || error.statusCode === 403);
+    const recheck = () => void queryClient.invalidateQueries({ queryKey: ORGANIZATIONS_QUERY_KEY });
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'error') return;
+      if (event.query.queryKey[0] === ORGANIZATIONS_QUERY_KEY[0]) return;
+      if (denied(event.action.error)) recheck();
+    });
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && denied(event.action.error)) recheck();
+    });
+    return () => {
+      unsubscribeQueries();
+      unsubscribeMutations();
+    };
+  }, [queryClient]);
+}
+
 export function Component() {
   const { slug } = useParams();
   const organizations = useOrganizations();
+  useRecheckMembershipOnDenial();
   const user = useUser();
   const signOut = useSignOut();
   const navigate = useNavigate();

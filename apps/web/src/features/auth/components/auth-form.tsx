@@ -10,11 +10,13 @@ import { useSignUp } from '../api/sign-up';
 
 export interface AuthFormProps {
   mode: 'sign-in' | 'sign-up';
+  /** Where to go after signing in or up, carried over to the other form's link. */
+  next?: string | null;
   onSuccess(): void;
 }
 
 /** Sign in and sign up share one form: email and password, errors from the API next to the fields. */
-export function AuthForm({ mode, onSuccess }: AuthFormProps) {
+export function AuthForm({ mode, next, onSuccess }: AuthFormProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const signIn = useSignIn();
@@ -57,7 +59,10 @@ export function AuthForm({ mode, onSuccess }: AuthFormProps) {
       </Button>
       <p className="text-center text-sm text-slate-700">
         {isSignUp ? 'Already have an account? ' : 'New to Tessera? '}
-        <Link className="font-medium text-blue-800 underline" to={isSignUp ? '/login' : '/signup'}>
+        <Link
+          className="font-medium text-blue-800 underline"
+          to={`${isSignUp ? '/login' : '/signup'}${next ? `?next=${encodeURIComponent(next)}` : ''}`}
+        >
           {isSignUp ? 'Sign in' : 'Create an account'}
         </Link>
       </p>
