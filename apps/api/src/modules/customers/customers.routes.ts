@@ -7,6 +7,8 @@ import {
   CustomerCreate,
   CustomerListQuery,
   CustomerState,
+  CustomerTimeline,
+  CustomerTimelineQuery,
   CustomerUpdate,
   CustomerUpdateExternalID,
   ExternalIdParams,
@@ -21,6 +23,7 @@ import {
   listCustomers,
   updateCustomer,
 } from './customers.service.js';
+import { getCustomerTimeline } from './customers.timeline.js';
 
 const tags = ['customers'];
 const reader = { subjects: ['user', 'organization'] as ('user' | 'organization')[], scopes: read('customers') };
@@ -103,6 +106,21 @@ export const customerRoutes = [
     status: 200,
     response: CustomerState,
     handler: async (ctx, { params }) => getCustomerState(ctx, { id: params.id }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/{id}/timeline',
+    operationId: 'customers:get_timeline',
+    summary: "Get a customer's timeline and lifetime value",
+    tags,
+    extension: true,
+    auth: reader,
+    params: IdParams,
+    query: CustomerTimelineQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: CustomerTimeline,
+    handler: (ctx, { params, query }) => getCustomerTimeline(ctx, params.id, query),
   }),
   defineRoute({
     method: 'GET',

@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 import { Address, AddressInput } from '../../platform/http/countries.js';
 import { MetadataInput, MetadataOutput } from '../../platform/http/metadata.js';
 import { metadataQuery, oneOrList, paginationQuery, queryString, sortingQuery } from '../../platform/http/query.js';
-import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
+import { DateTime, Id, ListResource, Pagination } from '../../platform/http/schemas.js';
 import { TaxIdFormatSchema, TaxIdPair } from '../../platform/http/tax-ids.js';
 
 export const Customer = z
@@ -149,3 +149,41 @@ export const CustomerListQuery = z.object({
 export type CustomerListParams = z.output<typeof CustomerListQuery>;
 
 export const ExternalIdParams = z.object({ external_id: z.string().min(1) });
+
+/** Extension: one thing that happened to a customer (GET /v1/customers/{id}/timeline). */
+export const CustomerTimelineItem = z
+  .object({
+    id: z.string(),
+    type: z.enum(['order', 'payment', 'refund', 'subscription_change', 'benefit_granted', 'benefit_revoked', 'email']),
+    occurred_at: DateTime(),
+    resource_id: z.string().describe('The order, payment, refund, subscription, benefit grant or email.'),
+    status: z.string().nullable().describe("The resource's status; for a subscription change, its kind."),
+    amount: z.int().nullable().describe('Minor units: the order total, the payment, the refund with its tax.'),
+    currency: z.string().nullable(),
+    description: z
+      .string()
+      .nullable()
+      .describe("An order's billing reason, a decline message, a refund reason, a benefit, an email subject."),
+    subscription_id: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable().describe("A subscription change's details."),
+  })
+  .meta({ id: 'CustomerTimelineItem' });
+
+export const CustomerLifetimeValue = z
+  .object({
+    currency: z.string(),
+    paid_amount: z.int().describe('What its paid orders charged, tax included.'),
+    refunded_amount: z.int().describe('What was refunded of them, tax included.'),
+    net_amount: z.int().describe('paid_amount − refunded_amount.'),
+  })
+  .meta({ id: 'CustomerLifetimeValue' });
+
+export const CustomerTimeline = z
+  .object({
+    items: z.array(CustomerTimelineItem),
+    pagination: Pagination,
+    lifetime_value: z.array(CustomerLifetimeValue).describe('Per currency, over every order of the customer.'),
+  })
+  .meta({ id: 'CustomerTimeline' });
+
+export const CustomerTimelineQuery = z.object({ ...paginationQuery });
