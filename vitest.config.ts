@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,10 @@ export default defineConfig({
     // Test servers start from one migrated database (apps/api/test/database-template.ts).
     globalSetup: ['apps/web/test/global-setup.ts', 'apps/api/test/database-template.ts'],
     pool: 'forks',
+    // Vitest's default (cores - 1) runs one file at a time on a 2-core machine, leaving a core idle while a
+    // test waits on the database, the browser or the job queue: two files at once at least.
+    // TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: 'test' },
