@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import { ManualClock } from '../clock.js';
-import { PeriodicScheduler, periodSlot } from './periodic.js';
+import { PeriodicScheduler, periodJobId, periodSlot } from './periodic.js';
 import { defineJob, type Jobs } from './queue.js';
 
 const job = defineJob<Record<string, never>>({ name: 'test.tick', schema: z.object({}), handle: async () => {} });
@@ -46,5 +46,15 @@ describe('PeriodicScheduler', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     await scheduler.stop();
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe('periodJobId', () => {
+  it('is a uuid that every worker derives alike for one slot, and another for another slot or job', () => {
+    const id = periodJobId('webhooks.sweep', 29_000_000);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(periodJobId('webhooks.sweep', 29_000_000)).toBe(id);
+    expect(periodJobId('webhooks.sweep', 29_000_001)).not.toBe(id);
+    expect(periodJobId('checkouts.expire', 29_000_000)).not.toBe(id);
   });
 });

@@ -43,6 +43,11 @@ export interface EnqueueOptions {
   startAfter?: Date | number;
   /** At most one queued job per key (pg-boss singleton), for idempotent scheduling. */
   singletonKey?: string;
+  /**
+   * The job's id (a uuid). A second enqueue with the same id does nothing, whatever the state of the
+   * first (pg-boss inserts with ON CONFLICT DO NOTHING on its key): enqueued once across processes.
+   */
+  id?: string;
 }
 
 export interface Jobs {
@@ -137,6 +142,7 @@ export class JobQueue {
         return this.boss.send(job.name, payload as object, {
           ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
           ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+          ...(options.id ? { id: options.id } : {}),
           db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) },
         });
       },
