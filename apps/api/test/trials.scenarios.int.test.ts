@@ -354,6 +354,37 @@ describe('one trial per customer and product', () => {
     expect(redemptions).toEqual([{ customer_id: customer.id }]);
   });
 
+  it('a declined card gives the reserved trial back: the next attempt starts it', async () => {
+    const org = await organizationFactory(server, { name: 'Trial declined' });
+    const productId = await trialProduct(org);
+    const created = await checkoutFactory(server, org.organization.id, [productId]);
+    const attempt = async (card: string) =>
+      server.inject({
+        method: 'POST',
+        url: `/v1/checkouts/client/${created.client_secret}/confirm`,
+        payload: {
+          customer_email: 'declined@example.com',
+          customer_name: 'Sam Buyer',
+          customer_billing_address: ADDRESS,
+          confirmation_token_id: await confirmationToken(server, card),
+        },
+      });
+    expect((await attempt(CARDS.declined)).statusCode).toBe(400);
+    const reserved = () =>
+      server.runtime.database.db
+        .selectFrom('trial_redemptions')
+        .select(['checkout_id', 'subscription_id'])
+        .where('product_id', '=', productId)
+        .execute();
+    expect(await reserved()).toEqual([]);
+    const confirmed = await attempt(CARDS.visa);
+    expect(confirmed.statusCode).toBe(200);
+    expect(json(confirmed)).toMatchObject({ active_trial_interval: 'day', trial_unavailable_reason: null });
+    const page = await call(org, 'GET', `/v1/subscriptions/?organization_id=${org.organization.id}&limit=100`);
+    expect(page.items.map((s: { status: string }) => s.status)).toEqual(['trialing']);
+    expect(await reserved()).toEqual([{ checkout_id: created.id, subscription_id: page.items[0].id }]);
+  });
+
   it('a product that allows it gives a trial again', async () => {
     const first = await startTrial({ email: 'again@example.com', product: { trial_once_per_customer: false } });
     await call(first.org, 'PATCH', `/v1/subscriptions/${first.subscription.id}`, { revoke: true });
