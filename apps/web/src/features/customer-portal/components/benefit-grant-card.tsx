@@ -5,6 +5,7 @@ import { Card } from '../../../components/ui/card';
 import { DetailRow } from '../../../components/ui/detail-row';
 import { formatDate } from '../../../lib/format';
 import { accountGrantState, grantState, isGrantOf, type GrantOf, type GrantState } from '../logic/benefit-grants';
+import { GrantAccountChooser } from './grant-account-chooser';
 import { LicenseKeyPanel } from './license-key-panel';
 
 export interface BenefitGrantCardProps {
@@ -37,6 +38,9 @@ export function BenefitGrantCard(props: BenefitGrantCardProps) {
       <div className="mt-4">
         <BenefitContent grant={grant} />
       </div>
+      {(isGrantOf(grant, 'discord') || isGrantOf(grant, 'github_repository')) && !grant.is_revoked && (
+        <GrantAccountChooser grant={grant} customer={props.customer} />
+      )}
     </Card>
   );
 }

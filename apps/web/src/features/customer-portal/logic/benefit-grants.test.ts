@@ -1,6 +1,6 @@
 import type { CustomerBenefitGrantDiscord } from '@tessera/sdk';
 import { describe, expect, it } from 'vitest';
-import { accountGrantState, expiryWords, grantState, usageWords } from './benefit-grants';
+import { accountGrantState, accountsOf, expiryWords, grantState, usageWords } from './benefit-grants';
 
 function discordGrant(overrides: Partial<CustomerBenefitGrantDiscord> = {}) {
   return {
@@ -24,15 +24,33 @@ describe('grantState', () => {
 });
 
 describe('accountGrantState', () => {
-  it('says a Discord account is needed, and who to ask, while none is connected', () => {
+  it('asks to connect a Discord account while none is connected, then to choose one', () => {
     const state = accountGrantState(discordGrant(), { oauth_accounts: {} }, 'Acme');
     expect(state.label).toBe('Needs your Discord account');
-    expect(state.message).toContain('contact Acme');
+    expect(state.message).toBe('Access is given to a Discord account: connect yours below.');
+    const customer = { oauth_accounts: { 'discord:42': { account_id: '42', account_username: 'ada' } } };
+    expect(accountGrantState(discordGrant(), customer, 'Acme').message).toBe(
+      'Choose the Discord account that should get access.',
+    );
   });
 
-  it('says access is on its way once an account is connected', () => {
-    const customer = { oauth_accounts: { discord: { account_id: '42', account_username: 'ada' } } };
-    expect(accountGrantState(discordGrant(), customer, 'Acme').label).toBe('Being set up');
+  it('says access is on its way once an account is chosen, with the error while it is retried', () => {
+    const customer = { oauth_accounts: { 'discord:42': { account_id: '42', account_username: 'ada' } } };
+    const chosen = discordGrant({ properties: { account_id: '42' } });
+    expect(accountGrantState(chosen, customer, 'Acme').label).toBe('Being set up');
+    const failing = { ...chosen, error: { message: 'Discord answered 502', type: 'x', timestamp: '' } };
+    expect(accountGrantState(failing, customer, 'Acme').message).toContain('(Discord answered 502)');
+    expect(accountGrantState(failing, customer, 'Acme').message).toContain('contact Acme');
+  });
+
+  it('lists the connected accounts of one platform', () => {
+    const customer = {
+      oauth_accounts: {
+        'discord:42': { account_id: '42', account_username: 'ada' },
+        'github:7': { account_id: '7', account_username: 'octo' },
+      },
+    };
+    expect(accountsOf(customer, 'github')).toEqual([{ account_id: '7', account_username: 'octo' }]);
   });
 
   it('says the role is given once granted', () => {

@@ -50,14 +50,31 @@ export function grantState(grant: Pick<CustomerBenefitGrant, 'is_granted' | 'is_
   return { label: 'Being set up', tone: 'warning' };
 }
 
-const PLATFORM = {
+export const PLATFORM = {
   discord: { name: 'Discord', account: 'discord' },
   github_repository: { name: 'GitHub', account: 'github' },
 } as const;
 
+export type AccountPlatform = (typeof PLATFORM)[keyof typeof PLATFORM]['account'];
+
+export interface ConnectedAccount {
+  account_id: string;
+  account_username: string | null;
+}
+
+/** The customer's connected accounts of a platform (`oauth_accounts` is keyed `platform:account_id`). */
+export function accountsOf(
+  customer: Pick<CustomerPortalCustomer, 'oauth_accounts'>,
+  platform: AccountPlatform,
+): ConnectedAccount[] {
+  return Object.entries(customer.oauth_accounts)
+    .filter(([key]) => key.startsWith(`${platform}:`))
+    .map(([, account]) => account);
+}
+
 /**
- * A Discord role or a GitHub repository needs the customer's account on that platform. Until access is
- * given, the customer learns why and who can help.
+ * A Discord role or a GitHub repository needs the customer's account on that platform: connected in the
+ * portal, then chosen for the grant. Until access is given, the customer learns why and what to do.
  */
 export function accountGrantState(
   grant: CustomerBenefitGrantDiscord | CustomerBenefitGrantGitHubRepository,
@@ -76,17 +93,24 @@ export function accountGrantState(
       message: `Your GitHub account was invited to ${repository_owner}/${repository_name}. Accept the invitation on GitHub if you have not yet.`,
     };
   }
-  const connected = Boolean(grant.properties.account_id ?? customer.oauth_accounts[platform.account]);
-  if (!connected)
+  const chosen = grant.properties.account_id;
+  if (!chosen) {
+    const connected = accountsOf(customer, platform.account).length > 0;
     return {
       label: `Needs your ${platform.name} account`,
       tone: 'warning',
-      message: `Access is given to a ${platform.name} account, and none is connected to your profile. Connecting one is not available in this portal yet: contact ${sellerName} to get access.`,
+      message: connected
+        ? `Choose the ${platform.name} account that should get access.`
+        : `Access is given to a ${platform.name} account: connect yours below.`,
     };
+  }
+  const error = (grant as { error?: { message: string } | null }).error;
   return {
     label: 'Being set up',
     tone: 'warning',
-    message: `Access to your ${platform.name} account has not been given yet. It is retried automatically; if it does not arrive within the hour, contact ${sellerName}.`,
+    message: error
+      ? `${platform.name} has not given access yet (${error.message}). It is retried automatically; if it does not arrive within the hour, contact ${sellerName}.`
+      : `Access to your ${platform.name} account is being given. It is retried automatically; if it does not arrive within the hour, contact ${sellerName}.`,
   };
 }
 
