@@ -2,6 +2,7 @@ import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { BenefitFormDialog } from '../../../features/benefits/components/benefit-form-dialog';
 import { BenefitsList } from '../../../features/benefits/components/benefits-list';
+import { DiscordConnectReturn } from '../../../features/benefits/components/discord-connect-return';
 import { useMeters } from '../../../features/meters/api/get-meters';
 import { useCurrentOrganization } from './current-organization';
 
@@ -23,6 +24,7 @@ export function Component() {
           />
         }
       />
+      <DiscordConnectReturn organizationId={organization.id} meterOptions={meterOptions} />
       <BenefitsList organizationId={organization.id} meterOptions={meterOptions} />
     </>
   );

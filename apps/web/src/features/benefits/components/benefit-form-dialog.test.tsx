@@ -84,7 +84,7 @@ describe('BenefitFormDialog', () => {
     });
   });
 
-  it('says plainly that a Discord benefit cannot be created, and offers no submit', async () => {
+  it('asks to connect a Discord server first, and offers no submit until then', async () => {
     const user = userEvent.setup();
     const api = fakeApi({});
     renderDialog();
@@ -92,7 +92,7 @@ describe('BenefitFormDialog', () => {
     await user.click(screen.getByRole('button', { name: 'New benefit' }));
     await choose(user, 'Benefit type', 'Discord');
     const dialog = screen.getByRole('dialog', { name: 'New benefit' });
-    expect(within(dialog).getByText('Discord servers cannot be connected yet')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Connect a Discord server' })).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Create benefit' })).toBeNull();
     expect(within(dialog).queryByLabelText('Role ID')).toBeNull();
     expect(api.requests).toEqual([]);

@@ -30,13 +30,21 @@ export interface BenefitFormDialogProps {
   trigger(open: () => void): ReactNode;
   /** The organization's meters, offered to a meter credit (loaded by the page). */
   meterOptions?: readonly SelectOption[];
+  /** Opened at once with these values (a new Discord benefit, once its server is connected). */
+  startWith?: Partial<BenefitFormValues>;
 }
 
 /** Creates a benefit of any type, or edits one: its description and its type's settings. */
-export function BenefitFormDialog({ organizationId, benefit, trigger, meterOptions }: BenefitFormDialogProps) {
+export function BenefitFormDialog({
+  organizationId,
+  benefit,
+  trigger,
+  meterOptions,
+  startWith,
+}: BenefitFormDialogProps) {
   const isEditing = Boolean(benefit);
-  const [open, setOpen] = useState(false);
-  const [values, setValues] = useState(() => benefitFormValues(benefit));
+  const [open, setOpen] = useState(Boolean(startWith));
+  const [values, setValues] = useState(() => ({ ...benefitFormValues(benefit), ...startWith }));
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const create = useCreateBenefit();
   const update = useUpdateBenefit();

@@ -8,6 +8,7 @@ import { Checkbox, Input, Textarea } from '../../../components/ui/input';
 import { Select, type SelectOption } from '../../../components/ui/select';
 import { cn } from '../../../lib/cn';
 import { useFiles } from '../api/get-files';
+import { useDiscordGuild, useGitHubRepositories, useStartDiscordBot } from '../api/integrations';
 import {
   MAX_ACTIVATIONS,
   PERMISSION_OPTIONS,
@@ -118,8 +119,31 @@ function LicenseKeysFields({ values, set, errorFor }: BenefitPropertiesFieldsPro
 }
 
 function GitHubRepositoryFields({ values, set, errorFor }: BenefitPropertiesFieldsProps) {
+  // The repositories the server's GitHub token reaches, when it is configured: picked instead of typed.
+  const repositories = useGitHubRepositories();
+  const options = (repositories.data?.items ?? []).map((repository) => ({
+    value: `${repository.repository_owner}/${repository.repository_name}`,
+    label: `${repository.repository_owner}/${repository.repository_name}${repository.private ? ' (private)' : ''}`,
+  }));
   return (
     <div className="space-y-4">
+      {options.length > 0 && (
+        <Field label="Repository" hint="The repositories Tessera's GitHub token can invite collaborators to.">
+          <Select
+            value={
+              values.repositoryOwner && values.repositoryName
+                ? `${values.repositoryOwner}/${values.repositoryName}`
+                : ''
+            }
+            placeholder="Choose a repository"
+            options={options}
+            onValueChange={(value) => {
+              const [repositoryOwner = '', repositoryName = ''] = value.split('/');
+              set({ repositoryOwner, repositoryName });
+            }}
+          />
+        </Field>
+      )}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Repository owner"
@@ -158,22 +182,58 @@ function GitHubRepositoryFields({ values, set, errorFor }: BenefitPropertiesFiel
   );
 }
 
-function DiscordFields({ values, set, errorFor, isEditing }: BenefitPropertiesFieldsProps) {
-  if (!isEditing || values.guildToken === '')
+/**
+ * A Discord benefit's server is connected by adding the server's bot to it (through Discord); its roles
+ * then come from Discord. A role ID can still be typed when the roles cannot be read.
+ */
+function DiscordFields({ values, set, errorFor, organizationId }: BenefitPropertiesFieldsProps) {
+  const connect = useStartDiscordBot();
+  const guild = useDiscordGuild(values.guildToken);
+  if (values.guildToken === '')
     return (
-      <Alert tone="info" title="Discord servers cannot be connected yet">
-        A Discord benefit needs a Discord server connected to Tessera, and Tessera has no way to connect one yet. A
-        Discord benefit cannot be created here for now; choose another type.
-      </Alert>
+      <div className="space-y-3">
+        <p className="text-sm text-slate-700">
+          Customers receive a role on your Discord server. Add the bot to the server first; you come back here.
+        </p>
+        <Button
+          variant="secondary"
+          isPending={connect.isPending}
+          disabled={!organizationId}
+          onClick={() => organizationId && connect.mutate(organizationId)}
+        >
+          Connect a Discord server
+        </Button>
+        {connect.error && (
+          <Alert tone="error" title="Discord could not be connected">
+            {connect.error.message}
+          </Alert>
+        )}
+      </div>
     );
+  const roles = (guild.data?.roles ?? []).filter((role) => !role.is_bot);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <Field label="Discord server ID" hint="The connected server; it cannot be changed here.">
-        <Input value={values.guildId} readOnly />
+      <Field label="Discord server" hint="The server the bot was added to.">
+        <Input value={guild.data?.name ?? values.guildId} readOnly />
       </Field>
-      <Field label="Role ID" hint="The role customers receive on the server." error={errorFor('properties.role_id')}>
-        <Input autoComplete="off" value={values.roleId} onChange={(event) => set({ roleId: event.target.value })} />
-      </Field>
+      {roles.length > 0 ? (
+        <Field label="Role" hint="The role customers receive on the server." error={errorFor('properties.role_id')}>
+          <Select
+            value={values.roleId}
+            placeholder="Choose a role"
+            options={roles.map((role) => ({ value: role.id, label: role.name }))}
+            onValueChange={(roleId) => set({ roleId })}
+          />
+        </Field>
+      ) : (
+        <Field
+          label="Role ID"
+          hint={guild.isPending ? 'Loading the roles…' : 'The role customers receive on the server.'}
+          error={errorFor('properties.role_id')}
+        >
+          <Input autoComplete="off" value={values.roleId} onChange={(event) => set({ roleId: event.target.value })} />
+        </Field>
+      )}
     </div>
   );
 }

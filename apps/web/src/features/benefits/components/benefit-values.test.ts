@@ -198,8 +198,9 @@ describe('benefitFormValues', () => {
 });
 
 describe('canSubmit', () => {
-  it('offers no Discord creation (no server can be connected), but edits of a saved one', () => {
+  it('needs a connected Discord server (a guild token) for a Discord benefit', () => {
     expect(canSubmit(values({ type: 'discord' }), false)).toBe(false);
+    expect(canSubmit(values({ type: 'discord', guildToken: 'fresh.jwt.token' }), false)).toBe(true);
     expect(canSubmit(values({ type: 'discord', guildToken: 'saved.jwt.token' }), true)).toBe(true);
     expect(canSubmit(values({ type: 'license_keys' }), false)).toBe(true);
   });

@@ -125,13 +125,9 @@ export function benefitFormValues(benefit?: Benefit): BenefitFormValues {
   return values;
 }
 
-/**
- * A Discord benefit needs a guild token, which only a "connect your Discord server" flow can mint; this
- * app has none yet. So a Discord benefit cannot be created here, and one created elsewhere can be edited
- * only because its saved token is sent back as it was read.
- */
-export function canSubmit(values: BenefitFormValues, isEditing: boolean): boolean {
-  return values.type !== 'discord' || (isEditing && values.guildToken !== '');
+/** A Discord benefit needs a guild token: the server connected through Discord (or the saved one, when editing). */
+export function canSubmit(values: BenefitFormValues, _isEditing: boolean): boolean {
+  return values.type !== 'discord' || values.guildToken !== '';
 }
 
 type Errors = Record<string, string>;
@@ -190,7 +186,7 @@ export function benefitProperties(values: BenefitFormValues): { properties: Crea
       };
     }
     case 'discord': {
-      const roleId = required(values.roleId, 'properties.role_id', errors, 'Enter the role ID.');
+      const roleId = required(values.roleId, 'properties.role_id', errors, 'Choose the role.');
       if (roleId.length > 64) errors['properties.role_id'] = 'A role ID is at most 64 characters.';
       return { properties: { guild_token: values.guildToken, role_id: roleId }, errors };
     }
