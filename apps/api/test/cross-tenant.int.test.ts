@@ -21,6 +21,8 @@ const NOT_TENANT_SCOPED: Record<string, string> = {
     "the invitation link is the invitee's credential: it shows one invitation and joins only the invited address",
   '/v1/customer-portal/downloadables/{token}':
     'the signed download token is the permission, as a download link opened by the browser without credentials',
+  '/v1/oauth2/register/{client_id}':
+    "a user's OAuth client, not an organization's: RFC 7592 answers 401 to whoever may not manage it (oauth2.int.test.ts)",
 };
 
 /** A body that passes validation (so the lookup decides the answer) for writes where `{}` does not. */

@@ -4,6 +4,15 @@ import { createOAuth2Server, loadSigningKeys, rotateSigningKey } from '../src/mo
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { hashToken } from '../src/platform/auth/tokens.js';
 import { hashLegacyClientSecrets } from '../src/modules/oauth2/oauth2.repository.js';
+import {
+  AuthorizeResponse,
+  IntrospectTokenResponse,
+  ListResourceOAuth2Client,
+  OAuth2Client,
+  RevokeTokenResponse,
+  TokenResponse,
+  UserInfo,
+} from '../src/modules/oauth2/oauth2.schemas.js';
 import { bearer, startTestServer, TEST_SECRET, type TestServer } from './harness.js';
 import { OWN_ORIGIN, userFactory, type UserFixture } from './factories/users.js';
 import { organizationFactory, uniqueSlug } from './factories/organizations.js';
@@ -296,7 +305,7 @@ describe('authorization code flow', () => {
     expect(response.json().refresh_token).toBeUndefined();
   });
 
-  it.each([
+  it.each<[string, Record<string, string>]>([
     ['a confidential client', {}],
     ['a public client', { token_endpoint_auth_method: 'none' }],
   ])('accepts PKCE plain from %s: the verifier is the challenge', async (_kind, registration) => {
@@ -1194,5 +1203,78 @@ describe('the oauth2.clean job', () => {
     expect(
       (await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(tokens.access_token) })).statusCode,
     ).toBe(200);
+  });
+});
+
+describe('the OpenAPI description of the OAuth2 calls', () => {
+  it('describes every call, form bodies as forms, errors as OAuth’s body', async () => {
+    const document = (await server.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations = Object.fromEntries(
+      Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>)
+        .filter(([path]) => path.startsWith('/v1/oauth2/'))
+        .flatMap(([path, methods]) =>
+          Object.entries(methods).map(([method, operation]) => [operation.operationId, `${method} ${path}`]),
+        ),
+    );
+    expect(operations).toEqual({
+      'oauth2:authorize': 'get /v1/oauth2/authorize',
+      'oauth2:token': 'post /v1/oauth2/token',
+      'oauth2:introspect': 'post /v1/oauth2/introspect',
+      'oauth2:revoke': 'post /v1/oauth2/revoke',
+      'oauth2:userinfo': 'get /v1/oauth2/userinfo',
+      'oauth2:clients:list': 'get /v1/oauth2/',
+      'oauth2:clients:create': 'post /v1/oauth2/register',
+      'oauth2:clients:get': 'get /v1/oauth2/register/{client_id}',
+      'oauth2:clients:update': 'put /v1/oauth2/register/{client_id}',
+      'oauth2:clients:delete': 'delete /v1/oauth2/register/{client_id}',
+    });
+    const token = document.paths['/v1/oauth2/token'].post;
+    expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(token.responses['429'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/OAuth2Error',
+    });
+    expect(token.parameters ?? []).toEqual([]);
+    for (const name of ['OAuth2Client', 'TokenResponse', 'IntrospectTokenResponse', 'AuthorizeResponseUser']) {
+      expect(document.components.schemas).toHaveProperty(name);
+    }
+  });
+
+  it('answers what it describes', async () => {
+    const registered = await registerClient(server, user, { scope: 'openid email products:read' });
+    expect(() => OAuth2Client.parse(registered)).not.toThrow();
+    const got = await server.inject({
+      method: 'GET',
+      url: `/v1/oauth2/register/${registered.client_id}`,
+      headers: bearer(registered.registration_access_token),
+    });
+    OAuth2Client.parse(got.json());
+    ListResourceOAuth2Client.parse(
+      (await server.inject({ method: 'GET', url: '/v1/oauth2/', headers: { cookie: user.cookie } })).json(),
+    );
+    const info = await server.inject({
+      method: 'GET',
+      url: `/v1/oauth2/authorize?${new URLSearchParams({ client_id: registered.client_id, scope: 'openid', sub_type: 'organization' })}`,
+      headers: { cookie: user.cookie },
+    });
+    AuthorizeResponse.parse(info.json());
+    const tokens = await issueTokens(server, user, registered);
+    TokenResponse.parse(tokens);
+    const { payload, ...headers } = form({
+      token: tokens.access_token,
+      client_id: registered.client_id,
+      client_secret: registered.client_secret,
+    });
+    IntrospectTokenResponse.parse(
+      (await server.inject({ method: 'POST', url: '/v1/oauth2/introspect', headers, payload })).json(),
+    );
+    UserInfo.parse(
+      (await server.inject({ method: 'GET', url: '/v1/oauth2/userinfo', headers: bearer(tokens.access_token) })).json(),
+    );
+    RevokeTokenResponse.parse(
+      (await server.inject({ method: 'POST', url: '/v1/oauth2/revoke', headers, payload })).json(),
+    );
+    IntrospectTokenResponse.parse(
+      (await server.inject({ method: 'POST', url: '/v1/oauth2/introspect', headers, payload })).json(),
+    );
   });
 });

@@ -58,6 +58,7 @@ import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment
 import { cleanRateLimitsJob, cleanRateLimitsSchedule } from '../platform/http/rate-limit.js';
 import { cleanIdempotencyKeysJob, cleanIdempotencyKeysSchedule } from '../platform/http/idempotency.js';
 import { cleanOAuth2StoreJob, cleanOAuth2StoreSchedule } from './oauth2/oauth2.jobs.js';
+import { oauth2Routes } from './oauth2/oauth2.routes.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
 export const routes: AnyRoute[] = [
@@ -93,6 +94,8 @@ export const routes: AnyRoute[] = [
   ...taxReportRoutes,
   ...emailRoutes,
   ...fileRoutes,
+  // Described in OpenAPI only: served by oauth2/oauth2.http.ts (OAuth's wire).
+  ...oauth2Routes,
 ];
 
 /** Every background job the worker runs. */

@@ -88,6 +88,8 @@ export function shapeProblem(status: number, text: string): string | undefined {
     if (status !== 422) return 'RequestValidationError is not a 422';
     return wellFormed ? undefined : '422 detail is not a list of {loc, msg, type}';
   }
+  // OAuth's own calls answer RFC 6749's `{error, error_description}`.
+  if (typeof body.error_description === 'string') return undefined;
   return typeof body.detail === 'string' ? undefined : 'error body has no `detail` string';
 }
 

@@ -73,6 +73,8 @@ export interface WorldIds {
   /** An open invitation to join the organization, and the token of its link. */
   organizationInvite: string;
   organizationInviteToken: string;
+  /** An OAuth2 client the user registered. */
+  oauth2Client: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -243,6 +245,16 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     'list payment methods',
   );
 
+  const oauth2Client = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/oauth2/register',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_name: `${name} app`, redirect_uris: ['https://app.example.com/callback'] }),
+    }),
+    'oauth2 client',
+  );
+
   return {
     organizationId,
     slug,
@@ -286,6 +298,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       member: user.id,
       organizationInvite: invite.id,
       organizationInviteToken: /\/invite\/(polar_inv_[0-9A-Za-z]+)/.exec(inviteEmail.text_body)![1]!,
+      oauth2Client: oauth2Client.client_id,
     },
   };
 }
@@ -373,6 +386,7 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/tax-registrations/{id}': 'taxRegistration',
   '/v1/webhooks/endpoints/{id}': 'webhookEndpoint',
   '/v1/webhooks/events/{id}': 'webhookEvent',
+  '/v1/oauth2/register/{client_id}': 'oauth2Client',
 };
 
 /** The placeholders of a path template, each with the key of PATH_VALUE_SOURCES it is looked up by. */

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod/v4';
 import type { Config } from '../../config.js';
 import { WEB_DIST_DIR } from '../../paths.js';
 import { checkSameOrigin, resolveSubject, type AuthDeps } from '../../platform/auth/authenticate.js';
@@ -18,6 +17,7 @@ import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { createOAuth2Server, PROVIDER_ROUTES, withRequestSubjects, type SubType } from './oauth2.provider.js';
 import type { Provider } from './oidc-provider.js';
 import { ANONYMOUS, OAUTH2_RATE_LIMITS } from './oauth2.rate-limits.js';
+import { OAuth2ClientConfiguration } from './oauth2.schemas.js';
 import {
   findClientByClientId,
   findClientByRegistrationToken,
@@ -32,13 +32,7 @@ import {
   type ClientMetadata,
   type StoredClient,
 } from './oauth2.repository.js';
-import {
-  DEFAULT_CLIENT_SCOPE,
-  isAllowedRedirectUri,
-  isHttpUrl,
-  parseScopes,
-  plainChallengeAsS256,
-} from './oauth2.rules.js';
+import { isAllowedRedirectUri, isHttpUrl, parseScopes, plainChallengeAsS256 } from './oauth2.rules.js';
 
 /**
  * The authorization server over HTTP. The protocol endpoints (authorization, token, introspection,
@@ -73,27 +67,9 @@ interface Deps {
   clock: Clock;
 }
 
-const registrationBody = z.object({
-  redirect_uris: z.array(z.string()).min(1),
-  token_endpoint_auth_method: z
-    .enum(['client_secret_basic', 'client_secret_post', 'none'])
-    .default('client_secret_post'),
-  grant_types: z
-    .array(z.enum(['authorization_code', 'refresh_token']))
-    .min(1)
-    .default(['authorization_code', 'refresh_token']),
-  response_types: z.array(z.literal('code')).min(1).default(['code']),
-  scope: z.string().default(DEFAULT_CLIENT_SCOPE),
-  client_name: z.string().trim().min(1).max(256),
-  client_uri: z.string().nullish(),
-  logo_uri: z.string().nullish(),
-  tos_uri: z.string().nullish(),
-  policy_uri: z.string().nullish(),
-});
-
 /** The registration body checked into metadata, or the RFC 7591 error. */
 export function clientMetadataFrom(body: unknown): ClientMetadata {
-  const parsed = registrationBody.safeParse(body ?? {});
+  const parsed = OAuth2ClientConfiguration.safeParse(body ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.');

@@ -68,7 +68,8 @@ export class IdempotencyKeyInUse extends ApiError {
 export function acceptsIdempotencyKey(route: AnyRoute): boolean {
   return (
     (route.method === 'POST' || route.method === 'PATCH' || route.method === 'DELETE') &&
-    !route.path.startsWith('/v1/auth/')
+    !route.path.startsWith('/v1/auth/') &&
+    !route.oauth2
   );
 }
 

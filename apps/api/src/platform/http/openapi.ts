@@ -30,6 +30,19 @@ const ERROR_STATUS: Record<ErrorName, number> = {
   TooManyRequests: 429,
 };
 
+const OAUTH2_ERROR: JsonSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  required: ['error'],
+};
+
+const OAUTH2_ERROR_NAMES: Record<400 | 401 | 404 | 429, string> = {
+  400: 'OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)',
+  401: 'invalid_client or invalid_token',
+  404: 'Not found',
+  429: 'too_many_requests, with Retry-After',
+};
+
 class Components {
   readonly schemas: Record<string, JsonSchema> = {};
 
@@ -202,14 +215,21 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       };
     }
     const authenticated = !route.auth.optional;
-    if (authenticated) responses['401'] = errorResponse('Missing or invalid credentials', 'NamedError');
-    if (authenticated && route.auth.scopes.length > 0)
-      responses['403'] = errorResponse('Missing scope or not permitted', 'NamedError');
-    for (const name of route.errors ?? []) {
-      responses[String(ERROR_STATUS[name])] = errorResponse(name, 'NamedError');
+    if (route.oauth2) {
+      // OAuth's error body (RFC 6749 §5.2, RFC 7591 §3.2.2), whatever the status.
+      components.schemas.OAuth2Error ??= OAUTH2_ERROR;
+      for (const status of route.oauth2.errors)
+        responses[String(status)] = errorResponse(OAUTH2_ERROR_NAMES[status], 'OAuth2Error');
+    } else {
+      if (authenticated) responses['401'] = errorResponse('Missing or invalid credentials', 'NamedError');
+      if (authenticated && route.auth.scopes.length > 0)
+        responses['403'] = errorResponse('Missing scope or not permitted', 'NamedError');
+      for (const name of route.errors ?? []) {
+        responses[String(ERROR_STATUS[name])] = errorResponse(name, 'NamedError');
+      }
+      if (route.params || route.query || route.body)
+        responses['422'] = errorResponse('Validation error', 'HTTPValidationError');
     }
-    if (route.params || route.query || route.body)
-      responses['422'] = errorResponse('Validation error', 'HTTPValidationError');
 
     const security: unknown[] = [];
     if (route.auth.subjects.includes('organization')) security.push({ access_token: [] });
@@ -227,7 +247,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: components.named(route.body, 'input') } },
+              content: { [route.consumes ?? 'application/json']: { schema: components.named(route.body, 'input') } },
             },
           }
         : {}),

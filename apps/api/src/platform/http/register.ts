@@ -90,6 +90,8 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
 
   for (const route of routes) {
     if (route.developmentOnly && !deps.config.devMode) continue;
+    // OAuth's wire: described in OpenAPI, served by modules/oauth2/oauth2.http.ts.
+    if (route.oauth2) continue;
     const limits = limiter.rulesFor(route);
     const idempotent = acceptsIdempotencyKey(route);
     app.route({

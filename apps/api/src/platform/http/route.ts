@@ -97,6 +97,14 @@ export interface RouteDefinition<
   extension?: boolean;
   /** The body's media type when not JSON (the handler returns the text, e.g. a CSV export). */
   produces?: 'text/csv';
+  /** The request body's media type when not JSON. */
+  consumes?: 'application/x-www-form-urlencoded';
+  /**
+   * OAuth's own wire (RFC 6749, 7009, 7591, 7592, 7662): served by a plain route of modules/oauth2 and
+   * only described here, so registerRoutes leaves it alone. Its errors are `{error, error_description}`
+   * with these statuses; it takes no Idempotency-Key.
+   */
+  oauth2?: { errors: (400 | 401 | 404 | 429)[] };
   handler: (
     ctx: Context,
     input: RouteInput<
