@@ -126,6 +126,7 @@ describe('connecting an account in the portal', () => {
 
   it('refuses a replayed state, a state of another session, an unknown or expired state (403)', async () => {
     const { purchase, token } = await discordPurchase();
+    fake.discordAccount = { id: '888', name: 'replayed' };
     const first = await startConnect(token, 'discord');
     // Another session of the same customer cannot finish it, and that leaves it usable by its own.
     const otherSession = await sessionFor(purchase.customerId);
