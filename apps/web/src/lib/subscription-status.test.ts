@@ -33,6 +33,14 @@ describe('describeStatus', () => {
     expect(describeStatus(subscription, 'customer')).toEqual({ label, tone });
   });
 
+  it('says when a trial ends', () => {
+    const trial = { ...live, status: 'trialing' as const, trial_end: '2026-01-29T12:00:00.000Z' };
+    expect(describeStatus(trial, 'seller')).toMatchObject({
+      label: expect.stringMatching(/^Trial until .*2026$/),
+      tone: 'info',
+    });
+  });
+
   it('says when a subscription set to cancel ends, in each reader’s words', () => {
     expect(describeStatus(canceling, 'seller')).toMatchObject({
       label: expect.stringMatching(/^Cancels .*2026/),
@@ -52,6 +60,8 @@ describe('availableActions', () => {
 
   it('offers resume and revoke on a subscription set to cancel', () => {
     expect(availableActions(canceling)).toEqual({ cancel: false, uncancel: true, revoke: true, changeProduct: false });
+    const canceledTrial = { ...canceling, status: 'trialing' as const };
+    expect(availableActions(canceledTrial)).toMatchObject({ uncancel: true });
   });
 
   it('offers nothing once ended', () => {

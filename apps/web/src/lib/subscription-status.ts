@@ -9,6 +9,8 @@ export interface SubscriptionState {
   cancel_at_period_end: boolean;
   ends_at: string | null;
   ended_at: string | null;
+  /** When a free trial ends (docs/trials.md). */
+  trial_end?: string | null;
 }
 
 const STATUS: Record<Exclude<SubscriptionStatus, 'canceled'>, { tone: BadgeTone } & Record<Audience, string>> = {
@@ -31,6 +33,8 @@ export function describeStatus(
     return { label: `${verb} ${formatDate(subscription.ends_at)}`, tone: 'warning' };
   }
   const status = STATUS[subscription.status];
+  if (subscription.status === 'trialing' && subscription.trial_end)
+    return { label: `Trial until ${formatDate(subscription.trial_end)}`, tone: status.tone };
   return { label: status[audience], tone: status.tone };
 }
 
@@ -42,7 +46,10 @@ export function availableActions(subscription: SubscriptionState) {
   const isLive = BILLABLE.has(subscription.status) && !subscription.ended_at;
   return {
     cancel: isLive && !subscription.cancel_at_period_end && !subscription.ends_at,
-    uncancel: subscription.status === 'active' && subscription.cancel_at_period_end && !subscription.ended_at,
+    uncancel:
+      (subscription.status === 'active' || subscription.status === 'trialing') &&
+      subscription.cancel_at_period_end &&
+      !subscription.ended_at,
     revoke: isLive,
     changeProduct: isLive && !subscription.cancel_at_period_end,
   };

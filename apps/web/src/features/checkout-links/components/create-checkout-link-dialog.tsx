@@ -8,6 +8,8 @@ import { Checkbox, Input } from '../../../components/ui/input';
 import { Select, type SelectOption } from '../../../components/ui/select';
 import { useToast } from '../../../components/ui/toast';
 import { fieldError } from '../../../lib/api-error';
+import { TrialLengthFields } from '../../../components/trials/trial-length-fields';
+import { trialDraftOf, trialFields } from '../../../lib/trials';
 import { useCreateCheckoutLink } from '../api/create-checkout-link';
 import { useUpdateCheckoutLink } from '../api/update-checkout-link';
 
@@ -47,6 +49,7 @@ function initial(link?: CheckoutLink) {
     isDiscountCodeAllowed: link?.allow_discount_codes ?? true,
     isBillingAddressRequired: link?.require_billing_address ?? false,
     successUrl: link?.success_url ?? '',
+    trial: trialDraftOf(link),
   };
 }
 
@@ -60,7 +63,8 @@ export function CheckoutLinkFormDialog({
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(() => initial(link));
   const set = (patch: Partial<typeof form>) => setForm({ ...form, ...patch });
-  const { label, products, discountId, isDiscountCodeAllowed, isBillingAddressRequired, successUrl } = form;
+  const { label, products, discountId, isDiscountCodeAllowed, isBillingAddressRequired, successUrl, trial } = form;
+  const [trialError, setTrialError] = useState<string | null>(null);
   const create = useCreateCheckoutLink();
   const update = useUpdateCheckoutLink();
   const mutation = link ? update : create;
@@ -77,11 +81,15 @@ export function CheckoutLinkFormDialog({
 
   function close(next: boolean) {
     setOpen(next);
+    setTrialError(null);
     if (!next) mutation.reset();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const trialResult = trialFields(trial);
+    setTrialError(trialResult.error);
+    if (trialResult.error) return;
     const body = {
       label: label.trim() || null,
       products,
@@ -89,6 +97,8 @@ export function CheckoutLinkFormDialog({
       allow_discount_codes: isDiscountCodeAllowed,
       require_billing_address: isBillingAddressRequired,
       success_url: successUrl.trim() || null,
+      // Null: the products' own trial.
+      ...trialResult.fields,
     };
     const onSuccess = () => {
       toast(link ? 'Checkout link saved' : 'Checkout link created');
@@ -107,7 +117,10 @@ export function CheckoutLinkFormDialog({
       })}
       <Dialog open={open} onOpenChange={close} title={name ? `Edit “${name}”` : 'New checkout link'} size="lg">
         <form onSubmit={submit} className="space-y-4" noValidate>
-          <ApiErrorAlert error={error} shownFields={['label', 'products', 'success_url']} />
+          <ApiErrorAlert
+            error={error}
+            shownFields={['label', 'products', 'success_url', 'trial_interval', 'trial_interval_count']}
+          />
           <Field label="Label" hint="For you only, e.g. “Launch tweet”. Optional." error={fieldError(error, 'label')}>
             <Input value={label} onChange={(event) => set({ label: event.target.value })} />
           </Field>
@@ -145,6 +158,13 @@ export function CheckoutLinkFormDialog({
           >
             <Input type="url" value={successUrl} onChange={(event) => set({ successUrl: event.target.value })} />
           </Field>
+          <TrialLengthFields
+            draft={trial}
+            onChange={(next) => set({ trial: next })}
+            noneLabel="The product’s own trial"
+            intervalError={fieldError(error, 'trial_interval')}
+            countError={trialError ?? fieldError(error, 'trial_interval_count')}
+          />
           <div className="flex flex-col gap-2">
             <Checkbox
               label="Customers may enter discount codes"

@@ -4,6 +4,7 @@ import {
   customerPortalLicenseKeysList,
   customerPortalOrdersList,
   customerPortalSubscriptionsGet,
+  customerPortalSubscriptionsList,
   TesseraCore,
   type CustomerOrder,
   type CustomerSubscription,
@@ -20,7 +21,7 @@ export interface Purchase {
 
 /**
  * What the buyer got from this checkout, read with the customer session the confirmation opened: the
- * order (its receipt), the subscription (its next charge), and the license keys and files granted. The
+ * order (its receipt), the subscription (its next charge or its trial), and the license keys and files granted. The
  * dashboard's cookie is left out: these calls act as the customer only.
  */
 export async function getPurchase(token: string, checkoutId: string): Promise<Purchase> {
@@ -35,9 +36,12 @@ export async function getPurchase(token: string, checkoutId: string): Promise<Pu
     customerPortalDownloadablesList(core, { limit: 100 }, auth),
   ]);
   const order = orders.result.items.find((item) => item.checkout_id === checkoutId) ?? null;
+  // A free trial has no order yet: its subscription is found by the checkout that started it.
   const subscription = order?.subscription_id
     ? await customerPortalSubscriptionsGet(core, { id: order.subscription_id }, auth)
-    : null;
+    : ((await customerPortalSubscriptionsList(core, { limit: 20 }, auth)).result.items.find(
+        (item) => item.checkout_id === checkoutId,
+      ) ?? null);
   return { order, subscription, licenseKeys: licenseKeys.result.items, downloadables: downloadables.result.items };
 }
 
@@ -54,7 +58,7 @@ export function usePurchase(token: string | null, checkoutId: string, expectedGr
       const data = query.state.data;
       if (!data || query.state.dataUpdateCount > 30) return false;
       const granted = data.licenseKeys.length + data.downloadables.length;
-      return data.order === null || granted < expectedGrants ? 2000 : false;
+      return (data.order === null && data.subscription === null) || granted < expectedGrants ? 2000 : false;
     },
   });
 }

@@ -12,6 +12,7 @@ import {
   sellerSuccessUrl,
   SUCCESS_REDIRECT_SECONDS,
 } from '../logic/confirmation';
+import { trialWords } from '../logic/summary';
 import { EMBED_MESSAGE_TYPE, type CheckoutEmbedMessage } from '../logic/embed';
 import { unavailableStatus } from '../logic/status';
 import { CheckoutUnavailable } from './checkout-unavailable';
@@ -113,12 +114,15 @@ export function CheckoutConfirmation({
 
   const portal = customerSessionToken ? customerPortalUrl(checkout.organization.slug, customerSessionToken) : null;
   const subscription = checkout.product.recurring_interval !== null;
+  const trial = checkout.active_trial_interval !== null;
   return (
-    <Panel title="Thank you for your purchase!">
+    <Panel title={trial ? 'Your free trial has started!' : 'Thank you for your purchase!'}>
       <p className="text-sm text-slate-700">
-        {subscription
-          ? `Your subscription to ${checkout.product.name} is active.`
-          : `Your order of ${checkout.product.name} is complete.`}
+        {trial
+          ? `${trialWords(checkout)}. Nothing was charged today.`
+          : subscription
+            ? `Your subscription to ${checkout.product.name} is active.`
+            : `Your order of ${checkout.product.name} is complete.`}
       </p>
       <PurchaseSummary checkout={checkout} customerSessionToken={customerSessionToken} />
       <p className="text-sm text-slate-700">
@@ -193,6 +197,8 @@ function PurchaseSummary({
   const paid = order?.total_amount ?? checkout.total_amount;
   const currency = order?.currency ?? checkout.currency;
   const renews = subscription && subscription.status === 'active' && !subscription.cancel_at_period_end;
+  // A trial charges nothing now (the checkout's amounts are the first period's, charged at its end).
+  const trial = checkout.active_trial_interval !== null;
   return (
     <div className="space-y-4 text-left text-sm">
       <dl aria-label="Your purchase" className="divide-y divide-slate-100 rounded-md border border-slate-200 px-4 py-2">
@@ -200,8 +206,11 @@ function PurchaseSummary({
           {checkout.product.name}
           {interval && subscription ? ` · ${formatMoneyPerInterval(subscription.amount, currency, interval)}` : ''}
         </SummaryRow>
-        <SummaryRow term="Amount paid">{paid === 0 ? 'Free' : formatMoney(paid, currency)}</SummaryRow>
+        <SummaryRow term="Amount paid">{paid === 0 || trial ? 'Free' : formatMoney(paid, currency)}</SummaryRow>
         {renews && <SummaryRow term="Next charge">{formatDate(subscription.current_period_end)}</SummaryRow>}
+        {trial && subscription?.trial_end && (
+          <SummaryRow term="Free trial ends">{formatDate(subscription.trial_end)}</SummaryRow>
+        )}
       </dl>
       {purchase && purchase.licenseKeys.length > 0 && (
         <section aria-label="License keys">
@@ -236,6 +245,9 @@ function PurchaseSummary({
             ))}
           </ul>
         </section>
+      )}
+      {trial && !checkout.is_payment_form_required && (
+        <p>No card was asked for: add one in the customer portal before the trial ends to keep your subscription.</p>
       )}
       {order && customerSessionToken && (
         <p>

@@ -45,6 +45,11 @@ export function OrderSummary({ checkout, isUpdating }: OrderSummaryProps) {
         </span>
         <span>{summary.total.value}</span>
       </button>
+      {summary.trial && (
+        <p className="mt-2 rounded-md bg-blue-50 px-3 py-2 text-sm font-medium text-blue-900 lg:mt-0 lg:mb-3">
+          {summary.trial}
+        </p>
+      )}
       <div id={linesId} className={cn(open ? 'mt-4 block' : 'hidden', 'lg:mt-0 lg:block')}>
         <dl className={cn('space-y-2 text-sm transition-opacity', isUpdating && 'opacity-60')}>
           {summary.lines.map((line) => (

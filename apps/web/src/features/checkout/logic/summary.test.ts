@@ -6,6 +6,8 @@ import {
   discountDurationWords,
   discountLabel,
   orderSummary,
+  trialLength,
+  trialWords,
   priceLabel,
 } from './summary';
 
@@ -66,6 +68,7 @@ describe('orderSummary', () => {
       ],
       total: { label: 'Total', value: '$25.00' },
       renewal: null,
+      trial: null,
     });
   });
 
@@ -114,6 +117,42 @@ describe('orderSummary', () => {
     });
     expect(discounted.total).toEqual({ label: 'Total due today', value: '$20.00' });
     expect(discounted.renewal).toBe('Then $25.00 / month before taxes.');
+  });
+});
+
+describe('a free trial', () => {
+  const trial = {
+    product: monthly,
+    product_price: monthly.prices[0]!,
+    amount: 1200,
+    net_amount: 1200,
+    tax_amount: 0,
+    total_amount: 1200,
+    is_payment_required: false,
+    is_payment_setup_required: true,
+    active_trial_interval: 'day' as const,
+    active_trial_interval_count: 14,
+  };
+
+  it('says it is free for its length, then what the first period costs, and nothing is due today', () => {
+    const summary = orderSummary(checkoutFixture(trial));
+    expect(summary.trial).toBe('Free for 14 days, then $12.00 / month');
+    expect(summary.total).toEqual({ label: 'Total due today', value: '$0.00' });
+    expect(
+      trialWords(checkoutFixture({ ...trial, active_trial_interval: 'month', active_trial_interval_count: 1 })),
+    ).toBe('Free for 1 month, then $12.00 / month');
+    expect(
+      trialWords(checkoutFixture({ ...trial, active_trial_interval: null, active_trial_interval_count: null })),
+    ).toBe(null);
+  });
+
+  it('starts the trial instead of paying', () => {
+    expect(confirmLabel(checkoutFixture(trial))).toBe('Start trial');
+  });
+
+  it('words every length', () => {
+    expect(trialLength('week', 2)).toBe('2 weeks');
+    expect(trialLength('year', 1)).toBe('1 year');
   });
 });
 

@@ -74,12 +74,41 @@ export interface Summary {
   total: SummaryLine;
   /** For a subscription whose discount ends: what later payments are, before taxes. */
   renewal: string | null;
+  /** A free trial: "Free for 14 days, then $12.00 / month". */
+  trial: string | null;
+}
+
+type TrialInterval = NonNullable<CheckoutPublic['active_trial_interval']>;
+
+/** A trial's length: "14 days", "1 month". */
+export function trialLength(interval: TrialInterval, count: number): string {
+  return `${count} ${interval}${count === 1 ? '' : 's'}`;
+}
+
+type TrialFields = 'active_trial_interval' | 'active_trial_interval_count';
+
+/** The trial the checkout gives, worded: "Free for 14 days, then $12.00 / month"; null without one. */
+export function trialWords(
+  checkout: Pick<CheckoutPublic, TrialFields | 'total_amount' | 'currency' | 'product'>,
+): string | null {
+  const { active_trial_interval: interval, active_trial_interval_count: count } = checkout;
+  if (!interval || !count) return null;
+  const then = formatMoney(checkout.total_amount, checkout.currency);
+  return `Free for ${trialLength(interval, count)}, then ${then}${perInterval(checkout.product.recurring_interval)}`;
 }
 
 export function orderSummary(
   checkout: Pick<
     CheckoutPublic,
-    'amount' | 'discount_amount' | 'net_amount' | 'tax_amount' | 'total_amount' | 'currency' | 'discount' | 'product'
+    | 'amount'
+    | 'discount_amount'
+    | 'net_amount'
+    | 'tax_amount'
+    | 'total_amount'
+    | 'currency'
+    | 'discount'
+    | 'product'
+    | TrialFields
   >,
 ): Summary {
   const money = (amount: number) => formatMoney(amount, checkout.currency);
@@ -101,7 +130,20 @@ export function orderSummary(
   const interval = checkout.product.recurring_interval;
   // Every payment of the subscription is today's total unless a discount will run out.
   const discountEnds = interval !== null && checkout.discount !== null && checkout.discount.duration !== 'forever';
+  const trial = trialWords(checkout);
+  if (trial) {
+    // The amounts are the first period's, charged when the trial ends: nothing is due today.
+    return {
+      lines,
+      total: { label: 'Total due today', value: money(0) },
+      renewal: discountEnds
+        ? `After the discount, ${money(checkout.amount)}${perInterval(interval)} before taxes.`
+        : null,
+      trial,
+    };
+  }
   return {
+    trial: null,
     lines,
     total: {
       label: discountEnds ? 'Total due today' : 'Total',
@@ -111,10 +153,11 @@ export function orderSummary(
   };
 }
 
-/** The pay button: "Pay $25.00", "Subscribe", "Get it for free". */
+/** The pay button: "Pay $25.00", "Subscribe", "Start trial", "Get it for free". */
 export function confirmLabel(
-  checkout: Pick<CheckoutPublic, 'total_amount' | 'currency' | 'is_payment_required' | 'product'>,
+  checkout: Pick<CheckoutPublic, 'total_amount' | 'currency' | 'is_payment_required' | 'product' | TrialFields>,
 ): string {
+  if (checkout.active_trial_interval) return 'Start trial';
   if (checkout.product.recurring_interval) return 'Subscribe';
   return checkout.is_payment_required
     ? `Pay ${formatMoney(checkout.total_amount, checkout.currency)}`

@@ -14,6 +14,25 @@ import { ProductGallery } from '../../../components/files/product-gallery';
 import { describePriceWithNext, nextPeriodAmount } from '../../../components/subscriptions/subscription-price';
 import { chargeWords } from '../../../components/subscriptions/change-preview';
 import { usePreviewSubscription } from '../api/preview-subscription';
+import { usePaymentMethods } from '../api/get-payment-methods';
+
+/**
+ * A trial with no card to bill (a card-less trial): it ends at the trial end unless the customer adds
+ * one (docs/trials.md). Shown while the saved cards say there is no default.
+ */
+function TrialCardPrompt({ subscription }: { subscription: CustomerSubscription }) {
+  const { slug } = usePortalSession();
+  const trialing = subscription.status === 'trialing' && !subscription.cancel_at_period_end;
+  const { data } = usePaymentMethods({ page: 1, limit: 100 });
+  if (!trialing || !data || data.items.some((method) => method.default)) return null;
+  return (
+    <Alert tone="info" title={`Add a card to keep ${subscription.product.name} after your trial.`}>
+      Your free trial ends on {formatDate(subscription.trial_end)}. Add a card on the{' '}
+      <TextLink to={portalPath(slug, '/payment-methods')}>Payment methods</TextLink> page and the subscription
+      continues; without one it ends then, and nothing is charged.
+    </Alert>
+  );
+}
 
 export function SubscriptionDetails({ subscription }: { subscription: CustomerSubscription }) {
   const { slug } = usePortalSession();
@@ -25,6 +44,7 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">{describeRenewal(subscription)}</p>
+      <TrialCardPrompt subscription={subscription} />
       {subscription.status === 'past_due' && (
         <Alert tone="error" title="Your last payment for this subscription failed.">
           Add a working card as your default on the{' '}
@@ -47,6 +67,11 @@ export function SubscriptionDetails({ subscription }: { subscription: CustomerSu
             <DetailRow label="Status">
               <SubscriptionStatusBadge subscription={subscription} audience="customer" />
             </DetailRow>
+            {subscription.trial_end && (
+              <DetailRow label="Free trial">
+                {formatDate(subscription.trial_start)} – {formatDate(subscription.trial_end)}
+              </DetailRow>
+            )}
             <DetailRow label="Started">{formatDate(subscription.started_at)}</DetailRow>
             <DetailRow label="Current period">
               {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}

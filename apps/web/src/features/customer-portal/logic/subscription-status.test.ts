@@ -8,6 +8,10 @@ const live = {
   ends_at: null as string | null,
   ended_at: null as string | null,
   current_period_end: '2026-02-15T12:00:00.000Z' as string | null,
+  trial_end: null as string | null,
+  amount: 1200,
+  currency: 'usd',
+  recurring_interval: 'month' as const,
 };
 const canceling = { ...live, cancel_at_period_end: true, ends_at: '2026-02-15T12:00:00.000Z' };
 const ended = { ...live, status: 'canceled' as const, ended_at: '2026-01-20T12:00:00.000Z' };
@@ -17,6 +21,14 @@ describe('describeRenewal', () => {
     expect(describeRenewal(live)).toMatch(/^Renews on .*2026\.$/);
     expect(describeRenewal(canceling)).toMatch(/^Canceled: you keep access until .*2026, and it will not renew\.$/);
     expect(describeRenewal(ended)).toMatch(/^Ended on /);
+  });
+
+  it('says when a free trial ends and what is charged then, or that nothing is once canceled', () => {
+    const trial = { ...live, status: 'trialing' as const, trial_end: '2026-01-29T12:00:00.000Z' };
+    expect(describeRenewal(trial)).toMatch(/^Free trial until .*2026, then \$12\.00 \/ month\.$/);
+    expect(describeRenewal({ ...trial, cancel_at_period_end: true, ends_at: trial.trial_end })).toMatch(
+      /^Canceled: your free trial ends on .*2026, and nothing will be charged\.$/,
+    );
   });
 });
 

@@ -5,12 +5,25 @@ import { formatDate, formatMoneyPerInterval } from '../../../lib/format';
 export function describeRenewal(
   subscription: Pick<
     CustomerSubscription,
-    'status' | 'cancel_at_period_end' | 'ends_at' | 'ended_at' | 'current_period_end'
+    | 'status'
+    | 'cancel_at_period_end'
+    | 'ends_at'
+    | 'ended_at'
+    | 'current_period_end'
+    | 'trial_end'
+    | 'amount'
+    | 'currency'
+    | 'recurring_interval'
   >,
 ): string {
   if (subscription.ended_at) return `Ended on ${formatDate(subscription.ended_at)}.`;
+  const trial = subscription.status === 'trialing' && subscription.trial_end;
   if (subscription.cancel_at_period_end || subscription.ends_at)
-    return `Canceled: you keep access until ${formatDate(subscription.ends_at ?? subscription.current_period_end)}, and it will not renew.`;
+    return trial
+      ? `Canceled: your free trial ends on ${formatDate(subscription.trial_end)}, and nothing will be charged.`
+      : `Canceled: you keep access until ${formatDate(subscription.ends_at ?? subscription.current_period_end)}, and it will not renew.`;
+  if (trial)
+    return `Free trial until ${formatDate(subscription.trial_end)}, then ${formatMoneyPerInterval(subscription.amount, subscription.currency, subscription.recurring_interval)}.`;
   if (subscription.status === 'incomplete' || subscription.status === 'incomplete_expired')
     return 'The first payment has not gone through.';
   return subscription.current_period_end

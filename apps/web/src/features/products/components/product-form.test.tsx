@@ -279,4 +279,41 @@ describe('ProductForm', () => {
       '/dashboard/acme/benefits',
     );
   });
+
+  it('edits the free trial of a recurring product: its length, the card and once per customer', async () => {
+    const user = userEvent.setup();
+    const current = product({
+      recurring_interval: 'month',
+      is_recurring: true,
+      trial_interval: 'day',
+      trial_interval_count: 14,
+    });
+    const api = fakeApi({ [`PATCH /v1/products/${PRODUCT_ID}`]: ok(current) });
+    renderForm({ product: current });
+
+    const count = screen.getByLabelText('Number of days');
+    await user.clear(count);
+    await user.type(count, '0');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Enter a whole number from 1.')).toBeTruthy();
+    expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)).toEqual([]);
+
+    await user.clear(count);
+    await user.type(count, '30');
+    await user.click(screen.getByRole('checkbox', { name: 'Ask for a card to start the trial' }));
+    await user.click(screen.getByRole('checkbox', { name: 'One trial per customer' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)).toHaveLength(1));
+    expect(api.of('PATCH', `/v1/products/${PRODUCT_ID}`)[0]!.body).toMatchObject({
+      trial_interval: 'day',
+      trial_interval_count: 30,
+      trial_requires_payment_method: false,
+      trial_once_per_customer: false,
+    });
+  });
+
+  it('offers no trial on a one-time product, and sends none', async () => {
+    renderForm({ product: product() });
+    expect(screen.queryByLabelText('Free trial')).toBeNull();
+  });
 });

@@ -4,7 +4,9 @@ import { Alert, ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
+import { Checkbox, Input, Textarea } from '../../../components/ui/input';
+import { TrialLengthFields } from '../../../components/trials/trial-length-fields';
+import { trialDraftOf, trialFields } from '../../../lib/trials';
 import { Select, type SelectOption } from '../../../components/ui/select';
 import { fieldError } from '../../../lib/api-error';
 import { useCreateProduct } from '../api/create-product';
@@ -82,6 +84,9 @@ export function ProductForm(props: ProductFormProps) {
   );
   const [attachedFields, setAttachedFields] = useState(() => attachedFieldDrafts(product));
   const [medias, setMedias] = useState(product?.medias ?? []);
+  const [trial, setTrial] = useState(() => trialDraftOf(product));
+  const [trialRequiresCard, setTrialRequiresCard] = useState(product?.trial_requires_payment_method ?? true);
+  const [trialOncePerCustomer, setTrialOncePerCustomer] = useState(product?.trial_once_per_customer ?? true);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const create = useCreateProduct();
   const update = useUpdateProduct();
@@ -138,6 +143,8 @@ export function ProductForm(props: ProductFormProps) {
       if (result.price) prices.push(result.price);
     });
     if (kept.length + drafts.length === 0) errors.prices = 'Add at least one price.';
+    const trialResult = trialFields(billing === 'once' ? { ...trial, interval: 'none' } : trial);
+    if (trialResult.error) errors.trial_interval_count = trialResult.error;
     setLocalErrors(errors);
     if (Object.keys(errors).length > 0) return;
 
@@ -148,6 +155,14 @@ export function ProductForm(props: ProductFormProps) {
       recurring_interval,
       attached_custom_fields: attachedCustomFieldsBody(attachedFields),
       medias: medias.map((media) => media.id),
+      // A one-time product has no trial (docs/trials.md).
+      ...(recurring_interval
+        ? {
+            ...trialResult.fields,
+            trial_requires_payment_method: trialRequiresCard,
+            trial_once_per_customer: trialOncePerCustomer,
+          }
+        : {}),
     };
     void save(
       current
@@ -164,6 +179,10 @@ export function ProductForm(props: ProductFormProps) {
     'name',
     'description',
     'recurring_interval',
+    'trial_interval',
+    'trial_interval_count',
+    'trial_requires_payment_method',
+    'trial_once_per_customer',
     'prices',
     'medias',
     ...medias.map((_, index) => `medias.${index}`),
@@ -251,6 +270,37 @@ export function ProductForm(props: ProductFormProps) {
             </Button>
           </div>
         </Card>
+        {billing !== 'once' && (
+          <Card>
+            <CardTitle>Free trial</CardTitle>
+            <div className="space-y-4">
+              <TrialLengthFields
+                draft={trial}
+                onChange={setTrial}
+                noneLabel="No free trial"
+                intervalError={errorFor('trial_interval')}
+                countError={errorFor('trial_interval_count')}
+              />
+              {trial.interval !== 'none' && (
+                <div className="flex flex-col gap-2">
+                  <Checkbox
+                    label="Ask for a card to start the trial"
+                    checked={trialRequiresCard}
+                    onChange={(event) => setTrialRequiresCard(event.target.checked)}
+                  />
+                  <p className="text-xs text-slate-600">
+                    Without a card, the subscription ends with the trial unless the customer adds one in the portal.
+                  </p>
+                  <Checkbox
+                    label="One trial per customer"
+                    checked={trialOncePerCustomer}
+                    onChange={(event) => setTrialOncePerCustomer(event.target.checked)}
+                  />
+                </div>
+              )}
+            </div>
+          </Card>
+        )}
         <ProductMediaFieldset
           organizationId={organizationId}
           medias={medias}

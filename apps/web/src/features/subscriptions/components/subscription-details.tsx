@@ -21,6 +21,8 @@ function lifecycle(subscription: Subscription): string {
   if (subscription.ended_at) return `Ended on ${formatDate(subscription.ended_at)}.`;
   if (subscription.cancel_at_period_end || subscription.ends_at)
     return `Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}; it will not renew.`;
+  if (subscription.status === 'trialing' && subscription.trial_end)
+    return `Free trial until ${formatDate(subscription.trial_end)}; the first period is charged then.`;
   if (subscription.current_period_end) return `Renews on ${formatDate(subscription.current_period_end)}.`;
   return 'Renews at the end of each period.';
 }
@@ -47,6 +49,11 @@ export function SubscriptionDetails({ subscription, dashboardPath }: Subscriptio
           <Row label="Current period">
             {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}
           </Row>
+          {subscription.trial_end && (
+            <Row label="Free trial">
+              {formatDate(subscription.trial_start)} – {formatDate(subscription.trial_end)}
+            </Row>
+          )}
           <Row label="Started">{formatDateTime(subscription.started_at)}</Row>
           {subscription.canceled_at && <Row label="Canceled">{formatDateTime(subscription.canceled_at)}</Row>}
           {subscription.ended_at && <Row label="Ended">{formatDateTime(subscription.ended_at)}</Row>}
