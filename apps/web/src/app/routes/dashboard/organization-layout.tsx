@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { APIError } from '@tessera/sdk';
-import { useEffect, useState } from 'react';
-import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiErrorAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -38,12 +38,20 @@ const NAVIGATION = [
 
 /**
  * Membership can end while a page is open (another member removed this user). The API then answers
- * 404 (or 403) to everything of the organization: on the first such answer the list of organizations
- * is fetched again, and the layout below says the user is no longer a member instead of showing
- * cached pages.
+ * 404 (or 403) to everything of the organization, and lists come back empty. So the list of
+ * organizations is fetched again on every move to another page and on the first such refusal, and the
+ * layout below says the user is no longer a member instead of showing cached pages.
  */
-function useRecheckMembershipOnDenial() {
+function useRecheckMembership() {
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    // Not on the first page: the list was just fetched to show it.
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    void queryClient.invalidateQueries({ queryKey: ORGANIZATIONS_QUERY_KEY });
+  }, [queryClient, pathname]);
   useEffect(() => {
     const denied = (error: unknown) =>
       error instanceof APIError && (error.statusCode === 404 || error.statusCode === 403);
@@ -66,7 +74,7 @@ function useRecheckMembershipOnDenial() {
 export function Component() {
   const { slug } = useParams();
   const organizations = useOrganizations();
-  useRecheckMembershipOnDenial();
+  useRecheckMembership();
   const user = useUser();
   const signOut = useSignOut();
   const navigate = useNavigate();
