@@ -57,7 +57,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path, fullPage: true });
 }
 
-/** Creates an account on /signup and its first organization; ends on the organization's products page. */
+/** Creates an account on /signup and its first organization; ends on the organization's home, the overview. */
 export async function signUp(page: Page, email: string, password: string, organizationName: string): Promise<void> {
   await page.goto('/signup');
   await page.getByLabel('Email').fill(email);
@@ -65,7 +65,7 @@ export async function signUp(page: Page, email: string, password: string, organi
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByLabel('Organization name').fill(organizationName);
   await page.getByRole('button', { name: 'Create organization' }).click();
-  await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
 }
 
 /** A link of the seller dashboard's navigation, by its exact name. */

@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('catalog pages in the browser', () => {
 
   it('signs up and creates an organization', async () => {
     await signUp(page, 'hedy@example.com', 'correct horse battery', 'Catalog Works');
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/${SLUG}/products`);
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/${SLUG}/overview`);
 
     const row = await server.runtime.database.db
       .selectFrom('organizations')

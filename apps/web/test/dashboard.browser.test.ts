@@ -57,8 +57,15 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
     await page.getByLabel('Organization name').fill('Acme Software');
     expect(await page.getByLabel('Slug').inputValue()).toBe('acme-software');
     await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/dashboard/acme-software/products');
+    // The organization's home is its overview.
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/acme-software/overview');
+    await page.getByText('No orders yet.').waitFor();
+    await expectNoSeriousA11yViolations(page, 'overview, empty');
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Products', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'No products yet' }).waitFor();
     await expectNoSeriousA11yViolations(page, 'products, empty');
   });
@@ -161,6 +168,7 @@ describe.skipIf(!hasChromium)('seller dashboard in the browser', () => {
 
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Sign-in returns to the page asked for before it.
     await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/acme-software/products');
     await page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'Pro plan' }).waitFor();

@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)('a seller, two buyers and a customer, end to end',
 
   it('the seller signs up and creates an organization', async () => {
     await signUp(seller, 'grace@example.com', 'a long enough password', 'Journey Software');
-    await shot(seller, 'seller-products-empty');
+    await shot(seller, 'seller-overview-empty');
   });
 
   it('creates a license key benefit and a monthly product that grants it', async () => {

@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium)('refunds in the dashboard', () => {
     await page.getByLabel('Email').fill(seller.email);
     await page.getByLabel('Password').fill(seller.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
   });
 
   afterAll(async () => {

@@ -81,8 +81,8 @@ describe.skipIf(!hasChromium)('sales pages in the browser', () => {
     await page.getByLabel('Email').fill(seller.email);
     await page.getByLabel('Password').fill(seller.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/${SLUG}/products`);
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/${SLUG}/overview`);
   });
 
   it('lists the orders with the revenue of the last 30 days, and filters them by customer', async () => {

@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
 
   it('signs up and creates an organization; its integration gets a token', async () => {
     await signUp(page, 'grace@example.com', 'correct horse battery', 'Nimbus Tools');
-    expect(new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/products');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/overview');
 
     const row = await server.runtime.database.db
       .selectFrom('organizations')
@@ -403,8 +403,8 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await page.getByRole('heading', { name: 'New organization' }).waitFor();
       await page.getByLabel('Organization name').fill('Second Shop');
       await page.getByRole('button', { name: 'Create organization' }).click();
-      await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
-      expect(new URL(page.url()).pathname).toBe('/dashboard/second-shop/products');
+      await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/dashboard/second-shop/overview');
 
       // Each organization has its own data.
       await nav('Custom fields').click();
@@ -419,7 +419,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       expect(items[2]).toBe('Create organization');
       await screenshot(page, 'organization-switcher');
       await menu.getByRole('menuitem', { name: 'Nimbus Tools Ltd' }).click();
-      await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/products');
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/nimbus-tools/overview');
       await page.getByRole('button', { name: 'Organization: Nimbus Tools Ltd. Switch organization' }).waitFor();
       await nav('Custom fields').click();
       await page

@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('usage in the browser', () => {
     await page.getByLabel('Email').fill(seller.email);
     await page.getByLabel('Password').fill(seller.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Products', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
     await nav('Meters').click();
     await page.getByRole('heading', { name: 'Meters', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'No meters yet' }).waitFor();

@@ -25,7 +25,7 @@ export function createRouter() {
               path: ':slug',
               lazy: () => import('./routes/dashboard/organization-layout'),
               children: [
-                { index: true, element: <Navigate to="products" replace /> },
+                { index: true, element: <Navigate to="overview" replace /> },
                 { path: 'overview', lazy: () => import('./routes/dashboard/overview') },
                 { path: 'products', lazy: () => import('./routes/dashboard/products') },
                 { path: 'products/new', lazy: () => import('./routes/dashboard/product-new') },
