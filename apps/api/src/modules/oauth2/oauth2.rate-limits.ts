@@ -15,8 +15,9 @@ const MINUTE = 60;
 
 export const ANONYMOUS: Subject = { kind: 'anonymous' };
 
-function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
+/** How a client is counted: the digest of its id (ids of any length make keys of one). */
+export function clientIdentity(clientId: string): string {
+  return createHash('sha256').update(clientId).digest('base64url').slice(0, 22);
 }
 
 /** The client a token, introspection or revocation request names, if any. */
@@ -54,7 +55,7 @@ export const OAUTH2_RATE_LIMITS: RateLimitRule[] = [
     applies: everyCall,
     identity: ({ request }) => {
       const clientId = clientIdOf(request);
-      return clientId && digest(clientId);
+      return clientId && clientIdentity(clientId);
     },
     limits: [{ limit: 300, windowSeconds: MINUTE }],
     scaled: true,
