@@ -3,7 +3,9 @@ import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
 const variants = {
-  primary: 'bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-300',
+  // The accent variables are the organization's brand colour in the checkout and the portal.
+  primary:
+    'bg-(--accent,var(--color-blue-700)) text-(--on-accent,var(--color-white)) hover:bg-(--accent-hover,var(--color-blue-800)) disabled:opacity-50',
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 disabled:text-slate-400',
   danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-300',
   ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',

@@ -10,7 +10,10 @@ import { useUser } from '../../../features/auth/api/get-user';
 import { useSignOut } from '../../../features/auth/api/sign-out';
 import { ORGANIZATIONS_QUERY_KEY, useOrganizations } from '../../../features/organizations/api/get-organizations';
 import { OrganizationSwitcher } from '../../../features/organizations/components/organization-switcher';
+import { CommandPalette } from '../../../features/search/components/command-palette';
+import { ThemeToggle } from '../../../components/theme/theme-toggle';
 import { cn } from '../../../lib/cn';
+import { useDocumentTheme, useThemePreference } from '../../../lib/theme';
 
 const NAVIGATION = [
   { to: 'overview', label: 'Overview' },
@@ -79,6 +82,8 @@ export function Component() {
   const signOut = useSignOut();
   const navigate = useNavigate();
   const [isMenuOpen, setIsMenuOpen] = useState(false);
+  const { preference, theme, setPreference } = useThemePreference();
+  useDocumentTheme(theme);
 
   if (organizations.isPending) return <Loading label="Loading organization…" />;
   if (organizations.isError)
@@ -106,6 +111,9 @@ export function Component() {
   const sidebar = (
     <>
       <OrganizationSwitcher current={organization} organizations={organizations.data} />
+      <div className="mt-4">
+        <CommandPalette organizationId={organization.id} basePath={`/dashboard/${organization.slug}`} />
+      </div>
       <nav aria-label="Dashboard" className="mt-6 flex flex-col gap-1">
         {NAVIGATION.map((item) => (
           <NavLink
@@ -125,6 +133,9 @@ export function Component() {
         ))}
       </nav>
       <div className="mt-auto border-t border-slate-200 pt-4 text-sm">
+        <div className="mb-3">
+          <ThemeToggle value={preference} onChange={setPreference} />
+        </div>
         <p className="truncate text-slate-600" title={user.data?.email}>
           {user.data?.email}
         </p>

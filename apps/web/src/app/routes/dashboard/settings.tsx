@@ -1,5 +1,6 @@
 import { PageHeader } from '../../../components/ui/page-header';
 import { OrganizationIdentifiers } from '../../../features/organizations/components/organization-identifiers';
+import { BrandingSettingsCard } from '../../../features/organizations/components/branding-settings-card';
 import { OrganizationSettingsForm } from '../../../features/organizations/components/organization-settings-form';
 import { TestClockCard } from '../../../features/test-clock/components/test-clock-card';
 import { EmailOutboxCard } from '../../../features/emails/components/email-outbox-card';
@@ -11,11 +12,12 @@ export function Component() {
     <>
       <PageHeader
         title="Settings"
-        description="Your organization's public profile, subscription rules and customer emails."
+        description="Your organization's public profile, subscription rules, customer emails and checkout branding."
       />
       <div className="space-y-6">
         <OrganizationIdentifiers organization={organization} />
         <OrganizationSettingsForm key={organization.id} organization={organization} />
+        <BrandingSettingsCard key={`branding-${organization.id}`} organization={organization} />
         <TestClockCard organizationId={organization.id} />
         <EmailOutboxCard organizationId={organization.id} />
       </div>

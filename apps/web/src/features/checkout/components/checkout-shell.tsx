@@ -1,10 +1,11 @@
 import type { Organization } from '@tessera/sdk';
 import type { ReactNode } from 'react';
+import { useDocumentBranding } from '../../../components/branding/use-document-branding';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 
 export interface CheckoutShellProps {
-  organization?: Pick<Organization, 'name' | 'avatar_url'>;
+  organization?: Pick<Organization, 'name' | 'avatar_url'> & Partial<Pick<Organization, 'branding_settings'>>;
   /** Inside a seller's page: no header, a close button instead. */
   embedded: boolean;
   onClose(): void;
@@ -13,6 +14,8 @@ export interface CheckoutShellProps {
 
 /** The frame of the hosted checkout: the seller's name on top, or minimal chrome when embedded. */
 export function CheckoutShell({ organization, embedded, onClose, children }: CheckoutShellProps) {
+  useDocumentBranding(organization?.branding_settings);
+  const showLogo = organization?.branding_settings?.show_logo ?? true;
   return (
     <div className={cn('min-h-screen', embedded ? 'bg-white' : 'bg-slate-50')}>
       {organization && <title>{`Checkout · ${organization.name}`}</title>}
@@ -26,7 +29,7 @@ export function CheckoutShell({ organization, embedded, onClose, children }: Che
         organization && (
           <header className="border-b border-slate-200 bg-white">
             <div className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-4 sm:px-6">
-              {organization.avatar_url && (
+              {showLogo && organization.avatar_url && (
                 <img src={organization.avatar_url} alt="" className="size-8 rounded-full object-cover" />
               )}
               <span className="text-base font-semibold text-slate-900">{organization.name}</span>

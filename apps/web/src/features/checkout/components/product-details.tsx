@@ -8,7 +8,9 @@ export function ProductDetails({ checkout }: { checkout: CheckoutPublic }) {
   const benefits = product.benefits.filter((benefit) => benefit.description.trim() !== '');
   return (
     <div className="space-y-2">
-      <ProductGallery medias={product.medias} productName={product.name} className="mb-4 max-w-md" />
+      {(checkout.organization.branding_settings?.show_product_images ?? true) && (
+        <ProductGallery medias={product.medias} productName={product.name} className="mb-4 max-w-md" />
+      )}
       <h1 className="text-xl font-semibold text-slate-900">{product.name}</h1>
       <p className="text-sm text-slate-600">{billingWords(product.recurring_interval)}</p>
       {product.description && <p className="text-sm whitespace-pre-line text-slate-700">{product.description}</p>}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
+import { useDocumentBranding } from '../../../components/branding/use-document-branding';
 
 export function portalPath(slug: string, path = ''): string {
   return `/portal/${encodeURIComponent(slug)}${path}`;
@@ -20,7 +21,7 @@ const NAVIGATION = [
 ];
 
 export interface PortalShellProps {
-  organization: Pick<Organization, 'name' | 'slug' | 'avatar_url'>;
+  organization: Pick<Organization, 'name' | 'slug' | 'avatar_url'> & Partial<Pick<Organization, 'branding_settings'>>;
   /** Who is signed in, with the way out; absent when there is no session. */
   account?: { email: string; onSignOut(): void };
   /** The customer has meters: the Usage page is in the navigation. */
@@ -31,7 +32,7 @@ export interface PortalShellProps {
 }
 
 function OrganizationMark({ organization }: { organization: PortalShellProps['organization'] }) {
-  if (organization.avatar_url)
+  if (organization.avatar_url && (organization.branding_settings?.show_logo ?? true))
     return <img src={organization.avatar_url} alt="" className="size-9 shrink-0 rounded-full object-cover" />;
   return (
     <span
@@ -51,6 +52,7 @@ export function PortalShell({
   hasDownloads = false,
   children,
 }: PortalShellProps) {
+  useDocumentBranding(organization.branding_settings);
   const navigation = NAVIGATION.filter((item) => (hasUsage || !item.isUsage) && (hasDownloads || !item.isDownloads));
   return (
     <div className="min-h-screen bg-slate-50">

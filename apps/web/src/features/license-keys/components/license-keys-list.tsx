@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { ApiErrorAlert } from '../../../components/ui/alert';
+import { BulkActionBar, SelectRowCheckbox, useRowSelection } from '../../../components/ui/bulk-actions';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Field } from '../../../components/ui/field';
 import { PagedTable, usePage } from '../../../components/ui/paged-list';
@@ -8,7 +10,8 @@ import { Select } from '../../../components/ui/select';
 import { TextLink } from '../../../components/ui/text-link';
 import { formatDate } from '../../../lib/format';
 import { useLicenseKeyBenefits } from '../api/get-license-key-benefits';
-import { useLicenseKeys } from '../api/get-license-keys';
+import { LICENSE_KEYS_QUERY_KEY, useLicenseKeys } from '../api/get-license-keys';
+import { updateLicenseKey } from '../api/update-license-key';
 import { formatUsage, LicenseKeyStatusBadge } from './license-key-status';
 
 const ALL_BENEFITS = 'all';
@@ -35,6 +38,9 @@ export function LicenseKeysList({ organizationId, basePath, customersPath }: Lic
     { value: ALL_BENEFITS, label: 'All benefits' },
     ...(benefits.data ?? []).map((benefit) => ({ value: benefit.id, label: benefit.description })),
   ];
+  const selection = useRowSelection<NonNullable<typeof query.data>['items'][number]>();
+  const rows = query.data?.items ?? [];
+  const queryClient = useQueryClient();
   const benefitName = (id: string) => benefits.data?.find((benefit) => benefit.id === id)?.description ?? '—';
 
   return (
@@ -45,6 +51,23 @@ export function LicenseKeysList({ organizationId, basePath, customersPath }: Lic
         </Field>
       )}
       <ApiErrorAlert error={benefits.error} />
+      <BulkActionBar
+        items={selection.items}
+        nameOf={(key) => `${key.display_key} (${key.customer.email})`}
+        noun={{ one: 'license key', many: 'license keys' }}
+        verb="Revoke"
+        done="revoked"
+        consequence="Revoked keys stop validating at once and cannot be activated again. This cannot be undone here."
+        hasPage={rows.length > 0}
+        allOnPageSelected={selection.allSelected(rows)}
+        onTogglePage={() => selection.togglePage(rows)}
+        onClear={selection.clear}
+        action={(key) => updateLicenseKey({ id: key.id, body: { status: 'revoked' } })}
+        onFinished={(outcome) => {
+          selection.clear();
+          if (outcome.succeeded.length) void queryClient.invalidateQueries({ queryKey: LICENSE_KEYS_QUERY_KEY });
+        }}
+      />
       <PagedTable
         query={query}
         loadingLabel="Loading license keys…"
@@ -62,6 +85,17 @@ export function LicenseKeysList({ organizationId, basePath, customersPath }: Lic
         }
         label="License keys"
         columns={[
+          {
+            header: 'Select',
+            hideHeader: true,
+            cell: (key) => (
+              <SelectRowCheckbox
+                label={`Select ${key.display_key}`}
+                checked={selection.has(key.id)}
+                onChange={() => selection.toggle(key)}
+              />
+            ),
+          },
           {
             header: 'Key',
             cell: (key) => (

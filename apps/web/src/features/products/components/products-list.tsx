@@ -1,7 +1,9 @@
 import type { Product } from '@tessera/sdk';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { ApiErrorAlert } from '../../../components/ui/alert';
+import { BulkActionBar, SelectRowCheckbox, useRowSelection } from '../../../components/ui/bulk-actions';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogActions } from '../../../components/ui/dialog';
@@ -13,8 +15,8 @@ import { Select } from '../../../components/ui/select';
 import { TextLink } from '../../../components/ui/text-link';
 import { useToast } from '../../../components/ui/toast';
 import { formatDate } from '../../../lib/format';
-import { useProducts } from '../api/get-products';
-import { useUpdateProduct } from '../api/update-product';
+import { PRODUCTS_QUERY_KEY, useProducts } from '../api/get-products';
+import { updateProduct, useUpdateProduct } from '../api/update-product';
 import { describeInterval, describePrice } from './prices';
 
 type Sorting = 'created_at' | '-created_at' | 'name' | '-name' | 'price_amount' | '-price_amount';
@@ -46,6 +48,9 @@ export function ProductsList({ organizationId, basePath }: ProductsListProps) {
   });
   const archive = useUpdateProduct();
   const toast = useToast();
+  const selection = useRowSelection<Product>();
+  const rows = query.data?.items ?? [];
+  const queryClient = useQueryClient();
   const isFiltered = search.trim() !== '' || status !== 'active';
 
   return (
@@ -57,6 +62,23 @@ export function ProductsList({ organizationId, basePath }: ProductsListProps) {
         </Field>
       </div>
       <ApiErrorAlert error={archive.error} />
+      <BulkActionBar
+        items={selection.items}
+        nameOf={(product) => product.name}
+        noun={{ one: 'product', many: 'products' }}
+        verb="Archive"
+        done="archived"
+        consequence="Archived products can no longer be bought and leave every checkout link. Existing subscriptions continue."
+        hasPage={rows.length > 0}
+        allOnPageSelected={selection.allSelected(rows)}
+        onTogglePage={() => selection.togglePage(rows)}
+        onClear={selection.clear}
+        action={(product) => updateProduct({ id: product.id, body: { is_archived: true } })}
+        onFinished={(outcome) => {
+          selection.clear();
+          if (outcome.succeeded.length) void queryClient.invalidateQueries({ queryKey: PRODUCTS_QUERY_KEY });
+        }}
+      />
       <PagedTable
         query={query}
         loadingLabel="Loading products…"
@@ -84,6 +106,17 @@ export function ProductsList({ organizationId, basePath }: ProductsListProps) {
         sorting={sorting}
         onSortingChange={setSorting}
         columns={[
+          {
+            header: 'Select',
+            hideHeader: true,
+            cell: (product) => (
+              <SelectRowCheckbox
+                label={`Select ${product.name}`}
+                checked={selection.has(product.id)}
+                onChange={() => selection.toggle(product)}
+              />
+            ),
+          },
           {
             header: 'Name',
             sortField: 'name',
