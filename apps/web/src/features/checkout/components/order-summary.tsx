@@ -1,7 +1,7 @@
 import type { CheckoutPublic } from '@tessera/sdk';
 import { useEffect, useId, useState } from 'react';
 import { cn } from '../../../lib/cn';
-import { orderSummary } from '../logic/summary';
+import { orderSummary, trialUnavailableWords } from '../logic/summary';
 
 export interface OrderSummaryProps {
   checkout: CheckoutPublic;
@@ -45,6 +45,11 @@ export function OrderSummary({ checkout, isUpdating }: OrderSummaryProps) {
         </span>
         <span>{summary.total.value}</span>
       </button>
+      {trialUnavailableWords(checkout) && (
+        <p className="mt-2 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800 lg:mt-0 lg:mb-3">
+          {trialUnavailableWords(checkout)}
+        </p>
+      )}
       {summary.trial && (
         <p className="mt-2 rounded-md bg-blue-50 px-3 py-2 text-sm font-medium text-blue-900 lg:mt-0 lg:mb-3">
           {summary.trial}

@@ -7,6 +7,7 @@ import {
   discountLabel,
   orderSummary,
   trialLength,
+  trialUnavailableWords,
   trialWords,
   priceLabel,
 } from './summary';
@@ -144,6 +145,13 @@ describe('a free trial', () => {
     expect(
       trialWords(checkoutFixture({ ...trial, active_trial_interval: null, active_trial_interval_count: null })),
     ).toBe(null);
+  });
+
+  it('says why a buyer who already had the trial gets none', () => {
+    expect(trialUnavailableWords(checkoutFixture({ trial_unavailable_reason: 'already_redeemed' }))).toBe(
+      'You already had a free trial of this product, so this subscription starts paid today.',
+    );
+    expect(trialUnavailableWords(checkoutFixture(trial))).toBe(null);
   });
 
   it('starts the trial instead of paying', () => {

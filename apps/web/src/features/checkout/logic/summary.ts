@@ -97,6 +97,13 @@ export function trialWords(
   return `Free for ${trialLength(interval, count)}, then ${then}${perInterval(checkout.product.recurring_interval)}`;
 }
 
+/** Why the checkout gives no trial although its product has one, in the buyer's words; null otherwise. */
+export function trialUnavailableWords(checkout: Pick<CheckoutPublic, 'trial_unavailable_reason'>): string | null {
+  return checkout.trial_unavailable_reason === 'already_redeemed'
+    ? 'You already had a free trial of this product, so this subscription starts paid today.'
+    : null;
+}
+
 export function orderSummary(
   checkout: Pick<
     CheckoutPublic,
