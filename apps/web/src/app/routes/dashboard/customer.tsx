@@ -7,8 +7,10 @@ import { useBenefits } from '../../../features/benefits/api/get-benefits';
 import { CustomerMetersList } from '../../../features/customer-meters/components/customer-meters-list';
 import { useCustomer } from '../../../features/customers/api/get-customer';
 import { CustomerDetails } from '../../../features/customers/components/customer-details';
+import { DeleteCustomerButton, EditCustomerButton } from '../../../features/customers/components/customer-edit';
 import { CustomerPortalLink } from '../../../features/customers/components/customer-portal-link';
 import { CustomerState } from '../../../features/customers/components/customer-state';
+import { CustomerTimeline } from '../../../features/customers/components/customer-timeline';
 import { OrdersList } from '../../../features/orders/components/orders-list';
 import { useMeters } from '../../../features/meters/api/get-meters';
 import { useProducts } from '../../../features/products/api/get-products';
@@ -49,6 +51,10 @@ export function Component() {
       <div className="mt-3">
         <PageHeader title={customer.data.name ?? customer.data.email} description={customer.data.email} />
       </div>
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <EditCustomerButton customer={customer.data} />
+        <DeleteCustomerButton customer={customer.data} listPath={organizationPath(organization, '/customers')} />
+      </div>
       <CustomerDetails customer={customer.data} />
       <CustomerPortalLink customer={customer.data} sellerName={organization.name} />
       <Section id="customer-state" title="Current state">
@@ -60,6 +66,9 @@ export function Component() {
           meterPath={(id) => `${dashboardPath}/meters/${id}`}
           subscriptionPath={(id) => `${dashboardPath}/subscriptions/${id}`}
         />
+      </Section>
+      <Section id="customer-timeline" title="Timeline">
+        <CustomerTimeline customerId={customer.data.id} />
       </Section>
       <Section id="customer-usage" title="Usage">
         <p className="mb-3 text-sm text-slate-600">

@@ -10,6 +10,8 @@ import { useProducts } from '../../../features/products/api/get-products';
 import { useSubscription } from '../../../features/subscriptions/api/get-subscription';
 import { SubscriptionActions } from '../../../features/subscriptions/components/subscription-actions';
 import { SubscriptionDetails } from '../../../features/subscriptions/components/subscription-details';
+import { SubscriptionHistory } from '../../../features/subscriptions/components/subscription-history';
+import { UpcomingRenewal } from '../../../features/subscriptions/components/upcoming-renewal';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
 export function Component() {
@@ -65,6 +67,15 @@ export function Component() {
         />
       </div>
       <SubscriptionDetails subscription={subscription.data} dashboardPath={dashboardPath} />
+      <div className="mt-6">
+        <UpcomingRenewal subscription={subscription.data} />
+      </div>
+      <section aria-labelledby="subscription-history" className="mt-8">
+        <h2 id="subscription-history" className="mb-3 text-base font-semibold text-slate-900">
+          History
+        </h2>
+        <SubscriptionHistory subscriptionId={subscription.data.id} />
+      </section>
       <section aria-labelledby="subscription-orders" className="mt-8">
         <h2 id="subscription-orders" className="mb-3 text-base font-semibold text-slate-900">
           Orders

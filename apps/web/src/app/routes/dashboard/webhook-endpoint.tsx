@@ -3,6 +3,7 @@ import { ApiErrorAlert } from '../../../components/ui/alert';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Loading } from '../../../components/ui/spinner';
 import { useWebhookEndpoint } from '../../../features/webhooks/api/get-webhook-endpoint';
+import { SendTestEvent } from '../../../features/webhooks/components/send-test-event';
 import { WebhookDeliveries } from '../../../features/webhooks/components/webhook-deliveries';
 import {
   DeleteWebhookEndpoint,
@@ -41,6 +42,7 @@ export function Component() {
         <WebhookEndpointForm key={data.id} endpoint={data} />
         <div className="space-y-6">
           <WebhookEndpointStatus endpoint={data} />
+          <SendTestEvent endpoint={data} />
           <WebhookEndpointSecret endpoint={data} />
           <DeleteWebhookEndpoint endpoint={data} listPath={listPath} />
         </div>

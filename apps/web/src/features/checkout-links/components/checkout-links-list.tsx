@@ -18,6 +18,13 @@ type Sorting = 'created_at' | '-created_at' | 'label' | '-label';
 
 const linkName = (link: CheckoutLink) => link.label || 'Untitled link';
 
+/** Completed checkouts over visits, as a whole percent with one decimal below 10 % ("—" without visits). */
+export function conversionText(stats: CheckoutLink['stats']): string {
+  if (stats.visits === 0) return '—';
+  const percent = stats.conversion * 100;
+  return `${percent < 10 && percent > 0 ? percent.toFixed(1) : Math.round(percent)}%`;
+}
+
 export interface CheckoutLinksListProps {
   organizationId: string;
   /** What the edit form offers (the route loads them). */
@@ -58,6 +65,25 @@ export function CheckoutLinksList({ organizationId, productOptions, discountOpti
           {
             header: 'Discount',
             cell: (link) => (link.discount ? <Badge tone="info">{link.discount.name}</Badge> : '—'),
+          },
+          { header: 'Visits', align: 'right', className: 'tabular-nums', cell: (link) => link.stats.visits },
+          {
+            header: 'Checkouts started',
+            align: 'right',
+            className: 'tabular-nums',
+            cell: (link) => link.stats.checkouts_started,
+          },
+          {
+            header: 'Completed',
+            align: 'right',
+            className: 'tabular-nums',
+            cell: (link) => link.stats.checkouts_completed,
+          },
+          {
+            header: 'Conversion',
+            align: 'right',
+            className: 'tabular-nums',
+            cell: (link) => conversionText(link.stats),
           },
           { header: 'Created', sortField: 'created_at', cell: (link) => formatDate(link.created_at) },
           {

@@ -35,7 +35,7 @@ export function EventTypeCheckboxes({ value, onChange, error }: EventTypeCheckbo
         {GROUPS.map((group) => (
           <div key={group.resource} role="group" aria-label={group.label}>
             <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{group.label}</p>
-            <div className="mt-1 flex flex-col gap-1">
+            <div className="mt-1 flex flex-col gap-2">
               {group.types.map((type) => (
                 <Checkbox
                   key={type}
