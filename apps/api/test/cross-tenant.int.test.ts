@@ -38,6 +38,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
+  'PATCH /v1/customer-portal/benefit-grants/{id}': { benefit_type: 'license_keys' },
   'POST /v1/organizations/{id}/invites': { email: 'someone@example.com' },
 };
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cleanConnectStatesJob } from '../src/modules/integrations/integrations.jobs.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
@@ -104,7 +105,7 @@ async function discordPurchase() {
   return { benefit, purchase, grant, token: await sessionFor(purchase.customerId) };
 }
 
-describe('connecting an account in the portal', () => {
+describe('connecting an account in the portal', { timeout: 90_000 }, () => {
   it('connects Discord: the account in oauth_accounts, its tokens sealed, the portal page given back', async () => {
     const { purchase, token } = await discordPurchase();
     const { page, state, code } = await startConnect(token, 'discord');
@@ -209,7 +210,7 @@ describe('connecting an account in the portal', () => {
   });
 });
 
-describe('PATCH /v1/customer-portal/benefit-grants/{id}', () => {
+describe('PATCH /v1/customer-portal/benefit-grants/{id}', { timeout: 90_000 }, () => {
   it('delivers a Discord grant to the chosen account, then moves it to another one', async () => {
     const { benefit, purchase, grant, token } = await discordPurchase();
     expect(grant.error).toMatchObject({ message: 'The customer needs to connect their Discord account' });
@@ -347,7 +348,7 @@ describe('PATCH /v1/customer-portal/benefit-grants/{id}', () => {
   });
 });
 
-describe("the seller's Discord server, roles and repositories", () => {
+describe("the seller's Discord server, roles and repositories", { timeout: 90_000 }, () => {
   it('adds the bot to a server: a guild token for the benefit, the roles, then a Discord benefit', async () => {
     const user = await userFactory(server);
     const created = await server.inject({
@@ -430,5 +431,27 @@ describe("the seller's Discord server, roles and repositories", () => {
     expect(json(listed)).toEqual({
       items: [{ repository_owner: 'acme', repository_name: 'private-repo', private: true }],
     });
+  });
+});
+
+describe('integrations.clean_states', { timeout: 90_000 }, () => {
+  it('drops the authorizations that ended more than a day ago, and keeps the others', async () => {
+    const { token } = await discordPurchase();
+    await startConnect(token, 'discord');
+    const count = async () =>
+      Number(
+        (
+          await server.runtime.database.db
+            .selectFrom('oauth_connect_states')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    await cleanConnectStatesJob.handle(server.context(), {});
+    expect(await count()).toBe(before);
+    (server.clock as ManualClock).advance(25 * 3600 * 1000 + 10 * 60 * 1000);
+    await cleanConnectStatesJob.handle(server.context(), {});
+    expect(await count()).toBe(0);
   });
 });

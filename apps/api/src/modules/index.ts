@@ -58,6 +58,7 @@ import { retryPastDueChargeJob } from './customer-portal/payment-methods/payment
 import { cleanRateLimitsJob, cleanRateLimitsSchedule } from '../platform/http/rate-limit.js';
 import { cleanIdempotencyKeysJob, cleanIdempotencyKeysSchedule } from '../platform/http/idempotency.js';
 import { cleanOAuth2StoreJob, cleanOAuth2StoreSchedule } from './oauth2/oauth2.jobs.js';
+import { cleanConnectStatesJob, cleanConnectStatesSchedule } from './integrations/integrations.jobs.js';
 import { oauth2Routes } from './oauth2/oauth2.routes.js';
 
 /** Every API route, in one list: the server registers it and OpenAPI is generated from it. */
@@ -121,6 +122,7 @@ export const jobs: JobDefinition<never>[] = [
   generateInvoiceJob as JobDefinition<never>,
   cleanAbandonedUploadsJob as JobDefinition<never>,
   cleanOAuth2StoreJob as JobDefinition<never>,
+  cleanConnectStatesJob as JobDefinition<never>,
 ];
 
 /** Jobs the worker enqueues periodically (by the app clock). */
@@ -138,4 +140,5 @@ export const periodicTasks: PeriodicTask[] = [
   sweepEmailsSchedule,
   cleanAbandonedUploadsSchedule,
   cleanOAuth2StoreSchedule,
+  cleanConnectStatesSchedule,
 ];
