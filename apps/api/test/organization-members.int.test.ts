@@ -4,7 +4,7 @@ import { INVITE_TTL_MS } from '../src/modules/organization-members/organization-
 import { tokenFactory, uniqueSlug } from './factories/organizations.js';
 import { userFactory, type UserFixture } from './factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
-import { issueTokens, registerClient } from './support/oauth2.js';
+import { issueTokens, REDIRECT_URI, registerClient } from './support/oauth2.js';
 
 /** Teams of sellers: members, invitations by email, and a removed member losing access at once. */
 let server: TestServer;
@@ -370,6 +370,29 @@ describe('removing and leaving', () => {
     expect(json(create).detail[0].loc).toEqual(['body', 'organization_id']);
     expect((await invite(team, 'friend@example.com', member.headers)).statusCode).toBe(404);
     expect((await leave(team.organizationId, member.headers)).statusCode).toBe(404);
+  });
+
+  it('the OAuth2 consent page stops offering the organization to a removed member', async () => {
+    const team = await teamFactory();
+    const member = await joinedMember(team);
+    const client = await registerClient(server, member);
+    const consent = () =>
+      server.inject({
+        method: 'GET',
+        url: `/v1/oauth2/authorize?${new URLSearchParams({
+          client_id: client.client_id,
+          redirect_uri: REDIRECT_URI,
+          response_type: 'code',
+          scope: 'openid products:read',
+          sub_type: 'organization',
+        })}`,
+        headers: { cookie: member.cookie },
+      });
+    const before = await consent();
+    expect(before.statusCode).toBe(200);
+    expect(json(before).organizations.map((o: { id: string }) => o.id)).toEqual([team.organizationId]);
+    expect((await remove(team.organizationId, member.id, team.owner.headers)).statusCode).toBe(204);
+    expect(json(await consent()).organizations).toEqual([]);
   });
 
   it('the last member can neither leave nor be removed', async () => {
