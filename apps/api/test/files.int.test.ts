@@ -419,6 +419,22 @@ describe.each(['local', 's3'] as const)('files on the %s backend', (backend) => 
     expect(late.status).toBe(410);
   });
 
+  it('links last the configured time on the server clock, whatever the organization test clock says', async () => {
+    // An organization whose test clock is 8 days ahead: a link is still checked against the server clock (local
+    // disk) or real time (S3), so it must expire 600 s after it is issued. S3 refuses to presign more than 7 days.
+    const ahead = await organizationFactory(server);
+    const moved = await api('POST', '/v1/test-clock/advance', ahead.token, { days: 8 });
+    expect(moved.statusCode).toBe(200);
+    const bytes = randomBytes(100);
+    const response = await api('POST', '/v1/files/', ahead.token, createBody(bytes));
+    expect(response.statusCode).toBe(201);
+    const part = json(response).upload.parts[0];
+    const url = new URL(reach(part.url));
+    if (backend === 's3') expect(url.searchParams.get('X-Amz-Expires')).toBe('600');
+    else expect(Number(url.searchParams.get('expires')) * 1000).toBe(clock.now().getTime() + 600_000);
+    expect((await fetch(url, { method: 'PUT', headers: part.headers, body: bytes })).status).toBe(200);
+  });
+
   it('an organization avatar sets avatar_url to its public URL, served to anyone', async () => {
     const png = pngBytes(2048);
     const file = await uploadFile(acme, png, {

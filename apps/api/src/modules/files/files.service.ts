@@ -9,7 +9,14 @@ import {
 } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
 import { runIn } from '../../platform/jobs/queue.js';
-import { objectStorage, UploadRejected, type ObjectStorage } from '../../platform/storage/index.js';
+import { serverClock } from '../../platform/test-clock.js';
+import {
+  linkExpiry,
+  objectStorage,
+  UploadRejected,
+  type LinkExpiry,
+  type ObjectStorage,
+} from '../../platform/storage/index.js';
 import { updateOrganization } from '../organizations/organizations.repository.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import {
@@ -45,8 +52,13 @@ import { downloadTokenKey, issueDownloadToken, verifyDownloadToken } from './fil
 /** The portal's download links (`/v1/customer-portal/downloadables/{token}`). */
 export const DOWNLOADABLES_PATH = '/v1/customer-portal/downloadables';
 
+/** How long links live: storage links on the server's clock (what checks them), tokens on the organization's. */
 function expiry(ctx: Context): Date {
   return new Date(ctx.clock.now().getTime() + ctx.config.filesPresignTtlSeconds * 1000);
+}
+
+function storageLinkExpiry(ctx: Context): LinkExpiry {
+  return linkExpiry(serverClock(ctx.clock), ctx.config.filesPresignTtlSeconds);
 }
 
 /** S3 metadata is ASCII: other characters of the name become `_`. */
@@ -81,7 +93,7 @@ export async function createFile(ctx: Context, input: FileCreateInput): Promise<
   };
   if (sha256Base64) metadata['tessera-sha256-base64'] = sha256Base64;
   const { uploadId } = await storage.createMultipartUpload(key, { contentType: input.mime_type, metadata });
-  const expiresAt = expiry(ctx);
+  const partsExpiry = storageLinkExpiry(ctx);
   const parts = await Promise.all(
     input.upload.parts.map(async (part) => {
       const checksum = part.checksum_sha256_base64 ?? null;
@@ -91,8 +103,8 @@ export async function createFile(ctx: Context, input: FileCreateInput): Promise<
         size: part.chunk_end - part.chunk_start,
         checksumSha256Base64: checksum,
       };
-      const { url, headers } = await storage.partUploadUrl(key, uploadId, spec, expiresAt);
-      return { ...part, checksum_sha256_base64: checksum, url, expires_at: expiresAt, headers };
+      const { url, headers } = await storage.partUploadUrl(key, uploadId, spec, partsExpiry);
+      return { ...part, checksum_sha256_base64: checksum, url, expires_at: partsExpiry.at, headers };
     }),
   );
   const declared: DeclaredPart[] = input.upload.parts.map(
@@ -305,5 +317,5 @@ export async function redeemDownloadToken(ctx: Context, token: string): Promise<
   const file = await findFileById(ctx.db, downloadable.file_id);
   if (!file || file.deleted_at || !file.is_uploaded) throw new ResourceNotFound();
   await countDownload(ctx.db, downloadable.id, ctx.clock.now());
-  return objectStorage(ctx.config).downloadUrl(file.path, { expiresAt: expiry(ctx), filename: file.name });
+  return objectStorage(ctx.config).downloadUrl(file.path, { expiry: storageLinkExpiry(ctx), filename: file.name });
 }

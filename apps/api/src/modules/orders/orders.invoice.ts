@@ -3,7 +3,7 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { ResourceNotFound } from '../../platform/http/errors.js';
 import { defineJob, type JobRun } from '../../platform/jobs/queue.js';
-import { objectStorage } from '../../platform/storage/index.js';
+import { linkExpiry, objectStorage } from '../../platform/storage/index.js';
 import { onOrganizationClock, serverClock } from '../../platform/test-clock.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import {
@@ -80,9 +80,8 @@ export async function requestInvoice(ctx: Context, order: OrderRow): Promise<Rec
 export async function invoiceUrl(ctx: Context, order: OrderRow): Promise<{ url: string }> {
   if (order.invoice_path === null) throw new InvoiceDoesNotExist(order.id);
   // The server's clock, not an organization's test clock: the link is checked against the server's.
-  const expiresAt = new Date(serverClock(ctx.clock).now().getTime() + INVOICE_LINK_TTL_SECONDS * 1000);
   const url = await objectStorage(ctx.config).downloadUrl(order.invoice_path, {
-    expiresAt,
+    expiry: linkExpiry(serverClock(ctx.clock), INVOICE_LINK_TTL_SECONDS),
     filename: invoiceFilename(order.invoice_number),
   });
   return { url };

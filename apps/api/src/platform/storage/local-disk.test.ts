@@ -48,15 +48,15 @@ describe('LocalDiskStorage', () => {
   });
 
   it('signs download links for its key, expiry and file name', async () => {
-    const expiresAt = new Date('2030-01-01T00:00:00Z');
-    const url = new URL(await storage.downloadUrl('invoices/o/1.pdf', { expiresAt, filename: 'Invoice-A-0001.pdf' }));
+    const expiry = { at: new Date('2030-01-01T00:00:00Z'), seconds: 600 };
+    const url = new URL(await storage.downloadUrl('invoices/o/1.pdf', { expiry, filename: 'Invoice-A-0001.pdf' }));
     expect(url.origin + url.pathname).toBe('https://billing.example/v1/storage/download/invoices/o/1.pdf');
     const grant = {
       key: 'invoices/o/1.pdf',
       expires: Number(url.searchParams.get('expires')),
       filename: url.searchParams.get('filename') ?? undefined,
     };
-    expect(grant.expires).toBe(expiresAt.getTime() / 1000);
+    expect(grant.expires).toBe(expiry.at.getTime() / 1000);
     expect(verifyDownload(signingKey, grant, url.searchParams.get('signature')!, new Date('2029-12-31'))).toBe('valid');
   });
 });

@@ -14,6 +14,7 @@ import {
   type CompletedPartSpec,
   type CompletedUpload,
   type DownloadUrlOptions,
+  type LinkExpiry,
   type MultipartCreateOptions,
   type ObjectStorage,
   type PartUploadUrl,
@@ -126,7 +127,7 @@ export class LocalDiskStorage implements ObjectStorage {
 
   async downloadUrl(key: string, options: DownloadUrlOptions): Promise<string> {
     assertValidStorageKey(key);
-    const expires = Math.floor(options.expiresAt.getTime() / 1000);
+    const expires = Math.floor(options.expiry.at.getTime() / 1000);
     const signature = signDownload(this.options.signingKey, { key, expires, filename: options.filename });
     const url = new URL(`${this.options.baseUrl}${STORAGE_DOWNLOAD_PATH}/${key}`);
     url.searchParams.set('expires', String(expires));
@@ -150,9 +151,9 @@ export class LocalDiskStorage implements ObjectStorage {
     return { uploadId };
   }
 
-  async partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiresAt: Date): Promise<PartUploadUrl> {
+  async partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiry: LinkExpiry): Promise<PartUploadUrl> {
     assertValidStorageKey(key);
-    const expires = Math.floor(expiresAt.getTime() / 1000);
+    const expires = Math.floor(expiry.at.getTime() / 1000);
     const checksum = part.checksumSha256Base64 ?? undefined;
     const grant = { uploadId, key, number: part.number, start: part.start, size: part.size, checksum, expires };
     const url = new URL(`${this.options.baseUrl}${STORAGE_UPLOAD_PATH}/${uploadId}/${part.number}`);

@@ -26,6 +26,7 @@ import {
   type CompletedPartSpec,
   type CompletedUpload,
   type DownloadUrlOptions,
+  type LinkExpiry,
   type MultipartCreateOptions,
   type ObjectStorage,
   type PartUploadUrl,
@@ -126,7 +127,7 @@ export class S3Storage implements ObjectStorage {
       Key: key,
       ResponseContentDisposition: options.filename ? contentDisposition(options.filename) : undefined,
     });
-    return getSignedUrl(this.client, command, { expiresIn: secondsUntil(options.expiresAt) });
+    return getSignedUrl(this.client, command, { expiresIn: presignSeconds(options.expiry) });
   }
 
   publicUrl(key: string): string {
@@ -154,7 +155,7 @@ export class S3Storage implements ObjectStorage {
     return { uploadId: answer.UploadId };
   }
 
-  async partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiresAt: Date): Promise<PartUploadUrl> {
+  async partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiry: LinkExpiry): Promise<PartUploadUrl> {
     const checksum = part.checksumSha256Base64 ?? undefined;
     const command = new UploadPartCommand({
       Bucket: this.bucketOf(key),
@@ -169,7 +170,7 @@ export class S3Storage implements ObjectStorage {
       ? { 'x-amz-checksum-sha256': checksum, 'x-amz-sdk-checksum-algorithm': 'SHA256' }
       : {};
     const url = await getSignedUrl(this.client, command, {
-      expiresIn: secondsUntil(expiresAt),
+      expiresIn: presignSeconds(expiry),
       // The checksum stays a signed header the client must send, as S3 verifies it against the body.
       unhoistableHeaders: new Set(Object.keys(headers)),
       signableHeaders: new Set(Object.keys(headers)),
@@ -262,6 +263,9 @@ export class S3Storage implements ObjectStorage {
   }
 }
 
-function secondsUntil(date: Date): number {
-  return Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000));
+/** S3 presigns for 1 second to 7 days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+function presignSeconds(expiry: LinkExpiry): number {
+  return Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.ceil(expiry.seconds)));
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Clock } from '../clock.js';
 
 /**
  * Where the server keeps files it produces or receives (invoice PDFs today; uploads later), behind one
@@ -14,7 +15,7 @@ export interface ObjectStorage {
   /** Removes the object; removing a missing one is not an error (retries are harmless). */
   delete(key: string): Promise<void>;
   /**
-   * A URL anyone holding it can download the object from until `expiresAt`: for the local disk a
+   * A URL anyone holding it can download the object from until it expires: for the local disk a
    * signed link to the server's own download route, for S3 a presigned GET.
    */
   downloadUrl(key: string, options: DownloadUrlOptions): Promise<string>;
@@ -23,8 +24,8 @@ export interface ObjectStorage {
    * backend through `partUploadUrl`, then joined by `completeMultipartUpload`.
    */
   createMultipartUpload(key: string, options: MultipartCreateOptions): Promise<{ uploadId: string }>;
-  /** A URL the client PUTs one part's bytes to until `expiresAt`, and the headers it must send. */
-  partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiresAt: Date): Promise<PartUploadUrl>;
+  /** A URL the client PUTs one part's bytes to until it expires, and the headers it must send. */
+  partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiry: LinkExpiry): Promise<PartUploadUrl>;
   /**
    * Joins the parts into the object. Every declared part must have arrived with its size, ETag and
    * checksum; with `sha256Base64` the whole object must hash to it. Otherwise `UploadRejected` and
@@ -104,8 +105,22 @@ export interface StoredObject {
   contentType: string;
 }
 
+/**
+ * When a signed link stops working. The local disk signs `at` and its routes check it against the server's
+ * clock; S3 checks a presigned URL against its own clock, so it is given the lifetime (`seconds`) instead.
+ * Made by `linkExpiry` from the server's clock, never an organization's test clock.
+ */
+export interface LinkExpiry {
+  at: Date;
+  seconds: number;
+}
+
+export function linkExpiry(serverClock: Clock, seconds: number): LinkExpiry {
+  return { at: new Date(serverClock.now().getTime() + seconds * 1000), seconds };
+}
+
 export interface DownloadUrlOptions {
-  expiresAt: Date;
+  expiry: LinkExpiry;
   /** The file name the browser saves it under (`Content-Disposition`). */
   filename?: string;
 }

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3Storage } from '../src/platform/storage/s3.js';
+import { startFakeS3, type FakeS3 } from './support/fake-s3.js';
+
+// Presigned S3 links expire on the bucket's clock: the adapter gives S3 their lifetime, not an end date read
+// on the server's (or an organization's test) clock.
+describe('S3 presigned links', () => {
+  let s3: FakeS3;
+  let storage: S3Storage;
+
+  beforeAll(async () => {
+    s3 = await startFakeS3();
+    storage = new S3Storage({
+      endpoint: s3.url,
+      region: 'us-east-1',
+      bucket: 'files',
+      publicBucket: 'public-files',
+      accessKeyId: 'test-access-key',
+      secretAccessKey: 'test-secret-key',
+      forcePathStyle: true,
+    });
+  });
+  afterAll(() => s3.stop());
+
+  it('sign the lifetime they are given, bounded to the 7 days S3 accepts', async () => {
+    const farPast = new Date('2020-01-01T00:00:00Z');
+    const link = new URL(await storage.downloadUrl('downloadables/o/a.bin', { expiry: { at: farPast, seconds: 600 } }));
+    expect(link.searchParams.get('X-Amz-Expires')).toBe('600');
+    const long = new URL(
+      await storage.downloadUrl('downloadables/o/a.bin', { expiry: { at: farPast, seconds: 30 * 86_400 } }),
+    );
+    expect(long.searchParams.get('X-Amz-Expires')).toBe(String(7 * 86_400));
+  });
+
+  it('stop working once their lifetime has passed: download and part upload', async () => {
+    const bytes = randomBytes(64);
+    await storage.put('downloadables/o/b.bin', bytes);
+    const expiry = { at: new Date(Date.now() + 1000), seconds: 1 };
+    const download = await storage.downloadUrl('downloadables/o/b.bin', { expiry });
+    const { uploadId } = await storage.createMultipartUpload('downloadables/o/c.bin', {
+      contentType: 'application/octet-stream',
+    });
+    const part = await storage.partUploadUrl(
+      'downloadables/o/c.bin',
+      uploadId,
+      { number: 1, start: 0, size: 64, checksumSha256Base64: null },
+      expiry,
+    );
+    expect((await fetch(download)).status).toBe(200);
+
+    // X-Amz-Date has a precision of one second: past date + 1 s + 1 s, the bucket refuses both.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const late = await fetch(download);
+    expect(late.status).toBe(403);
+    expect(await late.text()).toContain('AccessDenied');
+    expect((await fetch(part.url, { method: 'PUT', headers: part.headers, body: bytes })).status).toBe(403);
+  });
+});
