@@ -19,7 +19,7 @@ export function ThemeToggle({
           <label
             key={preference}
             className={cn(
-              'cursor-pointer rounded px-2.5 py-1 text-xs font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-blue-600',
+              'relative cursor-pointer rounded px-2.5 py-1 text-xs font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-blue-600',
               value === preference ? 'bg-slate-800 text-white' : 'text-slate-700 hover:bg-slate-100',
             )}
           >
@@ -29,7 +29,7 @@ export function ThemeToggle({
               value={preference}
               checked={value === preference}
               onChange={() => onChange(preference)}
-              className="sr-only"
+              className="absolute inset-0 cursor-pointer appearance-none opacity-0"
             />
             {LABELS[preference]}
           </label>
