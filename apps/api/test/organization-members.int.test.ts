@@ -220,6 +220,8 @@ describe('POST /v1/organizations/{id}/invites', () => {
     const invitee = await userFactory(server);
     await invite(team, invitee.email);
     const first = await invitationToken(invitee.email);
+    // A second later, so the outbox orders the two emails.
+    (server.clock as ManualClock).advance(1000);
     await invite(team, invitee.email);
     const second = await invitationToken(invitee.email);
     expect(second).not.toBe(first);
