@@ -169,7 +169,7 @@ export function Component() {
       </header>
       <aside
         className={cn(
-          'flex-col border-r border-slate-200 bg-white p-4 md:sticky md:top-0 md:flex md:h-screen md:w-64 md:shrink-0',
+          'flex-col border-r border-slate-200 bg-white p-4 md:sticky md:top-0 md:flex md:h-screen md:w-64 md:shrink-0 md:overflow-y-auto',
           isMenuOpen ? 'flex' : 'hidden',
         )}
       >
