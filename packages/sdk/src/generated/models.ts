@@ -8,6 +8,12 @@ export type Address = S["Address"];
 export type AddressInput = S["AddressInput"];
 export type AttachedCustomField = S["AttachedCustomField"];
 export type AttachedCustomFieldCreate = S["AttachedCustomFieldCreate"];
+export type AuthorizationCodeTokenRequest = S["AuthorizationCodeTokenRequest"];
+export type AuthorizeOrganization = S["AuthorizeOrganization"];
+export type AuthorizeResponse = S["AuthorizeResponse"];
+export type AuthorizeResponseOrganization = S["AuthorizeResponseOrganization"];
+export type AuthorizeResponseUser = S["AuthorizeResponseUser"];
+export type AuthorizeUser = S["AuthorizeUser"];
 export type Benefit = S["Benefit"];
 export type BenefitCreate = S["BenefitCreate"];
 export type BenefitCustom = S["BenefitCustom"];
@@ -76,6 +82,7 @@ export type CheckoutDiscountPercentageRepeatDuration = S["CheckoutDiscountPercen
 export type CheckoutLink = S["CheckoutLink"];
 export type CheckoutLinkCreate = S["CheckoutLinkCreate"];
 export type CheckoutLinkProduct = S["CheckoutLinkProduct"];
+export type CheckoutLinkStats = S["CheckoutLinkStats"];
 export type CheckoutLinkUpdate = S["CheckoutLinkUpdate"];
 export type CheckoutProduct = S["CheckoutProduct"];
 export type CheckoutPublic = S["CheckoutPublic"];
@@ -88,15 +95,25 @@ export type CountAggregationInput = S["CountAggregationInput"];
 export type Customer = S["Customer"];
 export type CustomerBenefitGrant = S["CustomerBenefitGrant"];
 export type CustomerBenefitGrantCustom = S["CustomerBenefitGrantCustom"];
+export type CustomerBenefitGrantCustomUpdate = S["CustomerBenefitGrantCustomUpdate"];
 export type CustomerBenefitGrantDiscord = S["CustomerBenefitGrantDiscord"];
+export type CustomerBenefitGrantDiscordPropertiesUpdate = S["CustomerBenefitGrantDiscordPropertiesUpdate"];
+export type CustomerBenefitGrantDiscordUpdate = S["CustomerBenefitGrantDiscordUpdate"];
 export type CustomerBenefitGrantDownloadables = S["CustomerBenefitGrantDownloadables"];
+export type CustomerBenefitGrantDownloadablesUpdate = S["CustomerBenefitGrantDownloadablesUpdate"];
 export type CustomerBenefitGrantGitHubRepository = S["CustomerBenefitGrantGitHubRepository"];
+export type CustomerBenefitGrantGitHubRepositoryPropertiesUpdate = S["CustomerBenefitGrantGitHubRepositoryPropertiesUpdate"];
+export type CustomerBenefitGrantGitHubRepositoryUpdate = S["CustomerBenefitGrantGitHubRepositoryUpdate"];
 export type CustomerBenefitGrantLicenseKeys = S["CustomerBenefitGrantLicenseKeys"];
+export type CustomerBenefitGrantLicenseKeysUpdate = S["CustomerBenefitGrantLicenseKeysUpdate"];
 export type CustomerBenefitGrantMeterCredit = S["CustomerBenefitGrantMeterCredit"];
+export type CustomerBenefitGrantMeterCreditUpdate = S["CustomerBenefitGrantMeterCreditUpdate"];
+export type CustomerBenefitGrantUpdate = S["CustomerBenefitGrantUpdate"];
 export type CustomerCancellationReason = S["CustomerCancellationReason"];
 export type CustomerCreate = S["CustomerCreate"];
 export type CustomerCustomerMeter = S["CustomerCustomerMeter"];
 export type CustomerCustomerMeterMeter = S["CustomerCustomerMeterMeter"];
+export type CustomerLifetimeValue = S["CustomerLifetimeValue"];
 export type CustomerMeter = S["CustomerMeter"];
 export type CustomerOrder = S["CustomerOrder"];
 export type CustomerOrderInvoice = S["CustomerOrderInvoice"];
@@ -131,6 +148,8 @@ export type CustomerSubscriptionPreviewRequest = S["CustomerSubscriptionPreviewR
 export type CustomerSubscriptionProduct = S["CustomerSubscriptionProduct"];
 export type CustomerSubscriptionUpdate = S["CustomerSubscriptionUpdate"];
 export type CustomerSubscriptionUpdateProduct = S["CustomerSubscriptionUpdateProduct"];
+export type CustomerTimeline = S["CustomerTimeline"];
+export type CustomerTimelineItem = S["CustomerTimelineItem"];
 export type CustomerUpdate = S["CustomerUpdate"];
 export type CustomerUpdateExternalID = S["CustomerUpdateExternalID"];
 export type CustomField = S["CustomField"];
@@ -190,6 +209,13 @@ export type FilterInput = S["FilterInput"];
 export type FilterOperator = S["FilterOperator"];
 export type GenericPayment = S["GenericPayment"];
 export type HTTPValidationError = S["HTTPValidationError"];
+export type IntrospectTokenAnswer = S["IntrospectTokenAnswer"];
+/**
+ * Unknown, expired or revoked, or another client’s.
+ */
+export type IntrospectTokenInactive = S["IntrospectTokenInactive"];
+export type IntrospectTokenRequest = S["IntrospectTokenRequest"];
+export type IntrospectTokenResponse = S["IntrospectTokenResponse"];
 export type InvoiceGenerationAccepted = S["InvoiceGenerationAccepted"];
 export type LicenseKeyActivate = S["LicenseKeyActivate"];
 export type LicenseKeyActivationBase = S["LicenseKeyActivationBase"];
@@ -218,14 +244,18 @@ export type ListResourceEventName = S["ListResourceEventName"];
 export type ListResourceFileRead = S["ListResourceFileRead"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
 export type ListResourceMeter = S["ListResourceMeter"];
+export type ListResourceOAuth2Client = S["ListResourceOAuth2Client"];
 export type ListResourceOrder = S["ListResourceOrder"];
 export type ListResourceOrganization = S["ListResourceOrganization"];
 export type ListResourceOrganizationAccessToken = S["ListResourceOrganizationAccessToken"];
+export type ListResourceOrganizationInvite = S["ListResourceOrganizationInvite"];
+export type ListResourceOrganizationMember = S["ListResourceOrganizationMember"];
 export type ListResourceOutboxEmail = S["ListResourceOutboxEmail"];
 export type ListResourcePayment = S["ListResourcePayment"];
 export type ListResourceProduct = S["ListResourceProduct"];
 export type ListResourceRefund = S["ListResourceRefund"];
 export type ListResourceSubscription = S["ListResourceSubscription"];
+export type ListResourceSubscriptionChange = S["ListResourceSubscriptionChange"];
 export type ListResourceTaxRegistration = S["ListResourceTaxRegistration"];
 export type ListResourceUnionPaymentMethodCardPaymentMethodGeneric = S["ListResourceUnionPaymentMethodCardPaymentMethodGeneric"];
 export type ListResourceWebhookDelivery = S["ListResourceWebhookDelivery"];
@@ -254,6 +284,11 @@ export type MetricsResponse = S["MetricsResponse"];
 export type MetricsTotals = S["MetricsTotals"];
 export type MetricType = S["MetricType"];
 export type NamedError = S["NamedError"];
+export type OAuth2Client = S["OAuth2Client"];
+export type OAuth2ClientConfiguration = S["OAuth2ClientConfiguration"];
+export type OAuth2ClientConfigurationUpdate = S["OAuth2ClientConfigurationUpdate"];
+export type OAuth2ClientPublic = S["OAuth2ClientPublic"];
+export type OAuth2Error = S["OAuth2Error"];
 export type Order = S["Order"];
 export type OrderBillingReason = S["OrderBillingReason"];
 export type OrderInvoice = S["OrderInvoice"];
@@ -270,6 +305,11 @@ export type OrganizationAccessTokenCreateResponse = S["OrganizationAccessTokenCr
 export type OrganizationAccessTokenUpdate = S["OrganizationAccessTokenUpdate"];
 export type OrganizationAvatarFileCreate = S["OrganizationAvatarFileCreate"];
 export type OrganizationAvatarFileRead = S["OrganizationAvatarFileRead"];
+/**
+ * Extension: the branding of the hosted checkout and the customer portal. brand_color: buttons and links (#rrggbb, null for the default); theme: light or dark; show_logo: the organization avatar in the header; show_product_images: product media in the checkout.
+ */
+export type OrganizationBrandingSettings = S["OrganizationBrandingSettings"];
+export type OrganizationBrandingSettingsUpdate = S["OrganizationBrandingSettingsUpdate"];
 export type OrganizationCreate = S["OrganizationCreate"];
 /**
  * Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent.
@@ -280,6 +320,15 @@ export type OrganizationDetails = S["OrganizationDetails"];
 export type OrganizationFeatureSettings = S["OrganizationFeatureSettings"];
 export type OrganizationFeatureSettingsInput = S["OrganizationFeatureSettingsInput"];
 export type OrganizationFeatureSettingsUpdate = S["OrganizationFeatureSettingsUpdate"];
+export type OrganizationInvitation = S["OrganizationInvitation"];
+export type OrganizationInvite = S["OrganizationInvite"];
+export type OrganizationInviteCreate = S["OrganizationInviteCreate"];
+export type OrganizationInviteStatus = S["OrganizationInviteStatus"];
+export type OrganizationMember = S["OrganizationMember"];
+/**
+ * `owner`: created the organization (owners alone may remove an owner); `member`: joined by invitation.
+ */
+export type OrganizationMemberRole = S["OrganizationMemberRole"];
 export type OrganizationSocialLink = S["OrganizationSocialLink"];
 export type OrganizationSocialLinkInput = S["OrganizationSocialLinkInput"];
 export type OrganizationSubscriptionSettings = S["OrganizationSubscriptionSettings"];
@@ -313,20 +362,30 @@ export type ProductPriceType = S["ProductPriceType"];
 export type ProductUpdate = S["ProductUpdate"];
 export type PropertyAggregation = S["PropertyAggregation"];
 export type PropertyAggregationInput = S["PropertyAggregationInput"];
+export type RefreshTokenRequest = S["RefreshTokenRequest"];
 export type Refund = S["Refund"];
 export type RefundCreate = S["RefundCreate"];
 export type RefundReason = S["RefundReason"];
 export type RefundStatus = S["RefundStatus"];
+export type RevokeTokenRequest = S["RevokeTokenRequest"];
+export type RevokeTokenResponse = S["RevokeTokenResponse"];
 export type S3DownloadURL = S["S3DownloadURL"];
 export type S3FileCreateMultipart = S["S3FileCreateMultipart"];
 export type S3FileCreatePart = S["S3FileCreatePart"];
 export type S3FileUploadCompletedPart = S["S3FileUploadCompletedPart"];
 export type S3FileUploadMultipart = S["S3FileUploadMultipart"];
 export type S3FileUploadPart = S["S3FileUploadPart"];
+export type Scope = S["Scope"];
+export type SearchResult = S["SearchResult"];
+/**
+ * Extension: what matches a query, at most five of each type, in the order customers, orders, products, subscriptions, license keys. Only the types the caller may read are searched.
+ */
+export type SearchResults = S["SearchResults"];
 export type SignIn = S["SignIn"];
 export type SignUp = S["SignUp"];
 export type Subscription = S["Subscription"];
 export type SubscriptionCancel = S["SubscriptionCancel"];
+export type SubscriptionChange = S["SubscriptionChange"];
 export type SubscriptionMeter = S["SubscriptionMeter"];
 /**
  * A dry run of a plan or discount change, priced by the code that bills it. Usage of metered prices is not included.
@@ -355,10 +414,15 @@ export type TestClock = S["TestClock"];
 export type TestClockAdvance = S["TestClockAdvance"];
 export type TestClockAdvanced = S["TestClockAdvanced"];
 export type TimeInterval = S["TimeInterval"];
+export type TokenRequest = S["TokenRequest"];
+export type TokenResponse = S["TokenResponse"];
 export type TrialInterval = S["TrialInterval"];
 export type UniqueAggregation = S["UniqueAggregation"];
 export type UniqueAggregationInput = S["UniqueAggregationInput"];
 export type User = S["User"];
+export type UserInfo = S["UserInfo"];
+export type UserInfoOrganization = S["UserInfoOrganization"];
+export type UserInfoUser = S["UserInfoUser"];
 export type ValidatedLicenseKey = S["ValidatedLicenseKey"];
 export type WebhookDelivery = S["WebhookDelivery"];
 export type WebhookEndpoint = S["WebhookEndpoint"];
@@ -368,6 +432,7 @@ export type WebhookEvent = S["WebhookEvent"];
 export type WebhookEventType = S["WebhookEventType"];
 export type WebhookFormat = S["WebhookFormat"];
 export type WebhookRedeliveryAccepted = S["WebhookRedeliveryAccepted"];
+export type WebhookTestEventQueued = S["WebhookTestEventQueued"];
 
 /** Request of `auth:login` (POST /v1/auth/login). */
 export interface AuthLoginRequest {
@@ -700,6 +765,18 @@ export interface CustomerPortalBenefitGrantsGetRequest {
 }
 /** Response of `customer_portal:benefit_grants:get`. */
 export type CustomerPortalBenefitGrantsGetResponse = O["customer_portal:benefit_grants:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:benefit_grants:update` (PATCH /v1/customer-portal/benefit-grants/{id}). */
+export interface CustomerPortalBenefitGrantsUpdateRequest {
+  id: O["customer_portal:benefit_grants:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:benefit_grants:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:benefit_grants:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:benefit_grants:update`. */
+export type CustomerPortalBenefitGrantsUpdateResponse = O["customer_portal:benefit_grants:update"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer_portal:customers:get` (GET /v1/customer-portal/customers/me). */
 export interface CustomerPortalCustomersGetRequest {}
@@ -1058,6 +1135,15 @@ export interface CustomersGetStateRequest {
 }
 /** Response of `customers:get_state`. */
 export type CustomersGetStateResponse = O["customers:get_state"]['responses'][200]['content']['application/json'];
+
+/** Request of `customers:get_timeline` (GET /v1/customers/{id}/timeline). */
+export interface CustomersGetTimelineRequest {
+  id: O["customers:get_timeline"]['parameters']['path']["id"];
+  page?: NonNullable<O["customers:get_timeline"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customers:get_timeline"]['parameters']['query']>["limit"];
+}
+/** Response of `customers:get_timeline`. */
+export type CustomersGetTimelineResponse = O["customers:get_timeline"]['responses'][200]['content']['application/json'];
 
 /** Request of `customers:get_external` (GET /v1/customers/external/{external_id}). */
 export interface CustomersGetExternalRequest {
@@ -1420,6 +1506,86 @@ export interface MetricsLimitsRequest {}
 /** Response of `metrics:limits`. */
 export type MetricsLimitsResponse = O["metrics:limits"]['responses'][200]['content']['application/json'];
 
+/** Request of `oauth2:clients:list` (GET /v1/oauth2/). */
+export interface Oauth2ClientsListRequest {
+  page?: NonNullable<O["oauth2:clients:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["oauth2:clients:list"]['parameters']['query']>["limit"];
+}
+/** Response of `oauth2:clients:list`. */
+export type Oauth2ClientsListResponse = O["oauth2:clients:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:authorize` (GET /v1/oauth2/authorize). */
+export interface Oauth2AuthorizeRequest {
+  client_id?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["client_id"];
+  redirect_uri?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["redirect_uri"];
+  response_type?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["response_type"];
+  scope?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["scope"];
+  sub_type?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["sub_type"];
+  sub?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["sub"];
+  state?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["state"];
+  /**
+   * An authorization request the server started (the consent page).
+   */
+  uid?: NonNullable<O["oauth2:authorize"]['parameters']['query']>["uid"];
+}
+/** Response of `oauth2:authorize`. */
+export type Oauth2AuthorizeResponse = O["oauth2:authorize"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:introspect` (POST /v1/oauth2/introspect). */
+export interface Oauth2IntrospectRequest {
+  body: NonNullable<O["oauth2:introspect"]['requestBody']>['content']["application/x-www-form-urlencoded"];
+}
+/** Response of `oauth2:introspect`. */
+export type Oauth2IntrospectResponse = O["oauth2:introspect"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:clients:create` (POST /v1/oauth2/register). */
+export interface Oauth2ClientsCreateRequest {
+  body: NonNullable<O["oauth2:clients:create"]['requestBody']>['content']["application/json"];
+}
+/** Response of `oauth2:clients:create`. */
+export type Oauth2ClientsCreateResponse = O["oauth2:clients:create"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:clients:get` (GET /v1/oauth2/register/{client_id}). */
+export interface Oauth2ClientsGetRequest {
+  client_id: O["oauth2:clients:get"]['parameters']['path']["client_id"];
+}
+/** Response of `oauth2:clients:get`. */
+export type Oauth2ClientsGetResponse = O["oauth2:clients:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:clients:update` (PUT /v1/oauth2/register/{client_id}). */
+export interface Oauth2ClientsUpdateRequest {
+  client_id: O["oauth2:clients:update"]['parameters']['path']["client_id"];
+  body: NonNullable<O["oauth2:clients:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `oauth2:clients:update`. */
+export type Oauth2ClientsUpdateResponse = O["oauth2:clients:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:clients:delete` (DELETE /v1/oauth2/register/{client_id}). */
+export interface Oauth2ClientsDeleteRequest {
+  client_id: O["oauth2:clients:delete"]['parameters']['path']["client_id"];
+}
+/** Response of `oauth2:clients:delete`. */
+export type Oauth2ClientsDeleteResponse = O["oauth2:clients:delete"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:revoke` (POST /v1/oauth2/revoke). */
+export interface Oauth2RevokeRequest {
+  body: NonNullable<O["oauth2:revoke"]['requestBody']>['content']["application/x-www-form-urlencoded"];
+}
+/** Response of `oauth2:revoke`. */
+export type Oauth2RevokeResponse = O["oauth2:revoke"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:token` (POST /v1/oauth2/token). */
+export interface Oauth2TokenRequest {
+  body: NonNullable<O["oauth2:token"]['requestBody']>['content']["application/x-www-form-urlencoded"];
+}
+/** Response of `oauth2:token`. */
+export type Oauth2TokenResponse = O["oauth2:token"]['responses'][200]['content']['application/json'];
+
+/** Request of `oauth2:userinfo` (GET /v1/oauth2/userinfo). */
+export interface Oauth2UserinfoRequest {}
+/** Response of `oauth2:userinfo`. */
+export type Oauth2UserinfoResponse = O["oauth2:userinfo"]['responses'][200]['content']['application/json'];
+
 /** Request of `orders:list` (GET /v1/orders/). */
 export interface OrdersListRequest {
   organization_id?: NonNullable<O["orders:list"]['parameters']['query']>["organization_id"];
@@ -1526,6 +1692,24 @@ export interface OrganizationAccessTokensDeleteRequest {
 /** Response of `organization_access_tokens:delete`. */
 export type OrganizationAccessTokensDeleteResponse = void;
 
+/** Request of `organization_invites:get` (GET /v1/organization-invites/{token}). */
+export interface OrganizationInvitesGetRequest {
+  token: O["organization_invites:get"]['parameters']['path']["token"];
+}
+/** Response of `organization_invites:get`. */
+export type OrganizationInvitesGetResponse = O["organization_invites:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `organization_invites:accept` (POST /v1/organization-invites/{token}/accept). */
+export interface OrganizationInvitesAcceptRequest {
+  token: O["organization_invites:accept"]['parameters']['path']["token"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organization_invites:accept"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `organization_invites:accept`. */
+export type OrganizationInvitesAcceptResponse = O["organization_invites:accept"]['responses'][200]['content']['application/json'];
+
 /** Request of `organizations:list` (GET /v1/organizations/). */
 export interface OrganizationsListRequest {
   slug?: NonNullable<O["organizations:list"]['parameters']['query']>["slug"];
@@ -1568,6 +1752,71 @@ export interface OrganizationsUpdateRequest {
 }
 /** Response of `organizations:update`. */
 export type OrganizationsUpdateResponse = O["organizations:update"]['responses'][200]['content']['application/json'];
+
+/** Request of `organizations:list_invites` (GET /v1/organizations/{id}/invites). */
+export interface OrganizationsListInvitesRequest {
+  id: O["organizations:list_invites"]['parameters']['path']["id"];
+  page?: NonNullable<O["organizations:list_invites"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["organizations:list_invites"]['parameters']['query']>["limit"];
+}
+/** Response of `organizations:list_invites`. */
+export type OrganizationsListInvitesResponse = O["organizations:list_invites"]['responses'][200]['content']['application/json'];
+
+/** Request of `organizations:invite_member` (POST /v1/organizations/{id}/invites). */
+export interface OrganizationsInviteMemberRequest {
+  id: O["organizations:invite_member"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:invite_member"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["organizations:invite_member"]['requestBody']>['content']["application/json"];
+}
+/** Response of `organizations:invite_member`. */
+export type OrganizationsInviteMemberResponse = O["organizations:invite_member"]['responses'][201]['content']['application/json'];
+
+/** Request of `organizations:revoke_invite` (DELETE /v1/organizations/{id}/invites/{invite_id}). */
+export interface OrganizationsRevokeInviteRequest {
+  id: O["organizations:revoke_invite"]['parameters']['path']["id"];
+  invite_id: O["organizations:revoke_invite"]['parameters']['path']["invite_id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:revoke_invite"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `organizations:revoke_invite`. */
+export type OrganizationsRevokeInviteResponse = void;
+
+/** Request of `organizations:leave` (POST /v1/organizations/{id}/leave). */
+export interface OrganizationsLeaveRequest {
+  id: O["organizations:leave"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:leave"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `organizations:leave`. */
+export type OrganizationsLeaveResponse = void;
+
+/** Request of `organizations:list_members` (GET /v1/organizations/{id}/members). */
+export interface OrganizationsListMembersRequest {
+  id: O["organizations:list_members"]['parameters']['path']["id"];
+  page?: NonNullable<O["organizations:list_members"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["organizations:list_members"]['parameters']['query']>["limit"];
+}
+/** Response of `organizations:list_members`. */
+export type OrganizationsListMembersResponse = O["organizations:list_members"]['responses'][200]['content']['application/json'];
+
+/** Request of `organizations:remove_member` (DELETE /v1/organizations/{id}/members/{user_id}). */
+export interface OrganizationsRemoveMemberRequest {
+  id: O["organizations:remove_member"]['parameters']['path']["id"];
+  user_id: O["organizations:remove_member"]['parameters']['path']["user_id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:remove_member"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `organizations:remove_member`. */
+export type OrganizationsRemoveMemberResponse = void;
 
 /** Request of `payments:list` (GET /v1/payments/). */
 export interface PaymentsListRequest {
@@ -1683,6 +1932,14 @@ export interface RefundsCreateRequest {
 /** Response of `refunds:create`. */
 export type RefundsCreateResponse = O["refunds:create"]['responses'][200]['content']['application/json'];
 
+/** Request of `search:get` (GET /v1/search/). */
+export interface SearchGetRequest {
+  query: NonNullable<O["search:get"]['parameters']['query']>["query"];
+  organization_id?: NonNullable<O["search:get"]['parameters']['query']>["organization_id"];
+}
+/** Response of `search:get`. */
+export type SearchGetResponse = O["search:get"]['responses'][200]['content']['application/json'];
+
 /** Request of `subscriptions:list` (GET /v1/subscriptions/). */
 export interface SubscriptionsListRequest {
   organization_id?: NonNullable<O["subscriptions:list"]['parameters']['query']>["organization_id"];
@@ -1733,6 +1990,15 @@ export interface SubscriptionsRevokeRequest {
 }
 /** Response of `subscriptions:revoke`. */
 export type SubscriptionsRevokeResponse = O["subscriptions:revoke"]['responses'][200]['content']['application/json'];
+
+/** Request of `subscriptions:list_history` (GET /v1/subscriptions/{id}/history). */
+export interface SubscriptionsListHistoryRequest {
+  id: O["subscriptions:list_history"]['parameters']['path']["id"];
+  page?: NonNullable<O["subscriptions:list_history"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["subscriptions:list_history"]['parameters']['query']>["limit"];
+}
+/** Response of `subscriptions:list_history`. */
+export type SubscriptionsListHistoryResponse = O["subscriptions:list_history"]['responses'][200]['content']['application/json'];
 
 /** Request of `subscriptions:preview` (POST /v1/subscriptions/{id}/preview). */
 export interface SubscriptionsPreviewRequest {
@@ -1939,6 +2205,17 @@ export interface WebhooksDeleteWebhookEndpointRequest {
 }
 /** Response of `webhooks:delete_webhook_endpoint`. */
 export type WebhooksDeleteWebhookEndpointResponse = void;
+
+/** Request of `webhooks:send_test_event` (POST /v1/webhooks/endpoints/{id}/test). */
+export interface WebhooksSendTestEventRequest {
+  id: O["webhooks:send_test_event"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:send_test_event"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `webhooks:send_test_event`. */
+export type WebhooksSendTestEventResponse = O["webhooks:send_test_event"]['responses'][202]['content']['application/json'];
 
 /** Request of `webhooks:redeliver_webhook_event` (POST /v1/webhooks/events/{id}/redeliver). */
 export interface WebhooksRedeliverWebhookEventRequest {

@@ -841,6 +841,35 @@ export function customerPortalBenefitGrantsGet(
   return call(client, customerPortalBenefitGrantsGetOperation, request, options);
 }
 
+export const customerPortalBenefitGrantsUpdateOperation: Operation<M.CustomerPortalBenefitGrantsUpdateRequest, M.CustomerPortalBenefitGrantsUpdateResponse> = {
+  id: "customer_portal:benefit_grants:update",
+  method: "PATCH",
+  path: "/v1/customer-portal/benefit-grants/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalBenefitGrantsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerBenefitGrantSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Choose the connected account one of the customer's Discord or GitHub grants goes to
+ * `PATCH /v1/customer-portal/benefit-grants/{id}` (`customer_portal:benefit_grants:update`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalBenefitGrantsUpdate(
+  client: TesseraCore,
+  request: M.CustomerPortalBenefitGrantsUpdateRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalBenefitGrantsUpdateResponse> {
+  return call(client, customerPortalBenefitGrantsUpdateOperation, request, options);
+}
+
 export const customerPortalCustomersGetOperation: Operation<M.CustomerPortalCustomersGetRequest, M.CustomerPortalCustomersGetResponse> = {
   id: "customer_portal:customers:get",
   method: "GET",
@@ -1807,6 +1836,33 @@ export function customersGetState(
   return call(client, customersGetStateOperation, request, options);
 }
 
+export const customersGetTimelineOperation: Operation<M.CustomersGetTimelineRequest, M.CustomersGetTimelineResponse> = {
+  id: "customers:get_timeline",
+  method: "GET",
+  path: "/v1/customers/{id}/timeline",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomersGetTimelineRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerTimelineSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a customer's timeline and lifetime value
+ * `GET /v1/customers/{id}/timeline` (`customers:get_timeline`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customersGetTimeline(
+  client: TesseraCore,
+  request: M.CustomersGetTimelineRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomersGetTimelineResponse, M.CustomersGetTimelineRequest>> {
+  return paginate(client, customersGetTimelineOperation, request, options);
+}
+
 export const customersGetExternalOperation: Operation<M.CustomersGetExternalRequest, M.CustomersGetExternalResponse> = {
   id: "customers:get_external",
   method: "GET",
@@ -2616,6 +2672,259 @@ export function metricsLimits(
   return call(client, metricsLimitsOperation, request, options);
 }
 
+export const oauth2ClientsListOperation: Operation<M.Oauth2ClientsListRequest, M.Oauth2ClientsListResponse> = {
+  id: "oauth2:clients:list",
+  method: "GET",
+  path: "/v1/oauth2/",
+  parameters: [{ name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.Oauth2ClientsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceOAuth2ClientSchema }],
+  errors: { 401: Z.OAuth2ErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * The clients the dashboard user registered, newest first
+ * `GET /v1/oauth2/` (`oauth2:clients:list`). Paged: iterate the result for the next pages.
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2ClientsList(
+  client: TesseraCore,
+  request: M.Oauth2ClientsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.Oauth2ClientsListResponse, M.Oauth2ClientsListRequest>> {
+  return paginate(client, oauth2ClientsListOperation, request, options);
+}
+
+export const oauth2AuthorizeOperation: Operation<M.Oauth2AuthorizeRequest, M.Oauth2AuthorizeResponse> = {
+  id: "oauth2:authorize",
+  method: "GET",
+  path: "/v1/oauth2/authorize",
+  parameters: [{ name: "client_id", in: "query" }, { name: "redirect_uri", in: "query" }, { name: "response_type", in: "query" }, { name: "scope", in: "query" }, { name: "sub_type", in: "query" }, { name: "sub", in: "query" }, { name: "state", in: "query" }, { name: "uid", in: "query" }],
+  request: Z.Oauth2AuthorizeRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.AuthorizeResponseSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema },
+  security: [["cookie"],[]],
+};
+
+/**
+ * What the consent page shows for an authorization request (the standard parameters, or `uid` of a request the server started)
+ * `GET /v1/oauth2/authorize` (`oauth2:authorize`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ */
+export function oauth2Authorize(
+  client: TesseraCore,
+  request: M.Oauth2AuthorizeRequest = {},
+  options?: RequestOptions,
+): Promise<M.Oauth2AuthorizeResponse> {
+  return call(client, oauth2AuthorizeOperation, request, options);
+}
+
+export const oauth2IntrospectOperation: Operation<M.Oauth2IntrospectRequest, M.Oauth2IntrospectResponse> = {
+  id: "oauth2:introspect",
+  method: "POST",
+  path: "/v1/oauth2/introspect",
+  parameters: [],
+  request: Z.Oauth2IntrospectRequestSchema,
+  body: { mediaType: "application/x-www-form-urlencoded", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.IntrospectTokenAnswerSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema, 401: Z.OAuth2ErrorSchema, 429: Z.OAuth2ErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Describe a token to the client it was issued to (RFC 7662)
+ * `POST /v1/oauth2/introspect` (`oauth2:introspect`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ * @throws 401 invalid_client or invalid_token
+ * @throws 429 too_many_requests, with Retry-After
+ */
+export function oauth2Introspect(
+  client: TesseraCore,
+  request: M.Oauth2IntrospectRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2IntrospectResponse> {
+  return call(client, oauth2IntrospectOperation, request, options);
+}
+
+export const oauth2ClientsCreateOperation: Operation<M.Oauth2ClientsCreateRequest, M.Oauth2ClientsCreateResponse> = {
+  id: "oauth2:clients:create",
+  method: "POST",
+  path: "/v1/oauth2/register",
+  parameters: [],
+  request: Z.Oauth2ClientsCreateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OAuth2ClientSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema, 401: Z.OAuth2ErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * Register a client (RFC 7591); the answer holds its secret and registration access token, shown this once (200, as the reference)
+ * `POST /v1/oauth2/register` (`oauth2:clients:create`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2ClientsCreate(
+  client: TesseraCore,
+  request: M.Oauth2ClientsCreateRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2ClientsCreateResponse> {
+  return call(client, oauth2ClientsCreateOperation, request, options);
+}
+
+export const oauth2ClientsGetOperation: Operation<M.Oauth2ClientsGetRequest, M.Oauth2ClientsGetResponse> = {
+  id: "oauth2:clients:get",
+  method: "GET",
+  path: "/v1/oauth2/register/{client_id}",
+  parameters: [{ name: "client_id", in: "path" }],
+  request: Z.Oauth2ClientsGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OAuth2ClientSchema }],
+  errors: { 401: Z.OAuth2ErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * A client (RFC 7592), for its owner’s session or `Bearer` its registration access token
+ * `GET /v1/oauth2/register/{client_id}` (`oauth2:clients:get`)
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2ClientsGet(
+  client: TesseraCore,
+  request: M.Oauth2ClientsGetRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2ClientsGetResponse> {
+  return call(client, oauth2ClientsGetOperation, request, options);
+}
+
+export const oauth2ClientsUpdateOperation: Operation<M.Oauth2ClientsUpdateRequest, M.Oauth2ClientsUpdateResponse> = {
+  id: "oauth2:clients:update",
+  method: "PUT",
+  path: "/v1/oauth2/register/{client_id}",
+  parameters: [{ name: "client_id", in: "path" }],
+  request: Z.Oauth2ClientsUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OAuth2ClientSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema, 401: Z.OAuth2ErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * Update a client’s metadata (RFC 7592), for its owner’s session or its registration access token
+ * `PUT /v1/oauth2/register/{client_id}` (`oauth2:clients:update`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2ClientsUpdate(
+  client: TesseraCore,
+  request: M.Oauth2ClientsUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2ClientsUpdateResponse> {
+  return call(client, oauth2ClientsUpdateOperation, request, options);
+}
+
+export const oauth2ClientsDeleteOperation: Operation<M.Oauth2ClientsDeleteRequest, M.Oauth2ClientsDeleteResponse> = {
+  id: "oauth2:clients:delete",
+  method: "DELETE",
+  path: "/v1/oauth2/register/{client_id}",
+  parameters: [{ name: "client_id", in: "path" }],
+  request: Z.Oauth2ClientsDeleteRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.Oauth2ClientsDeleteResponse200Schema }],
+  errors: { 401: Z.OAuth2ErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * Delete a client (RFC 7592); answers 200 `{}`, as the reference
+ * `DELETE /v1/oauth2/register/{client_id}` (`oauth2:clients:delete`)
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2ClientsDelete(
+  client: TesseraCore,
+  request: M.Oauth2ClientsDeleteRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2ClientsDeleteResponse> {
+  return call(client, oauth2ClientsDeleteOperation, request, options);
+}
+
+export const oauth2RevokeOperation: Operation<M.Oauth2RevokeRequest, M.Oauth2RevokeResponse> = {
+  id: "oauth2:revoke",
+  method: "POST",
+  path: "/v1/oauth2/revoke",
+  parameters: [],
+  request: Z.Oauth2RevokeRequestSchema,
+  body: { mediaType: "application/x-www-form-urlencoded", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.RevokeTokenResponseSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema, 401: Z.OAuth2ErrorSchema, 429: Z.OAuth2ErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Revoke a token of the calling client (RFC 7009)
+ * `POST /v1/oauth2/revoke` (`oauth2:revoke`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ * @throws 401 invalid_client or invalid_token
+ * @throws 429 too_many_requests, with Retry-After
+ */
+export function oauth2Revoke(
+  client: TesseraCore,
+  request: M.Oauth2RevokeRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2RevokeResponse> {
+  return call(client, oauth2RevokeOperation, request, options);
+}
+
+export const oauth2TokenOperation: Operation<M.Oauth2TokenRequest, M.Oauth2TokenResponse> = {
+  id: "oauth2:token",
+  method: "POST",
+  path: "/v1/oauth2/token",
+  parameters: [],
+  request: Z.Oauth2TokenRequestSchema,
+  body: { mediaType: "application/x-www-form-urlencoded", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.TokenResponseSchema }],
+  errors: { 400: Z.OAuth2ErrorSchema, 401: Z.OAuth2ErrorSchema, 429: Z.OAuth2ErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Exchange an authorization code (PKCE S256 or plain) or a refresh token (rotated) for tokens
+ * `POST /v1/oauth2/token` (`oauth2:token`)
+ * @throws 400 OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …)
+ * @throws 401 invalid_client or invalid_token
+ * @throws 429 too_many_requests, with Retry-After
+ */
+export function oauth2Token(
+  client: TesseraCore,
+  request: M.Oauth2TokenRequest,
+  options?: RequestOptions,
+): Promise<M.Oauth2TokenResponse> {
+  return call(client, oauth2TokenOperation, request, options);
+}
+
+export const oauth2UserinfoOperation: Operation<M.Oauth2UserinfoRequest, M.Oauth2UserinfoResponse> = {
+  id: "oauth2:userinfo",
+  method: "GET",
+  path: "/v1/oauth2/userinfo",
+  parameters: [],
+  request: Z.Oauth2UserinfoRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.UserInfoSchema }],
+  errors: { 401: Z.OAuth2ErrorSchema },
+  security: [["bearer"]],
+};
+
+/**
+ * The claims of the OAuth2 access token’s subject (OpenID Connect UserInfo; also POST)
+ * `GET /v1/oauth2/userinfo` (`oauth2:userinfo`)
+ * @throws 401 invalid_client or invalid_token
+ */
+export function oauth2Userinfo(
+  client: TesseraCore,
+  request: M.Oauth2UserinfoRequest = {},
+  options?: RequestOptions,
+): Promise<M.Oauth2UserinfoResponse> {
+  return call(client, oauth2UserinfoOperation, request, options);
+}
+
 export const ordersListOperation: Operation<M.OrdersListRequest, M.OrdersListResponse> = {
   id: "orders:list",
   method: "GET",
@@ -2856,6 +3165,60 @@ export function organizationAccessTokensDelete(
   return call(client, organizationAccessTokensDeleteOperation, request, options);
 }
 
+export const organizationInvitesGetOperation: Operation<M.OrganizationInvitesGetRequest, M.OrganizationInvitesGetResponse> = {
+  id: "organization_invites:get",
+  method: "GET",
+  path: "/v1/organization-invites/{token}",
+  parameters: [{ name: "token", in: "path" }],
+  request: Z.OrganizationInvitesGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OrganizationInvitationSchema }],
+  errors: { 404: Z.NamedErrorSchema, 410: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [[]],
+};
+
+/**
+ * Read an invitation by the token of its link (the link is the credential)
+ * `GET /v1/organization-invites/{token}` (`organization_invites:get`)
+ * @throws 404 ResourceNotFound
+ * @throws 410 ResourceUnavailable
+ * @throws 422 Validation error
+ */
+export function organizationInvitesGet(
+  client: TesseraCore,
+  request: M.OrganizationInvitesGetRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationInvitesGetResponse> {
+  return call(client, organizationInvitesGetOperation, request, options);
+}
+
+export const organizationInvitesAcceptOperation: Operation<M.OrganizationInvitesAcceptRequest, M.OrganizationInvitesAcceptResponse> = {
+  id: "organization_invites:accept",
+  method: "POST",
+  path: "/v1/organization-invites/{token}/accept",
+  parameters: [{ name: "token", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationInvitesAcceptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OrganizationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 410: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * Accept an invitation as the signed-in user (the account must have the invited email)
+ * `POST /v1/organization-invites/{token}/accept` (`organization_invites:accept`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 410 ResourceUnavailable
+ * @throws 422 Validation error
+ */
+export function organizationInvitesAccept(
+  client: TesseraCore,
+  request: M.OrganizationInvitesAcceptRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationInvitesAcceptResponse> {
+  return call(client, organizationInvitesAcceptOperation, request, options);
+}
+
 export const organizationsListOperation: Operation<M.OrganizationsListRequest, M.OrganizationsListResponse> = {
   id: "organizations:list",
   method: "GET",
@@ -2962,6 +3325,169 @@ export function organizationsUpdate(
   options?: RequestOptions,
 ): Promise<M.OrganizationsUpdateResponse> {
   return call(client, organizationsUpdateOperation, request, options);
+}
+
+export const organizationsListInvitesOperation: Operation<M.OrganizationsListInvitesRequest, M.OrganizationsListInvitesResponse> = {
+  id: "organizations:list_invites",
+  method: "GET",
+  path: "/v1/organizations/{id}/invites",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.OrganizationsListInvitesRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceOrganizationInviteSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the open invitations of an organization
+ * `GET /v1/organizations/{id}/invites` (`organizations:list_invites`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsListInvites(
+  client: TesseraCore,
+  request: M.OrganizationsListInvitesRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.OrganizationsListInvitesResponse, M.OrganizationsListInvitesRequest>> {
+  return paginate(client, organizationsListInvitesOperation, request, options);
+}
+
+export const organizationsInviteMemberOperation: Operation<M.OrganizationsInviteMemberRequest, M.OrganizationsInviteMemberResponse> = {
+  id: "organizations:invite_member",
+  method: "POST",
+  path: "/v1/organizations/{id}/invites",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationsInviteMemberRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.OrganizationInviteSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Invite someone by email (a single-use link, valid for 7 days)
+ * `POST /v1/organizations/{id}/invites` (`organizations:invite_member`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsInviteMember(
+  client: TesseraCore,
+  request: M.OrganizationsInviteMemberRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationsInviteMemberResponse> {
+  return call(client, organizationsInviteMemberOperation, request, options);
+}
+
+export const organizationsRevokeInviteOperation: Operation<M.OrganizationsRevokeInviteRequest, M.OrganizationsRevokeInviteResponse> = {
+  id: "organizations:revoke_invite",
+  method: "DELETE",
+  path: "/v1/organizations/{id}/invites/{invite_id}",
+  parameters: [{ name: "id", in: "path" }, { name: "invite_id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationsRevokeInviteRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Withdraw an open invitation (its link stops working)
+ * `DELETE /v1/organizations/{id}/invites/{invite_id}` (`organizations:revoke_invite`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsRevokeInvite(
+  client: TesseraCore,
+  request: M.OrganizationsRevokeInviteRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationsRevokeInviteResponse> {
+  return call(client, organizationsRevokeInviteOperation, request, options);
+}
+
+export const organizationsLeaveOperation: Operation<M.OrganizationsLeaveRequest, M.OrganizationsLeaveResponse> = {
+  id: "organizations:leave",
+  method: "POST",
+  path: "/v1/organizations/{id}/leave",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationsLeaveRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["cookie"]],
+};
+
+/**
+ * Leave an organization (never as its last member)
+ * `POST /v1/organizations/{id}/leave` (`organizations:leave`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsLeave(
+  client: TesseraCore,
+  request: M.OrganizationsLeaveRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationsLeaveResponse> {
+  return call(client, organizationsLeaveOperation, request, options);
+}
+
+export const organizationsListMembersOperation: Operation<M.OrganizationsListMembersRequest, M.OrganizationsListMembersResponse> = {
+  id: "organizations:list_members",
+  method: "GET",
+  path: "/v1/organizations/{id}/members",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.OrganizationsListMembersRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceOrganizationMemberSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the members of an organization
+ * `GET /v1/organizations/{id}/members` (`organizations:list_members`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsListMembers(
+  client: TesseraCore,
+  request: M.OrganizationsListMembersRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.OrganizationsListMembersResponse, M.OrganizationsListMembersRequest>> {
+  return paginate(client, organizationsListMembersOperation, request, options);
+}
+
+export const organizationsRemoveMemberOperation: Operation<M.OrganizationsRemoveMemberRequest, M.OrganizationsRemoveMemberResponse> = {
+  id: "organizations:remove_member",
+  method: "DELETE",
+  path: "/v1/organizations/{id}/members/{user_id}",
+  parameters: [{ name: "id", in: "path" }, { name: "user_id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationsRemoveMemberRequestSchema,
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Remove a member (never the last one; an owner only by an owner)
+ * `DELETE /v1/organizations/{id}/members/{user_id}` (`organizations:remove_member`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsRemoveMember(
+  client: TesseraCore,
+  request: M.OrganizationsRemoveMemberRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationsRemoveMemberResponse> {
+  return call(client, organizationsRemoveMemberOperation, request, options);
 }
 
 export const paymentsListOperation: Operation<M.PaymentsListRequest, M.PaymentsListResponse> = {
@@ -3208,6 +3734,32 @@ export function refundsCreate(
   return call(client, refundsCreateOperation, request, options);
 }
 
+export const searchGetOperation: Operation<M.SearchGetRequest, M.SearchGetResponse> = {
+  id: "search:get",
+  method: "GET",
+  path: "/v1/search/",
+  parameters: [{ name: "query", in: "query" }, { name: "organization_id", in: "query" }],
+  request: Z.SearchGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.SearchResultsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Search customers, orders, products, subscriptions and license keys
+ * `GET /v1/search/` (`search:get`)
+ * @throws 401 Unauthorized
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function searchGet(
+  client: TesseraCore,
+  request: M.SearchGetRequest,
+  options?: RequestOptions,
+): Promise<M.SearchGetResponse> {
+  return call(client, searchGetOperation, request, options);
+}
+
 export const subscriptionsListOperation: Operation<M.SubscriptionsListRequest, M.SubscriptionsListResponse> = {
   id: "subscriptions:list",
   method: "GET",
@@ -3315,6 +3867,33 @@ export function subscriptionsRevoke(
   options?: RequestOptions,
 ): Promise<M.SubscriptionsRevokeResponse> {
   return call(client, subscriptionsRevokeOperation, request, options);
+}
+
+export const subscriptionsListHistoryOperation: Operation<M.SubscriptionsListHistoryRequest, M.SubscriptionsListHistoryResponse> = {
+  id: "subscriptions:list_history",
+  method: "GET",
+  path: "/v1/subscriptions/{id}/history",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.SubscriptionsListHistoryRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceSubscriptionChangeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List a subscription's changes
+ * `GET /v1/subscriptions/{id}/history` (`subscriptions:list_history`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function subscriptionsListHistory(
+  client: TesseraCore,
+  request: M.SubscriptionsListHistoryRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.SubscriptionsListHistoryResponse, M.SubscriptionsListHistoryRequest>> {
+  return paginate(client, subscriptionsListHistoryOperation, request, options);
 }
 
 export const subscriptionsPreviewOperation: Operation<M.SubscriptionsPreviewRequest, M.SubscriptionsPreviewResponse> = {
@@ -3825,6 +4404,33 @@ export function webhooksDeleteWebhookEndpoint(
   return call(client, webhooksDeleteWebhookEndpointOperation, request, options);
 }
 
+export const webhooksSendTestEventOperation: Operation<M.WebhooksSendTestEventRequest, M.WebhooksSendTestEventResponse> = {
+  id: "webhooks:send_test_event",
+  method: "POST",
+  path: "/v1/webhooks/endpoints/{id}/test",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.WebhooksSendTestEventRequestSchema,
+  responses: [{ status: 202, mediaType: "application/json", schema: Z.WebhookTestEventQueuedSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Send a test event to a webhook endpoint
+ * `POST /v1/webhooks/endpoints/{id}/test` (`webhooks:send_test_event`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function webhooksSendTestEvent(
+  client: TesseraCore,
+  request: M.WebhooksSendTestEventRequest,
+  options?: RequestOptions,
+): Promise<M.WebhooksSendTestEventResponse> {
+  return call(client, webhooksSendTestEventOperation, request, options);
+}
+
 export const webhooksRedeliverWebhookEventOperation: Operation<M.WebhooksRedeliverWebhookEventRequest, M.WebhooksRedeliverWebhookEventResponse> = {
   id: "webhooks:redeliver_webhook_event",
   method: "POST",
@@ -4093,6 +4699,14 @@ export class CustomerPortalBenefitGrantsResource {
    */
   get(request: M.CustomerPortalBenefitGrantsGetRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalBenefitGrantsGetResponse> {
     return customerPortalBenefitGrantsGet(this.client, request, options);
+  }
+
+  /**
+   * Choose the connected account one of the customer's Discord or GitHub grants goes to
+   * `PATCH /v1/customer-portal/benefit-grants/{id}`; see {@link customerPortalBenefitGrantsUpdate}.
+   */
+  update(request: M.CustomerPortalBenefitGrantsUpdateRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalBenefitGrantsUpdateResponse> {
+    return customerPortalBenefitGrantsUpdate(this.client, request, options);
   }
 }
 
@@ -4439,6 +5053,14 @@ export class CustomersResource {
   }
 
   /**
+   * Get a customer's timeline and lifetime value
+   * `GET /v1/customers/{id}/timeline`; see {@link customersGetTimeline}.
+   */
+  getTimeline(request: M.CustomersGetTimelineRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersGetTimelineResponse, M.CustomersGetTimelineRequest>> {
+    return customersGetTimeline(this.client, request, options);
+  }
+
+  /**
    * Get a customer by external ID
    * `GET /v1/customers/external/{external_id}`; see {@link customersGetExternal}.
    */
@@ -4781,6 +5403,101 @@ export class MetricsResource {
   }
 }
 
+/** `tessera.oauth2.clients` */
+export class Oauth2ClientsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * The clients the dashboard user registered, newest first
+   * `GET /v1/oauth2/`; see {@link oauth2ClientsList}.
+   */
+  list(request: M.Oauth2ClientsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.Oauth2ClientsListResponse, M.Oauth2ClientsListRequest>> {
+    return oauth2ClientsList(this.client, request, options);
+  }
+
+  /**
+   * Register a client (RFC 7591); the answer holds its secret and registration access token, shown this once (200, as the reference)
+   * `POST /v1/oauth2/register`; see {@link oauth2ClientsCreate}.
+   */
+  create(request: M.Oauth2ClientsCreateRequest, options?: RequestOptions): Promise<M.Oauth2ClientsCreateResponse> {
+    return oauth2ClientsCreate(this.client, request, options);
+  }
+
+  /**
+   * A client (RFC 7592), for its owner’s session or `Bearer` its registration access token
+   * `GET /v1/oauth2/register/{client_id}`; see {@link oauth2ClientsGet}.
+   */
+  get(request: M.Oauth2ClientsGetRequest, options?: RequestOptions): Promise<M.Oauth2ClientsGetResponse> {
+    return oauth2ClientsGet(this.client, request, options);
+  }
+
+  /**
+   * Update a client’s metadata (RFC 7592), for its owner’s session or its registration access token
+   * `PUT /v1/oauth2/register/{client_id}`; see {@link oauth2ClientsUpdate}.
+   */
+  update(request: M.Oauth2ClientsUpdateRequest, options?: RequestOptions): Promise<M.Oauth2ClientsUpdateResponse> {
+    return oauth2ClientsUpdate(this.client, request, options);
+  }
+
+  /**
+   * Delete a client (RFC 7592); answers 200 `{}`, as the reference
+   * `DELETE /v1/oauth2/register/{client_id}`; see {@link oauth2ClientsDelete}.
+   */
+  delete(request: M.Oauth2ClientsDeleteRequest, options?: RequestOptions): Promise<M.Oauth2ClientsDeleteResponse> {
+    return oauth2ClientsDelete(this.client, request, options);
+  }
+}
+
+/** `tessera.oauth2` */
+export class Oauth2Resource {
+  readonly clients: Oauth2ClientsResource;
+
+  constructor(readonly client: TesseraCore) {
+    this.clients = new Oauth2ClientsResource(client);
+  }
+
+  /**
+   * What the consent page shows for an authorization request (the standard parameters, or `uid` of a request the server started)
+   * `GET /v1/oauth2/authorize`; see {@link oauth2Authorize}.
+   */
+  authorize(request: M.Oauth2AuthorizeRequest = {}, options?: RequestOptions): Promise<M.Oauth2AuthorizeResponse> {
+    return oauth2Authorize(this.client, request, options);
+  }
+
+  /**
+   * Describe a token to the client it was issued to (RFC 7662)
+   * `POST /v1/oauth2/introspect`; see {@link oauth2Introspect}.
+   */
+  introspect(request: M.Oauth2IntrospectRequest, options?: RequestOptions): Promise<M.Oauth2IntrospectResponse> {
+    return oauth2Introspect(this.client, request, options);
+  }
+
+  /**
+   * Revoke a token of the calling client (RFC 7009)
+   * `POST /v1/oauth2/revoke`; see {@link oauth2Revoke}.
+   */
+  revoke(request: M.Oauth2RevokeRequest, options?: RequestOptions): Promise<M.Oauth2RevokeResponse> {
+    return oauth2Revoke(this.client, request, options);
+  }
+
+  /**
+   * Exchange an authorization code (PKCE S256 or plain) or a refresh token (rotated) for tokens
+   * `POST /v1/oauth2/token`; see {@link oauth2Token}.
+   */
+  token(request: M.Oauth2TokenRequest, options?: RequestOptions): Promise<M.Oauth2TokenResponse> {
+    return oauth2Token(this.client, request, options);
+  }
+
+  /**
+   * The claims of the OAuth2 access token’s subject (OpenID Connect UserInfo; also POST)
+   * `GET /v1/oauth2/userinfo`; see {@link oauth2Userinfo}.
+   */
+  userinfo(request: M.Oauth2UserinfoRequest = {}, options?: RequestOptions): Promise<M.Oauth2UserinfoResponse> {
+    return oauth2Userinfo(this.client, request, options);
+  }
+}
+
 /** `tessera.orders` */
 export class OrdersResource {
   constructor(readonly client: TesseraCore) {
@@ -4865,6 +5582,28 @@ export class OrganizationAccessTokensResource {
   }
 }
 
+/** `tessera.organizationInvites` */
+export class OrganizationInvitesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Read an invitation by the token of its link (the link is the credential)
+   * `GET /v1/organization-invites/{token}`; see {@link organizationInvitesGet}.
+   */
+  get(request: M.OrganizationInvitesGetRequest, options?: RequestOptions): Promise<M.OrganizationInvitesGetResponse> {
+    return organizationInvitesGet(this.client, request, options);
+  }
+
+  /**
+   * Accept an invitation as the signed-in user (the account must have the invited email)
+   * `POST /v1/organization-invites/{token}/accept`; see {@link organizationInvitesAccept}.
+   */
+  accept(request: M.OrganizationInvitesAcceptRequest, options?: RequestOptions): Promise<M.OrganizationInvitesAcceptResponse> {
+    return organizationInvitesAccept(this.client, request, options);
+  }
+}
+
 /** `tessera.organizations` */
 export class OrganizationsResource {
   constructor(readonly client: TesseraCore) {
@@ -4900,6 +5639,54 @@ export class OrganizationsResource {
    */
   update(request: M.OrganizationsUpdateRequest, options?: RequestOptions): Promise<M.OrganizationsUpdateResponse> {
     return organizationsUpdate(this.client, request, options);
+  }
+
+  /**
+   * List the open invitations of an organization
+   * `GET /v1/organizations/{id}/invites`; see {@link organizationsListInvites}.
+   */
+  listInvites(request: M.OrganizationsListInvitesRequest, options?: RequestOptions): Promise<PageIterator<M.OrganizationsListInvitesResponse, M.OrganizationsListInvitesRequest>> {
+    return organizationsListInvites(this.client, request, options);
+  }
+
+  /**
+   * Invite someone by email (a single-use link, valid for 7 days)
+   * `POST /v1/organizations/{id}/invites`; see {@link organizationsInviteMember}.
+   */
+  inviteMember(request: M.OrganizationsInviteMemberRequest, options?: RequestOptions): Promise<M.OrganizationsInviteMemberResponse> {
+    return organizationsInviteMember(this.client, request, options);
+  }
+
+  /**
+   * Withdraw an open invitation (its link stops working)
+   * `DELETE /v1/organizations/{id}/invites/{invite_id}`; see {@link organizationsRevokeInvite}.
+   */
+  revokeInvite(request: M.OrganizationsRevokeInviteRequest, options?: RequestOptions): Promise<M.OrganizationsRevokeInviteResponse> {
+    return organizationsRevokeInvite(this.client, request, options);
+  }
+
+  /**
+   * Leave an organization (never as its last member)
+   * `POST /v1/organizations/{id}/leave`; see {@link organizationsLeave}.
+   */
+  leave(request: M.OrganizationsLeaveRequest, options?: RequestOptions): Promise<M.OrganizationsLeaveResponse> {
+    return organizationsLeave(this.client, request, options);
+  }
+
+  /**
+   * List the members of an organization
+   * `GET /v1/organizations/{id}/members`; see {@link organizationsListMembers}.
+   */
+  listMembers(request: M.OrganizationsListMembersRequest, options?: RequestOptions): Promise<PageIterator<M.OrganizationsListMembersResponse, M.OrganizationsListMembersRequest>> {
+    return organizationsListMembers(this.client, request, options);
+  }
+
+  /**
+   * Remove a member (never the last one; an owner only by an owner)
+   * `DELETE /v1/organizations/{id}/members/{user_id}`; see {@link organizationsRemoveMember}.
+   */
+  removeMember(request: M.OrganizationsRemoveMemberRequest, options?: RequestOptions): Promise<M.OrganizationsRemoveMemberResponse> {
+    return organizationsRemoveMember(this.client, request, options);
   }
 }
 
@@ -4993,6 +5780,20 @@ export class RefundsResource {
   }
 }
 
+/** `tessera.search` */
+export class SearchResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * Search customers, orders, products, subscriptions and license keys
+   * `GET /v1/search/`; see {@link searchGet}.
+   */
+  get(request: M.SearchGetRequest, options?: RequestOptions): Promise<M.SearchGetResponse> {
+    return searchGet(this.client, request, options);
+  }
+}
+
 /** `tessera.subscriptions` */
 export class SubscriptionsResource {
   constructor(readonly client: TesseraCore) {
@@ -5028,6 +5829,14 @@ export class SubscriptionsResource {
    */
   revoke(request: M.SubscriptionsRevokeRequest, options?: RequestOptions): Promise<M.SubscriptionsRevokeResponse> {
     return subscriptionsRevoke(this.client, request, options);
+  }
+
+  /**
+   * List a subscription's changes
+   * `GET /v1/subscriptions/{id}/history`; see {@link subscriptionsListHistory}.
+   */
+  listHistory(request: M.SubscriptionsListHistoryRequest, options?: RequestOptions): Promise<PageIterator<M.SubscriptionsListHistoryResponse, M.SubscriptionsListHistoryRequest>> {
+    return subscriptionsListHistory(this.client, request, options);
   }
 
   /**
@@ -5213,6 +6022,14 @@ export class WebhooksResource {
   }
 
   /**
+   * Send a test event to a webhook endpoint
+   * `POST /v1/webhooks/endpoints/{id}/test`; see {@link webhooksSendTestEvent}.
+   */
+  sendTestEvent(request: M.WebhooksSendTestEventRequest, options?: RequestOptions): Promise<M.WebhooksSendTestEventResponse> {
+    return webhooksSendTestEvent(this.client, request, options);
+  }
+
+  /**
    * Redeliver a webhook event
    * `POST /v1/webhooks/events/{id}/redeliver`; see {@link webhooksRedeliverWebhookEvent}.
    */
@@ -5239,12 +6056,15 @@ export class Tessera extends TesseraCore {
   readonly licenseKeys: LicenseKeysResource;
   readonly meters: MetersResource;
   readonly metrics: MetricsResource;
+  readonly oauth2: Oauth2Resource;
   readonly orders: OrdersResource;
   readonly organizationAccessTokens: OrganizationAccessTokensResource;
+  readonly organizationInvites: OrganizationInvitesResource;
   readonly organizations: OrganizationsResource;
   readonly payments: PaymentsResource;
   readonly products: ProductsResource;
   readonly refunds: RefundsResource;
+  readonly search: SearchResource;
   readonly subscriptions: SubscriptionsResource;
   readonly taxRegistrations: TaxRegistrationsResource;
   readonly taxReports: TaxReportsResource;
@@ -5270,12 +6090,15 @@ export class Tessera extends TesseraCore {
     this.licenseKeys = new LicenseKeysResource(this);
     this.meters = new MetersResource(this);
     this.metrics = new MetricsResource(this);
+    this.oauth2 = new Oauth2Resource(this);
     this.orders = new OrdersResource(this);
     this.organizationAccessTokens = new OrganizationAccessTokensResource(this);
+    this.organizationInvites = new OrganizationInvitesResource(this);
     this.organizations = new OrganizationsResource(this);
     this.payments = new PaymentsResource(this);
     this.products = new ProductsResource(this);
     this.refunds = new RefundsResource(this);
+    this.search = new SearchResource(this);
     this.subscriptions = new SubscriptionsResource(this);
     this.taxRegistrations = new TaxRegistrationsResource(this);
     this.taxReports = new TaxReportsResource(this);

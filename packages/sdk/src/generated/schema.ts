@@ -336,7 +336,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Choose the connected account one of the customer's Discord or GitHub grants goes to */
+        patch: operations["customer_portal:benefit_grants:update"];
         trace?: never;
     };
     "/v1/customer-portal/customers/me": {
@@ -790,6 +791,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer's timeline and lifetime value */
+        get: operations["customers:get_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/external/{external_id}": {
         parameters: {
             query?: never;
@@ -1140,6 +1158,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth2/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clients the dashboard user registered, newest first */
+        get: operations["oauth2:clients:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the consent page shows for an authorization request (the standard parameters, or `uid` of a request the server started) */
+        get: operations["oauth2:authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Describe a token to the client it was issued to (RFC 7662) */
+        post: operations["oauth2:introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a client (RFC 7591); the answer holds its secret and registration access token, shown this once (200, as the reference) */
+        post: operations["oauth2:clients:create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/register/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client (RFC 7592), for its owner’s session or `Bearer` its registration access token */
+        get: operations["oauth2:clients:get"];
+        /** Update a client’s metadata (RFC 7592), for its owner’s session or its registration access token */
+        put: operations["oauth2:clients:update"];
+        post?: never;
+        /** Delete a client (RFC 7592); answers 200 `{}`, as the reference */
+        delete: operations["oauth2:clients:delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a token of the calling client (RFC 7009) */
+        post: operations["oauth2:revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange an authorization code (PKCE S256 or plain) or a refresh token (rotated) for tokens */
+        post: operations["oauth2:token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth2/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The claims of the OAuth2 access token’s subject (OpenID Connect UserInfo; also POST) */
+        get: operations["oauth2:userinfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/": {
         parameters: {
             query?: never;
@@ -1229,6 +1385,40 @@ export interface paths {
         patch: operations["organization_access_tokens:update"];
         trace?: never;
     };
+    "/v1/organization-invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an invitation by the token of its link (the link is the credential) */
+        get: operations["organization_invites:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization-invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation as the signed-in user (the account must have the invited email) */
+        post: operations["organization_invites:accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organizations/": {
         parameters: {
             query?: never;
@@ -1263,6 +1453,92 @@ export interface paths {
         head?: never;
         /** Update an organization */
         patch: operations["organizations:update"];
+        trace?: never;
+    };
+    "/v1/organizations/{id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the open invitations of an organization */
+        get: operations["organizations:list_invites"];
+        put?: never;
+        /** Invite someone by email (a single-use link, valid for 7 days) */
+        post: operations["organizations:invite_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/invites/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an open invitation (its link stops working) */
+        delete: operations["organizations:revoke_invite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave an organization (never as its last member) */
+        post: operations["organizations:leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the members of an organization */
+        get: operations["organizations:list_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (never the last one; an owner only by an owner) */
+        delete: operations["organizations:remove_member"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/payments/": {
@@ -1370,6 +1646,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search customers, orders, products, subscriptions and license keys */
+        get: operations["search:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions/": {
         parameters: {
             query?: never;
@@ -1404,6 +1697,23 @@ export interface paths {
         head?: never;
         /** Update a subscription */
         patch: operations["subscriptions:update"];
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a subscription's changes */
+        get: operations["subscriptions:list_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/subscriptions/{id}/preview": {
@@ -1617,6 +1927,23 @@ export interface paths {
         patch: operations["webhooks:update_webhook_endpoint"];
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to a webhook endpoint */
+        post: operations["webhooks:send_test_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/events/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1665,6 +1992,46 @@ export interface components {
             /** Format: uuid */
             custom_field_id: string;
             required: boolean;
+        };
+        AuthorizationCodeTokenRequest: {
+            /** @constant */
+            grant_type: "authorization_code";
+            code: string;
+            redirect_uri: string;
+            /** @description PKCE (S256 or plain). */
+            code_verifier?: string;
+            /** @description Or in the Basic Authorization header. */
+            client_id?: string;
+            /** @description Or in the Basic Authorization header. */
+            client_secret?: string;
+        };
+        AuthorizeOrganization: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            avatar_url: string | null;
+        };
+        AuthorizeResponse: components["schemas"]["AuthorizeResponseUser"] | components["schemas"]["AuthorizeResponseOrganization"];
+        AuthorizeResponseOrganization: {
+            client: components["schemas"]["OAuth2ClientPublic"];
+            /** @constant */
+            sub_type: "organization";
+            sub: components["schemas"]["AuthorizeOrganization"] | null;
+            scopes: components["schemas"]["Scope"][];
+            organizations: components["schemas"]["AuthorizeOrganization"][];
+        };
+        AuthorizeResponseUser: {
+            client: components["schemas"]["OAuth2ClientPublic"];
+            /** @constant */
+            sub_type: "user";
+            sub: components["schemas"]["AuthorizeUser"] | null;
+            scopes: components["schemas"]["Scope"][];
+        };
+        AuthorizeUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            avatar_url: string | null;
         };
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCreate: components["schemas"]["BenefitCustomCreate"] | components["schemas"]["BenefitDiscordCreate"] | components["schemas"]["BenefitGitHubRepositoryCreate"] | components["schemas"]["BenefitDownloadablesCreate"] | components["schemas"]["BenefitLicenseKeysCreate"] | components["schemas"]["BenefitMeterCreditCreate"];
@@ -2380,6 +2747,8 @@ export interface components {
             url: string;
             trial_interval: components["schemas"]["TrialInterval"] | null;
             trial_interval_count: number | null;
+            /** @description Tessera extension: visits, checkouts started and completed, conversion. */
+            stats: components["schemas"]["CheckoutLinkStats"];
         };
         CheckoutLinkCreate: {
             metadata?: {
@@ -2424,6 +2793,16 @@ export interface components {
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
+        };
+        CheckoutLinkStats: {
+            /** @description Times the link was opened. */
+            visits: number;
+            /** @description Checkouts from the link whose buyer submitted the payment form (confirmed, succeeded or failed). */
+            checkouts_started: number;
+            /** @description Checkouts from the link that succeeded. */
+            checkouts_completed: number;
+            /** @description checkouts_completed / visits, 0 when there was no visit. */
+            conversion: number;
         };
         CheckoutLinkUpdate: {
             metadata?: {
@@ -2679,6 +3058,15 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitCustomSubscriber"];
             properties: components["schemas"]["BenefitGrantCustomProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
+        };
+        CustomerBenefitGrantCustomUpdate: {
+            /** @constant */
+            benefit_type: "custom";
+            properties?: {
+                [key: string]: unknown;
+            };
         };
         CustomerBenefitGrantDiscord: {
             /** Format: date-time */
@@ -2699,6 +3087,16 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitDiscordSubscriber"];
             properties: components["schemas"]["BenefitGrantDiscordProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
+        };
+        CustomerBenefitGrantDiscordPropertiesUpdate: {
+            account_id: string;
+        };
+        CustomerBenefitGrantDiscordUpdate: {
+            /** @constant */
+            benefit_type: "discord";
+            properties: components["schemas"]["CustomerBenefitGrantDiscordPropertiesUpdate"];
         };
         CustomerBenefitGrantDownloadables: {
             /** Format: date-time */
@@ -2719,6 +3117,15 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitDownloadablesSubscriber"];
             properties: components["schemas"]["BenefitGrantDownloadablesProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
+        };
+        CustomerBenefitGrantDownloadablesUpdate: {
+            /** @constant */
+            benefit_type: "downloadables";
+            properties?: {
+                [key: string]: unknown;
+            };
         };
         CustomerBenefitGrantGitHubRepository: {
             /** Format: date-time */
@@ -2739,6 +3146,16 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitGitHubRepositorySubscriber"];
             properties: components["schemas"]["BenefitGrantGitHubRepositoryProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
+        };
+        CustomerBenefitGrantGitHubRepositoryPropertiesUpdate: {
+            account_id: string;
+        };
+        CustomerBenefitGrantGitHubRepositoryUpdate: {
+            /** @constant */
+            benefit_type: "github_repository";
+            properties: components["schemas"]["CustomerBenefitGrantGitHubRepositoryPropertiesUpdate"];
         };
         CustomerBenefitGrantLicenseKeys: {
             /** Format: date-time */
@@ -2759,6 +3176,15 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitLicenseKeysSubscriber"];
             properties: components["schemas"]["BenefitGrantLicenseKeysProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
+        };
+        CustomerBenefitGrantLicenseKeysUpdate: {
+            /** @constant */
+            benefit_type: "license_keys";
+            properties?: {
+                [key: string]: unknown;
+            };
         };
         CustomerBenefitGrantMeterCredit: {
             /** Format: date-time */
@@ -2779,7 +3205,17 @@ export interface components {
             customer: components["schemas"]["CustomerPortalCustomer"];
             benefit: components["schemas"]["BenefitMeterCreditSubscriber"];
             properties: components["schemas"]["BenefitGrantMeterCreditProperties"];
+            /** @description Extension: why the grant waits (an account to connect, a Discord or GitHub failure being retried). */
+            error: components["schemas"]["BenefitGrantError"] | null;
         };
+        CustomerBenefitGrantMeterCreditUpdate: {
+            /** @constant */
+            benefit_type: "meter_credit";
+            properties?: {
+                [key: string]: unknown;
+            };
+        };
+        CustomerBenefitGrantUpdate: components["schemas"]["CustomerBenefitGrantDiscordUpdate"] | components["schemas"]["CustomerBenefitGrantGitHubRepositoryUpdate"] | components["schemas"]["CustomerBenefitGrantCustomUpdate"] | components["schemas"]["CustomerBenefitGrantDownloadablesUpdate"] | components["schemas"]["CustomerBenefitGrantLicenseKeysUpdate"] | components["schemas"]["CustomerBenefitGrantMeterCreditUpdate"];
         /** @enum {string} */
         CustomerCancellationReason: "customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other";
         CustomerCreate: {
@@ -2819,6 +3255,15 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        CustomerLifetimeValue: {
+            currency: string;
+            /** @description What its paid orders charged, tax included. */
+            paid_amount: number;
+            /** @description What was refunded of them, tax included. */
+            refunded_amount: number;
+            /** @description paid_amount − refunded_amount. */
+            net_amount: number;
         };
         CustomerMeter: {
             /** Format: uuid */
@@ -3232,6 +3677,33 @@ export interface components {
         CustomerSubscriptionUpdateProduct: {
             /** Format: uuid */
             product_id: string;
+        };
+        CustomerTimeline: {
+            items: components["schemas"]["CustomerTimelineItem"][];
+            pagination: components["schemas"]["Pagination"];
+            /** @description Per currency, over every order of the customer. */
+            lifetime_value: components["schemas"]["CustomerLifetimeValue"][];
+        };
+        CustomerTimelineItem: {
+            id: string;
+            /** @enum {string} */
+            type: "order" | "payment" | "refund" | "subscription_change" | "benefit_granted" | "benefit_revoked" | "email";
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description The order, payment, refund, subscription, benefit grant or email. */
+            resource_id: string;
+            /** @description The resource's status; for a subscription change, its kind. */
+            status: string | null;
+            /** @description Minor units: the order total, the payment, the refund with its tax. */
+            amount: number | null;
+            currency: string | null;
+            /** @description An order's billing reason, a decline message, a refund reason, a benefit, an email subject. */
+            description: string | null;
+            subscription_id: string | null;
+            /** @description A subscription change's details. */
+            details: {
+                [key: string]: unknown;
+            } | null;
         };
         CustomerUpdate: {
             metadata?: {
@@ -3908,6 +4380,36 @@ export interface components {
                 type: string;
             }[];
         };
+        IntrospectTokenAnswer: components["schemas"]["IntrospectTokenResponse"] | components["schemas"]["IntrospectTokenInactive"];
+        /** @description Unknown, expired or revoked, or another client’s. */
+        IntrospectTokenInactive: {
+            /** @constant */
+            active: false;
+        };
+        IntrospectTokenRequest: {
+            token: string;
+            /** @enum {string} */
+            token_type_hint?: "access_token" | "refresh_token";
+            /** @description Or in the Basic Authorization header. */
+            client_id?: string;
+            /** @description Or in the Basic Authorization header. */
+            client_secret?: string;
+        };
+        IntrospectTokenResponse: {
+            /** @constant */
+            active: true;
+            client_id: string;
+            /** @enum {string} */
+            token_type: "access_token" | "refresh_token";
+            scope: string;
+            /** @enum {string} */
+            sub_type: "user" | "organization";
+            sub: string;
+            aud: string;
+            iss: string;
+            exp: number;
+            iat: number;
+        };
         InvoiceGenerationAccepted: Record<string, never>;
         LicenseKeyActivate: {
             key: string;
@@ -4098,6 +4600,10 @@ export interface components {
             items: components["schemas"]["Meter"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceOAuth2Client: {
+            items: components["schemas"]["OAuth2Client"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceOrder: {
             items: components["schemas"]["Order"][];
             pagination: components["schemas"]["Pagination"];
@@ -4108,6 +4614,14 @@ export interface components {
         };
         ListResourceOrganizationAccessToken: {
             items: components["schemas"]["OrganizationAccessToken"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceOrganizationInvite: {
+            items: components["schemas"]["OrganizationInvite"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceOrganizationMember: {
+            items: components["schemas"]["OrganizationMember"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceOutboxEmail: {
@@ -4128,6 +4642,10 @@ export interface components {
         };
         ListResourceSubscription: {
             items: components["schemas"]["Subscription"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceSubscriptionChange: {
+            items: components["schemas"]["SubscriptionChange"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceTaxRegistration: {
@@ -4309,6 +4827,104 @@ export interface components {
             error: string;
             detail: string;
         };
+        OAuth2Client: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            client_id: string;
+            /** @description The secret, in the answers that issue it (registration, `POST …/secret`); the empty string otherwise: only its keyed hash is kept. */
+            client_secret: string;
+            client_id_issued_at: number;
+            client_secret_expires_at: number;
+            redirect_uris: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none";
+            grant_types: ("authorization_code" | "refresh_token")[];
+            response_types: string[];
+            scope: string;
+            client_name: string;
+            client_uri: string | null;
+            logo_uri: string | null;
+            tos_uri: string | null;
+            policy_uri: string | null;
+            registration_client_uri: string;
+            /** @description RFC 7592 registration access token; only in the answer to the registration. */
+            registration_access_token?: string;
+        };
+        OAuth2ClientConfiguration: {
+            redirect_uris: string[];
+            /**
+             * @default client_secret_post
+             * @enum {string}
+             */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+            /**
+             * @default [
+             *       "authorization_code",
+             *       "refresh_token"
+             *     ]
+             */
+            grant_types?: ("authorization_code" | "refresh_token")[];
+            /**
+             * @default [
+             *       "code"
+             *     ]
+             */
+            response_types?: "code"[];
+            /** @default openid profile email user:read organizations:read organizations:write custom_fields:read custom_fields:write discounts:read discounts:write checkout_links:read checkout_links:write checkouts:read checkouts:write transactions:read transactions:write payouts:read payouts:write products:read products:write benefits:read benefits:write events:read events:write meters:read meters:write files:read files:write subscriptions:read subscriptions:write customers:read customers:write orders:read orders:write refunds:read refunds:write webhooks:read webhooks:write license_keys:read license_keys:write repositories:read repositories:write issues:read issues:write customer_portal:read customer_portal:write notifications:read notifications:write notification_recipients:read notification_recipients:write customer_meters:read customer_sessions:write payments:read metrics:read external_organizations:read */
+            scope?: string;
+            client_name: string;
+            client_uri?: string | null;
+            logo_uri?: string | null;
+            tos_uri?: string | null;
+            policy_uri?: string | null;
+        };
+        OAuth2ClientConfigurationUpdate: {
+            redirect_uris: string[];
+            /**
+             * @default client_secret_post
+             * @enum {string}
+             */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+            /**
+             * @default [
+             *       "authorization_code",
+             *       "refresh_token"
+             *     ]
+             */
+            grant_types?: ("authorization_code" | "refresh_token")[];
+            /**
+             * @default [
+             *       "code"
+             *     ]
+             */
+            response_types?: "code"[];
+            /** @default openid profile email user:read organizations:read organizations:write custom_fields:read custom_fields:write discounts:read discounts:write checkout_links:read checkout_links:write checkouts:read checkouts:write transactions:read transactions:write payouts:read payouts:write products:read products:write benefits:read benefits:write events:read events:write meters:read meters:write files:read files:write subscriptions:read subscriptions:write customers:read customers:write orders:read orders:write refunds:read refunds:write webhooks:read webhooks:write license_keys:read license_keys:write repositories:read repositories:write issues:read issues:write customer_portal:read customer_portal:write notifications:read notifications:write notification_recipients:read notification_recipients:write customer_meters:read customer_sessions:write payments:read metrics:read external_organizations:read */
+            scope?: string;
+            client_name: string;
+            client_uri?: string | null;
+            logo_uri?: string | null;
+            tos_uri?: string | null;
+            policy_uri?: string | null;
+            client_id: string;
+        };
+        OAuth2ClientPublic: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            client_id: string;
+            client_name: string | null;
+            client_uri: string | null;
+            logo_uri: string | null;
+            tos_uri: string | null;
+            policy_uri: string | null;
+        };
+        OAuth2Error: {
+            error: string;
+            error_description?: string;
+        };
         Order: {
             /** Format: uuid */
             id: string;
@@ -4456,6 +5072,7 @@ export interface components {
             feature_settings: components["schemas"]["OrganizationFeatureSettings"] | null;
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            branding_settings: components["schemas"]["OrganizationBrandingSettings"];
         };
         OrganizationAccessToken: {
             /** Format: uuid */
@@ -4520,6 +5137,21 @@ export interface components {
             created_at: string;
             public_url: string;
         };
+        /** @description Extension: the branding of the hosted checkout and the customer portal. brand_color: buttons and links (#rrggbb, null for the default); theme: light or dark; show_logo: the organization avatar in the header; show_product_images: product media in the checkout. */
+        OrganizationBrandingSettings: {
+            brand_color: string | null;
+            /** @enum {string} */
+            theme: "light" | "dark";
+            show_logo: boolean;
+            show_product_images: boolean;
+        };
+        OrganizationBrandingSettingsUpdate: {
+            brand_color?: string | null;
+            /** @enum {string} */
+            theme?: "light" | "dark";
+            show_logo?: boolean;
+            show_product_images?: boolean;
+        };
         OrganizationCreate: {
             name: string;
             slug: string;
@@ -4576,6 +5208,49 @@ export interface components {
             issue_funding_enabled?: boolean;
             usage_based_billing_enabled?: boolean;
         };
+        OrganizationInvitation: {
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            organization_name: string;
+            organization_slug: string;
+        };
+        OrganizationInvite: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            email: string;
+            invited_by_user_id: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            status: components["schemas"]["OrganizationInviteStatus"];
+        };
+        OrganizationInviteCreate: {
+            /** Format: email */
+            email: string;
+        };
+        /** @enum {string} */
+        OrganizationInviteStatus: "pending" | "expired";
+        OrganizationMember: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            role: components["schemas"]["OrganizationMemberRole"];
+            /**
+             * Format: date-time
+             * @description When they joined the organization.
+             */
+            created_at: string;
+        };
+        /**
+         * @description `owner`: created the organization (owners alone may remove an owner); `member`: joined by invitation.
+         * @enum {string}
+         */
+        OrganizationMemberRole: "owner" | "member";
         OrganizationSocialLink: {
             /** @enum {string} */
             platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "other";
@@ -4610,6 +5285,7 @@ export interface components {
             feature_settings?: components["schemas"]["OrganizationFeatureSettingsUpdate"] | null;
             subscription_settings?: components["schemas"]["OrganizationSubscriptionSettingsInput"] | null;
             customer_email_settings?: components["schemas"]["OrganizationCustomerEmailSettingsUpdate"] | null;
+            branding_settings?: components["schemas"]["OrganizationBrandingSettingsUpdate"] | null;
         };
         OutboxEmail: {
             /** Format: uuid */
@@ -4899,6 +5575,15 @@ export interface components {
             func: "sum" | "max" | "min" | "avg";
             property: string;
         };
+        RefreshTokenRequest: {
+            /** @constant */
+            grant_type: "refresh_token";
+            refresh_token: string;
+            /** @description Or in the Basic Authorization header. */
+            client_id?: string;
+            /** @description Or in the Basic Authorization header. */
+            client_secret?: string;
+        };
         Refund: {
             /** Format: date-time */
             created_at: string;
@@ -4942,6 +5627,16 @@ export interface components {
         RefundReason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
         /** @enum {string} */
         RefundStatus: "pending" | "succeeded" | "failed" | "canceled";
+        RevokeTokenRequest: {
+            token: string;
+            /** @enum {string} */
+            token_type_hint?: "access_token" | "refresh_token";
+            /** @description Or in the Basic Authorization header. */
+            client_id?: string;
+            /** @description Or in the Basic Authorization header. */
+            client_secret?: string;
+        };
+        RevokeTokenResponse: Record<string, never>;
         S3DownloadURL: {
             url: string;
             headers: {
@@ -4980,6 +5675,22 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+        };
+        /** @enum {string} */
+        Scope: "openid" | "profile" | "email" | "user:read" | "admin" | "web_default" | "organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "repositories:read" | "repositories:write" | "issues:read" | "issues:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "customer_meters:read" | "customer_sessions:write" | "payments:read" | "metrics:read" | "external_organizations:read";
+        SearchResult: {
+            /** @enum {string} */
+            type: "customer" | "order" | "product" | "subscription" | "license_key";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            title: string;
+            description: string | null;
+        };
+        /** @description Extension: what matches a query, at most five of each type, in the order customers, orders, products, subscriptions, license keys. Only the types the caller may read are searched. */
+        SearchResults: {
+            items: components["schemas"]["SearchResult"][];
         };
         SignIn: {
             /** Format: email */
@@ -5035,6 +5746,22 @@ export interface components {
             customer_cancellation_reason?: components["schemas"]["CustomerCancellationReason"] | null;
             customer_cancellation_comment?: string | null;
             cancel_at_period_end: boolean;
+        };
+        SubscriptionChange: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            subscription_id: string;
+            /** @enum {string} */
+            kind: "created" | "trial_started" | "trial_converted" | "product_changed" | "discount_changed" | "canceled" | "uncanceled" | "revoked" | "ended" | "past_due" | "recovered";
+            /** @enum {string} */
+            actor: "seller" | "customer" | "system";
+            /** @description What changed: product and discount ids and amounts before and after, the cancellation reason and comment, the end cause (revoked, period_end, trial_unpaid, payment_failed, customer_deleted). */
+            details: {
+                [key: string]: unknown;
+            };
         };
         SubscriptionMeter: {
             /** Format: date-time */
@@ -5237,6 +5964,18 @@ export interface components {
         };
         /** @enum {string} */
         TimeInterval: "year" | "month" | "week" | "day" | "hour";
+        TokenRequest: components["schemas"]["AuthorizationCodeTokenRequest"] | components["schemas"]["RefreshTokenRequest"];
+        TokenResponse: {
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            /** @description A new one on every refresh; none for public clients. */
+            refresh_token?: string;
+            scope: string;
+            /** @description RS256 JWT, when `openid` was granted. */
+            id_token?: string;
+        };
         /** @enum {string} */
         TrialInterval: "day" | "week" | "month" | "year";
         UniqueAggregation: {
@@ -5256,6 +5995,16 @@ export interface components {
             created_at: string;
             modified_at: string | null;
             email: string;
+        };
+        UserInfo: components["schemas"]["UserInfoUser"] | components["schemas"]["UserInfoOrganization"];
+        UserInfoOrganization: {
+            sub: string;
+            name?: string;
+        };
+        UserInfoUser: {
+            sub: string;
+            email?: string;
+            email_verified?: boolean;
         };
         ValidatedLicenseKey: {
             /** Format: uuid */
@@ -5338,6 +6087,13 @@ export interface components {
         /** @enum {string} */
         WebhookFormat: "raw" | "discord" | "slack";
         WebhookRedeliveryAccepted: Record<string, never>;
+        WebhookTestEventQueued: {
+            /**
+             * Format: uuid
+             * @description The per-endpoint event (`webhook-id`) of the test.
+             */
+            webhook_event_id: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -7035,6 +7791,71 @@ export interface operations {
                 };
             };
             /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:benefit_grants:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerBenefitGrantUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBenefitGrant"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9080,6 +9901,67 @@ export interface operations {
             };
         };
     };
+    "customers:get_timeline": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerTimeline"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customers:get_external": {
         parameters: {
             query?: never;
@@ -10844,6 +11726,406 @@ export interface operations {
             };
         };
     };
+    "oauth2:clients:list": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOAuth2Client"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:authorize": {
+        parameters: {
+            query?: {
+                client_id?: string;
+                redirect_uri?: string;
+                response_type?: "code";
+                scope?: string;
+                sub_type?: "user" | "organization";
+                sub?: string;
+                state?: string;
+                uid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeResponse"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["IntrospectTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntrospectTokenAnswer"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description too_many_requests, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuth2ClientConfiguration"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Client"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Client"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuth2ClientConfigurationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Client"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:clients:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevokeTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeTokenResponse"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description too_many_requests, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description OAuth2 error (invalid_request, invalid_grant, invalid_scope, invalid_client_metadata, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description too_many_requests, with Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
+    "oauth2:userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInfo"];
+                };
+            };
+            /** @description invalid_client or invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+        };
+    };
     "orders:list": {
         parameters: {
             query?: {
@@ -11350,6 +12632,125 @@ export interface operations {
             };
         };
     };
+    "organization_invites:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInvitation"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceUnavailable */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organization_invites:accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceUnavailable */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "organizations:list": {
         parameters: {
             query?: {
@@ -11540,6 +12941,372 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Organization"];
                 };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:list_invites": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOrganizationInvite"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:invite_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationInviteCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInvite"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:revoke_invite": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                invite_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:leave": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:list_members": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceOrganizationMember"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:remove_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid credentials */
             401: {
@@ -12122,6 +13889,56 @@ export interface operations {
             };
         };
     };
+    "search:get": {
+        parameters: {
+            query: {
+                query: string;
+                organization_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "subscriptions:list": {
         parameters: {
             query?: {
@@ -12347,6 +14164,67 @@ export interface operations {
                 };
             };
             /** @description AlreadyCanceledSubscription */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "subscriptions:list_history": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceSubscriptionChange"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13382,6 +15260,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:send_test_event": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestEventQueued"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -35,6 +35,44 @@ export const AttachedCustomFieldCreateSchema: z.ZodType<M.AttachedCustomFieldCre
   required: z.boolean(),
 }));
 
+export const AuthorizationCodeTokenRequestSchema: z.ZodType<M.AuthorizationCodeTokenRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  grant_type: z.literal("authorization_code"),
+  code: z.string(),
+  redirect_uri: z.string(),
+  code_verifier: z.string().optional(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+}));
+
+export const AuthorizeOrganizationSchema: z.ZodType<M.AuthorizeOrganization> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  avatar_url: z.string().nullable(),
+}));
+
+export const AuthorizeResponseSchema: z.ZodType<M.AuthorizeResponse> = /* @__PURE__ */ z.lazy(() => z.union([AuthorizeResponseUserSchema, AuthorizeResponseOrganizationSchema]));
+
+export const AuthorizeResponseOrganizationSchema: z.ZodType<M.AuthorizeResponseOrganization> = /* @__PURE__ */ z.lazy(() => z.object({
+  client: OAuth2ClientPublicSchema,
+  sub_type: z.literal("organization"),
+  sub: AuthorizeOrganizationSchema.nullable(),
+  scopes: z.array(ScopeSchema),
+  organizations: z.array(AuthorizeOrganizationSchema),
+}));
+
+export const AuthorizeResponseUserSchema: z.ZodType<M.AuthorizeResponseUser> = /* @__PURE__ */ z.lazy(() => z.object({
+  client: OAuth2ClientPublicSchema,
+  sub_type: z.literal("user"),
+  sub: AuthorizeUserSchema.nullable(),
+  scopes: z.array(ScopeSchema),
+}));
+
+export const AuthorizeUserSchema: z.ZodType<M.AuthorizeUser> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  email: z.string(),
+  avatar_url: z.string().nullable(),
+}));
+
 export const BenefitSchema: z.ZodType<M.Benefit> = /* @__PURE__ */ z.lazy(() => z.union([BenefitCustomSchema, BenefitDiscordSchema, BenefitGitHubRepositorySchema, BenefitDownloadablesSchema, BenefitLicenseKeysSchema, BenefitMeterCreditSchema]));
 
 export const BenefitCreateSchema: z.ZodType<M.BenefitCreate> = /* @__PURE__ */ z.lazy(() => z.union([BenefitCustomCreateSchema, BenefitDiscordCreateSchema, BenefitGitHubRepositoryCreateSchema, BenefitDownloadablesCreateSchema, BenefitLicenseKeysCreateSchema, BenefitMeterCreditCreateSchema]));
@@ -640,6 +678,7 @@ export const CheckoutLinkSchema: z.ZodType<M.CheckoutLink> = /* @__PURE__ */ z.l
   url: z.string(),
   trial_interval: TrialIntervalSchema.nullable(),
   trial_interval_count: z.int().nullable(),
+  stats: CheckoutLinkStatsSchema,
 }));
 
 export const CheckoutLinkCreateSchema: z.ZodType<M.CheckoutLinkCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -671,6 +710,13 @@ export const CheckoutLinkProductSchema: z.ZodType<M.CheckoutLinkProduct> = /* @_
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
+}));
+
+export const CheckoutLinkStatsSchema: z.ZodType<M.CheckoutLinkStats> = /* @__PURE__ */ z.lazy(() => z.object({
+  visits: z.int(),
+  checkouts_started: z.int(),
+  checkouts_completed: z.int(),
+  conversion: z.number(),
 }));
 
 export const CheckoutLinkUpdateSchema: z.ZodType<M.CheckoutLinkUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -885,6 +931,12 @@ export const CustomerBenefitGrantCustomSchema: z.ZodType<M.CustomerBenefitGrantC
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitCustomSubscriberSchema,
   properties: BenefitGrantCustomPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
+}));
+
+export const CustomerBenefitGrantCustomUpdateSchema: z.ZodType<M.CustomerBenefitGrantCustomUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("custom"),
+  properties: z.record(z.string(), z.unknown()).optional(),
 }));
 
 export const CustomerBenefitGrantDiscordSchema: z.ZodType<M.CustomerBenefitGrantDiscord> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -902,6 +954,16 @@ export const CustomerBenefitGrantDiscordSchema: z.ZodType<M.CustomerBenefitGrant
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitDiscordSubscriberSchema,
   properties: BenefitGrantDiscordPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
+}));
+
+export const CustomerBenefitGrantDiscordPropertiesUpdateSchema: z.ZodType<M.CustomerBenefitGrantDiscordPropertiesUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  account_id: z.string().min(1).max(64),
+}));
+
+export const CustomerBenefitGrantDiscordUpdateSchema: z.ZodType<M.CustomerBenefitGrantDiscordUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("discord"),
+  properties: CustomerBenefitGrantDiscordPropertiesUpdateSchema,
 }));
 
 export const CustomerBenefitGrantDownloadablesSchema: z.ZodType<M.CustomerBenefitGrantDownloadables> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -919,6 +981,12 @@ export const CustomerBenefitGrantDownloadablesSchema: z.ZodType<M.CustomerBenefi
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitDownloadablesSubscriberSchema,
   properties: BenefitGrantDownloadablesPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
+}));
+
+export const CustomerBenefitGrantDownloadablesUpdateSchema: z.ZodType<M.CustomerBenefitGrantDownloadablesUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("downloadables"),
+  properties: z.record(z.string(), z.unknown()).optional(),
 }));
 
 export const CustomerBenefitGrantGitHubRepositorySchema: z.ZodType<M.CustomerBenefitGrantGitHubRepository> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -936,6 +1004,16 @@ export const CustomerBenefitGrantGitHubRepositorySchema: z.ZodType<M.CustomerBen
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitGitHubRepositorySubscriberSchema,
   properties: BenefitGrantGitHubRepositoryPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
+}));
+
+export const CustomerBenefitGrantGitHubRepositoryPropertiesUpdateSchema: z.ZodType<M.CustomerBenefitGrantGitHubRepositoryPropertiesUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  account_id: z.string().min(1).max(64),
+}));
+
+export const CustomerBenefitGrantGitHubRepositoryUpdateSchema: z.ZodType<M.CustomerBenefitGrantGitHubRepositoryUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("github_repository"),
+  properties: CustomerBenefitGrantGitHubRepositoryPropertiesUpdateSchema,
 }));
 
 export const CustomerBenefitGrantLicenseKeysSchema: z.ZodType<M.CustomerBenefitGrantLicenseKeys> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -953,6 +1031,12 @@ export const CustomerBenefitGrantLicenseKeysSchema: z.ZodType<M.CustomerBenefitG
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitLicenseKeysSubscriberSchema,
   properties: BenefitGrantLicenseKeysPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
+}));
+
+export const CustomerBenefitGrantLicenseKeysUpdateSchema: z.ZodType<M.CustomerBenefitGrantLicenseKeysUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("license_keys"),
+  properties: z.record(z.string(), z.unknown()).optional(),
 }));
 
 export const CustomerBenefitGrantMeterCreditSchema: z.ZodType<M.CustomerBenefitGrantMeterCredit> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -970,7 +1054,15 @@ export const CustomerBenefitGrantMeterCreditSchema: z.ZodType<M.CustomerBenefitG
   customer: CustomerPortalCustomerSchema,
   benefit: BenefitMeterCreditSubscriberSchema,
   properties: BenefitGrantMeterCreditPropertiesSchema,
+  error: BenefitGrantErrorSchema.nullable(),
 }));
+
+export const CustomerBenefitGrantMeterCreditUpdateSchema: z.ZodType<M.CustomerBenefitGrantMeterCreditUpdate> = /* @__PURE__ */ z.lazy(() => z.strictObject({
+  benefit_type: z.literal("meter_credit"),
+  properties: z.record(z.string(), z.unknown()).optional(),
+}));
+
+export const CustomerBenefitGrantUpdateSchema: z.ZodType<M.CustomerBenefitGrantUpdate> = /* @__PURE__ */ z.lazy(() => z.union([CustomerBenefitGrantDiscordUpdateSchema, CustomerBenefitGrantGitHubRepositoryUpdateSchema, CustomerBenefitGrantCustomUpdateSchema, CustomerBenefitGrantDownloadablesUpdateSchema, CustomerBenefitGrantLicenseKeysUpdateSchema, CustomerBenefitGrantMeterCreditUpdateSchema]));
 
 export const CustomerCancellationReasonSchema: z.ZodType<M.CustomerCancellationReason> = /* @__PURE__ */ z.lazy(() => z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]));
 
@@ -1001,6 +1093,13 @@ export const CustomerCustomerMeterMeterSchema: z.ZodType<M.CustomerCustomerMeter
   modified_at: z.iso.datetime({ offset: true }).nullable(),
   id: z.uuid(),
   name: z.string(),
+}));
+
+export const CustomerLifetimeValueSchema: z.ZodType<M.CustomerLifetimeValue> = /* @__PURE__ */ z.lazy(() => z.object({
+  currency: z.string(),
+  paid_amount: z.int(),
+  refunded_amount: z.int(),
+  net_amount: z.int(),
 }));
 
 export const CustomerMeterSchema: z.ZodType<M.CustomerMeter> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1344,6 +1443,25 @@ export const CustomerSubscriptionUpdateSchema: z.ZodType<M.CustomerSubscriptionU
 
 export const CustomerSubscriptionUpdateProductSchema: z.ZodType<M.CustomerSubscriptionUpdateProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   product_id: z.uuid(),
+}));
+
+export const CustomerTimelineSchema: z.ZodType<M.CustomerTimeline> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(CustomerTimelineItemSchema),
+  pagination: PaginationSchema,
+  lifetime_value: z.array(CustomerLifetimeValueSchema),
+}));
+
+export const CustomerTimelineItemSchema: z.ZodType<M.CustomerTimelineItem> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.string(),
+  type: z.enum(["order", "payment", "refund", "subscription_change", "benefit_granted", "benefit_revoked", "email"]),
+  occurred_at: z.iso.datetime({ offset: true }),
+  resource_id: z.string(),
+  status: z.string().nullable(),
+  amount: z.int().nullable(),
+  currency: z.string().nullable(),
+  description: z.string().nullable(),
+  subscription_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
 }));
 
 export const CustomerUpdateSchema: z.ZodType<M.CustomerUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1907,6 +2025,32 @@ export const HTTPValidationErrorSchema: z.ZodType<M.HTTPValidationError> = /* @_
   })).optional(),
 }));
 
+export const IntrospectTokenAnswerSchema: z.ZodType<M.IntrospectTokenAnswer> = /* @__PURE__ */ z.lazy(() => z.union([IntrospectTokenResponseSchema, IntrospectTokenInactiveSchema]));
+
+export const IntrospectTokenInactiveSchema: z.ZodType<M.IntrospectTokenInactive> = /* @__PURE__ */ z.lazy(() => z.object({
+  active: z.literal(false),
+}));
+
+export const IntrospectTokenRequestSchema: z.ZodType<M.IntrospectTokenRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  token: z.string(),
+  token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+}));
+
+export const IntrospectTokenResponseSchema: z.ZodType<M.IntrospectTokenResponse> = /* @__PURE__ */ z.lazy(() => z.object({
+  active: z.literal(true),
+  client_id: z.string(),
+  token_type: z.enum(["access_token", "refresh_token"]),
+  scope: z.string(),
+  sub_type: z.enum(["user", "organization"]),
+  sub: z.string(),
+  aud: z.string(),
+  iss: z.string(),
+  exp: z.int(),
+  iat: z.int(),
+}));
+
 export const InvoiceGenerationAcceptedSchema: z.ZodType<M.InvoiceGenerationAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const LicenseKeyActivateSchema: z.ZodType<M.LicenseKeyActivate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2091,6 +2235,11 @@ export const ListResourceMeterSchema: z.ZodType<M.ListResourceMeter> = /* @__PUR
   pagination: PaginationSchema,
 }));
 
+export const ListResourceOAuth2ClientSchema: z.ZodType<M.ListResourceOAuth2Client> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(OAuth2ClientSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceOrderSchema: z.ZodType<M.ListResourceOrder> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(OrderSchema),
   pagination: PaginationSchema,
@@ -2103,6 +2252,16 @@ export const ListResourceOrganizationSchema: z.ZodType<M.ListResourceOrganizatio
 
 export const ListResourceOrganizationAccessTokenSchema: z.ZodType<M.ListResourceOrganizationAccessToken> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(OrganizationAccessTokenSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceOrganizationInviteSchema: z.ZodType<M.ListResourceOrganizationInvite> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(OrganizationInviteSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceOrganizationMemberSchema: z.ZodType<M.ListResourceOrganizationMember> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(OrganizationMemberSchema),
   pagination: PaginationSchema,
 }));
 
@@ -2128,6 +2287,11 @@ export const ListResourceRefundSchema: z.ZodType<M.ListResourceRefund> = /* @__P
 
 export const ListResourceSubscriptionSchema: z.ZodType<M.ListResourceSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(SubscriptionSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceSubscriptionChangeSchema: z.ZodType<M.ListResourceSubscriptionChange> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(SubscriptionChangeSchema),
   pagination: PaginationSchema,
 }));
 
@@ -2302,6 +2466,71 @@ export const NamedErrorSchema: z.ZodType<M.NamedError> = /* @__PURE__ */ z.lazy(
   detail: z.string(),
 }));
 
+export const OAuth2ClientSchema: z.ZodType<M.OAuth2Client> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  client_id: z.string(),
+  client_secret: z.string(),
+  client_id_issued_at: z.int(),
+  client_secret_expires_at: z.int(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "none"]),
+  grant_types: z.array(z.enum(["authorization_code", "refresh_token"])),
+  response_types: z.array(z.string()),
+  scope: z.string(),
+  client_name: z.string(),
+  client_uri: z.string().nullable(),
+  logo_uri: z.string().nullable(),
+  tos_uri: z.string().nullable(),
+  policy_uri: z.string().nullable(),
+  registration_client_uri: z.string(),
+  registration_access_token: z.string().optional(),
+}));
+
+export const OAuth2ClientConfigurationSchema: z.ZodType<M.OAuth2ClientConfiguration> = /* @__PURE__ */ z.lazy(() => z.object({
+  redirect_uris: z.array(z.string()).min(1),
+  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "none"]).optional(),
+  grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).min(1).optional(),
+  response_types: z.array(z.literal("code")).min(1).optional(),
+  scope: z.string().optional(),
+  client_name: z.string().min(1).max(256),
+  client_uri: z.string().nullable().optional(),
+  logo_uri: z.string().nullable().optional(),
+  tos_uri: z.string().nullable().optional(),
+  policy_uri: z.string().nullable().optional(),
+}));
+
+export const OAuth2ClientConfigurationUpdateSchema: z.ZodType<M.OAuth2ClientConfigurationUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  redirect_uris: z.array(z.string()).min(1),
+  token_endpoint_auth_method: z.enum(["client_secret_basic", "client_secret_post", "none"]).optional(),
+  grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).min(1).optional(),
+  response_types: z.array(z.literal("code")).min(1).optional(),
+  scope: z.string().optional(),
+  client_name: z.string().min(1).max(256),
+  client_uri: z.string().nullable().optional(),
+  logo_uri: z.string().nullable().optional(),
+  tos_uri: z.string().nullable().optional(),
+  policy_uri: z.string().nullable().optional(),
+  client_id: z.string(),
+}));
+
+export const OAuth2ClientPublicSchema: z.ZodType<M.OAuth2ClientPublic> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  client_uri: z.string().nullable(),
+  logo_uri: z.string().nullable(),
+  tos_uri: z.string().nullable(),
+  policy_uri: z.string().nullable(),
+}));
+
+export const OAuth2ErrorSchema: z.ZodType<M.OAuth2Error> = /* @__PURE__ */ z.lazy(() => z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+}));
+
 export const OrderSchema: z.ZodType<M.Order> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   created_at: z.iso.datetime({ offset: true }),
@@ -2420,6 +2649,7 @@ export const OrganizationSchema: z.ZodType<M.Organization> = /* @__PURE__ */ z.l
   feature_settings: OrganizationFeatureSettingsSchema.nullable(),
   subscription_settings: OrganizationSubscriptionSettingsSchema,
   customer_email_settings: OrganizationCustomerEmailSettingsSchema,
+  branding_settings: OrganizationBrandingSettingsSchema,
 }));
 
 export const OrganizationAccessTokenSchema: z.ZodType<M.OrganizationAccessToken> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2481,6 +2711,20 @@ export const OrganizationAvatarFileReadSchema: z.ZodType<M.OrganizationAvatarFil
   public_url: z.string(),
 }));
 
+export const OrganizationBrandingSettingsSchema: z.ZodType<M.OrganizationBrandingSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  brand_color: z.string().nullable(),
+  theme: z.enum(["light", "dark"]),
+  show_logo: z.boolean(),
+  show_product_images: z.boolean(),
+}));
+
+export const OrganizationBrandingSettingsUpdateSchema: z.ZodType<M.OrganizationBrandingSettingsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  brand_color: z.string().regex(new RegExp("^#[0-9a-fA-F]{6}$")).nullable().optional(),
+  theme: z.enum(["light", "dark"]).optional(),
+  show_logo: z.boolean().optional(),
+  show_product_images: z.boolean().optional(),
+}));
+
 export const OrganizationCreateSchema: z.ZodType<M.OrganizationCreate> = /* @__PURE__ */ z.lazy(() => z.object({
   name: z.string().min(3).max(200),
   slug: z.string().min(3).max(100),
@@ -2537,6 +2781,39 @@ export const OrganizationFeatureSettingsUpdateSchema: z.ZodType<M.OrganizationFe
   usage_based_billing_enabled: z.boolean().optional(),
 }));
 
+export const OrganizationInvitationSchema: z.ZodType<M.OrganizationInvitation> = /* @__PURE__ */ z.lazy(() => z.object({
+  email: z.string(),
+  expires_at: z.iso.datetime({ offset: true }),
+  organization_name: z.string(),
+  organization_slug: z.string(),
+}));
+
+export const OrganizationInviteSchema: z.ZodType<M.OrganizationInvite> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  organization_id: z.uuid(),
+  email: z.string(),
+  invited_by_user_id: z.uuid().nullable(),
+  expires_at: z.iso.datetime({ offset: true }),
+  status: OrganizationInviteStatusSchema,
+}));
+
+export const OrganizationInviteCreateSchema: z.ZodType<M.OrganizationInviteCreate> = /* @__PURE__ */ z.lazy(() => z.object({
+  email: z.email().max(320),
+}));
+
+export const OrganizationInviteStatusSchema: z.ZodType<M.OrganizationInviteStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "expired"]));
+
+export const OrganizationMemberSchema: z.ZodType<M.OrganizationMember> = /* @__PURE__ */ z.lazy(() => z.object({
+  user_id: z.uuid(),
+  email: z.string(),
+  role: OrganizationMemberRoleSchema,
+  created_at: z.iso.datetime({ offset: true }),
+}));
+
+export const OrganizationMemberRoleSchema: z.ZodType<M.OrganizationMemberRole> = /* @__PURE__ */ z.lazy(() => z.enum(["owner", "member"]));
+
 export const OrganizationSocialLinkSchema: z.ZodType<M.OrganizationSocialLink> = /* @__PURE__ */ z.lazy(() => z.object({
   platform: z.enum(["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "other"]),
   url: z.url(),
@@ -2569,6 +2846,7 @@ export const OrganizationUpdateSchema: z.ZodType<M.OrganizationUpdate> = /* @__P
   feature_settings: OrganizationFeatureSettingsUpdateSchema.nullable().optional(),
   subscription_settings: OrganizationSubscriptionSettingsInputSchema.nullable().optional(),
   customer_email_settings: OrganizationCustomerEmailSettingsUpdateSchema.nullable().optional(),
+  branding_settings: OrganizationBrandingSettingsUpdateSchema.nullable().optional(),
 }));
 
 export const OutboxEmailSchema: z.ZodType<M.OutboxEmail> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2812,6 +3090,13 @@ export const PropertyAggregationInputSchema: z.ZodType<M.PropertyAggregationInpu
   property: z.string().min(1).max(200),
 }));
 
+export const RefreshTokenRequestSchema: z.ZodType<M.RefreshTokenRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  grant_type: z.literal("refresh_token"),
+  refresh_token: z.string(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+}));
+
 export const RefundSchema: z.ZodType<M.Refund> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -2841,6 +3126,15 @@ export const RefundCreateSchema: z.ZodType<M.RefundCreate> = /* @__PURE__ */ z.l
 export const RefundReasonSchema: z.ZodType<M.RefundReason> = /* @__PURE__ */ z.lazy(() => z.enum(["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "other"]));
 
 export const RefundStatusSchema: z.ZodType<M.RefundStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "succeeded", "failed", "canceled"]));
+
+export const RevokeTokenRequestSchema: z.ZodType<M.RevokeTokenRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  token: z.string(),
+  token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+}));
+
+export const RevokeTokenResponseSchema: z.ZodType<M.RevokeTokenResponse> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const S3DownloadURLSchema: z.ZodType<M.S3DownloadURL> = /* @__PURE__ */ z.lazy(() => z.object({
   url: z.string(),
@@ -2879,6 +3173,20 @@ export const S3FileUploadPartSchema: z.ZodType<M.S3FileUploadPart> = /* @__PURE_
   url: z.string(),
   expires_at: z.iso.datetime({ offset: true }),
   headers: z.record(z.string(), z.string()),
+}));
+
+export const ScopeSchema: z.ZodType<M.Scope> = /* @__PURE__ */ z.lazy(() => z.enum(["openid", "profile", "email", "user:read", "admin", "web_default", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"]));
+
+export const SearchResultSchema: z.ZodType<M.SearchResult> = /* @__PURE__ */ z.lazy(() => z.object({
+  type: z.enum(["customer", "order", "product", "subscription", "license_key"]),
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  title: z.string(),
+  description: z.string().nullable(),
+}));
+
+export const SearchResultsSchema: z.ZodType<M.SearchResults> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(SearchResultSchema),
 }));
 
 export const SignInSchema: z.ZodType<M.SignIn> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2927,6 +3235,15 @@ export const SubscriptionCancelSchema: z.ZodType<M.SubscriptionCancel> = /* @__P
   customer_cancellation_reason: CustomerCancellationReasonSchema.nullable().optional(),
   customer_cancellation_comment: z.string().nullable().optional(),
   cancel_at_period_end: z.boolean(),
+}));
+
+export const SubscriptionChangeSchema: z.ZodType<M.SubscriptionChange> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  subscription_id: z.uuid(),
+  kind: z.enum(["created", "trial_started", "trial_converted", "product_changed", "discount_changed", "canceled", "uncanceled", "revoked", "ended", "past_due", "recovered"]),
+  actor: z.enum(["seller", "customer", "system"]),
+  details: z.record(z.string(), z.unknown()),
 }));
 
 export const SubscriptionMeterSchema: z.ZodType<M.SubscriptionMeter> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3098,6 +3415,17 @@ export const TestClockAdvancedSchema: z.ZodType<M.TestClockAdvanced> = /* @__PUR
 
 export const TimeIntervalSchema: z.ZodType<M.TimeInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["year", "month", "week", "day", "hour"]));
 
+export const TokenRequestSchema: z.ZodType<M.TokenRequest> = /* @__PURE__ */ z.lazy(() => z.union([AuthorizationCodeTokenRequestSchema, RefreshTokenRequestSchema]));
+
+export const TokenResponseSchema: z.ZodType<M.TokenResponse> = /* @__PURE__ */ z.lazy(() => z.object({
+  access_token: z.string(),
+  token_type: z.literal("Bearer"),
+  expires_in: z.int(),
+  refresh_token: z.string().optional(),
+  scope: z.string(),
+  id_token: z.string().optional(),
+}));
+
 export const TrialIntervalSchema: z.ZodType<M.TrialInterval> = /* @__PURE__ */ z.lazy(() => z.enum(["day", "week", "month", "year"]));
 
 export const UniqueAggregationSchema: z.ZodType<M.UniqueAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3115,6 +3443,19 @@ export const UserSchema: z.ZodType<M.User> = /* @__PURE__ */ z.lazy(() => z.obje
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
   email: z.string(),
+}));
+
+export const UserInfoSchema: z.ZodType<M.UserInfo> = /* @__PURE__ */ z.lazy(() => z.union([UserInfoUserSchema, UserInfoOrganizationSchema]));
+
+export const UserInfoOrganizationSchema: z.ZodType<M.UserInfoOrganization> = /* @__PURE__ */ z.lazy(() => z.object({
+  sub: z.string(),
+  name: z.string().optional(),
+}));
+
+export const UserInfoUserSchema: z.ZodType<M.UserInfoUser> = /* @__PURE__ */ z.lazy(() => z.object({
+  sub: z.string(),
+  email: z.string().optional(),
+  email_verified: z.boolean().optional(),
 }));
 
 export const ValidatedLicenseKeySchema: z.ZodType<M.ValidatedLicenseKey> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3188,6 +3529,10 @@ export const WebhookEventTypeSchema: z.ZodType<M.WebhookEventType> = /* @__PURE_
 export const WebhookFormatSchema: z.ZodType<M.WebhookFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["raw", "discord", "slack"]));
 
 export const WebhookRedeliveryAcceptedSchema: z.ZodType<M.WebhookRedeliveryAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
+export const WebhookTestEventQueuedSchema: z.ZodType<M.WebhookTestEventQueued> = /* @__PURE__ */ z.lazy(() => z.object({
+  webhook_event_id: z.uuid(),
+}));
 
 export const AuthLoginRequestSchema: z.ZodType<M.AuthLoginRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   body: SignInSchema,
@@ -3366,6 +3711,12 @@ export const CustomerPortalBenefitGrantsListRequestSchema: z.ZodType<M.CustomerP
 
 export const CustomerPortalBenefitGrantsGetRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
+}));
+
+export const CustomerPortalBenefitGrantsUpdateRequestSchema: z.ZodType<M.CustomerPortalBenefitGrantsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerBenefitGrantUpdateSchema,
 }));
 
 export const CustomerPortalCustomersGetRequestSchema: z.ZodType<M.CustomerPortalCustomersGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
@@ -3559,6 +3910,12 @@ export const CustomersGetStateRequestSchema: z.ZodType<M.CustomersGetStateReques
   id: z.uuid(),
 }));
 
+export const CustomersGetTimelineRequestSchema: z.ZodType<M.CustomersGetTimelineRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
 export const CustomersGetExternalRequestSchema: z.ZodType<M.CustomersGetExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
 }));
@@ -3746,6 +4103,55 @@ export const MetricsGetRequestSchema: z.ZodType<M.MetricsGetRequest> = /* @__PUR
 
 export const MetricsLimitsRequestSchema: z.ZodType<M.MetricsLimitsRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
+export const Oauth2ClientsListRequestSchema: z.ZodType<M.Oauth2ClientsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const Oauth2AuthorizeRequestSchema: z.ZodType<M.Oauth2AuthorizeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  client_id: z.string().optional(),
+  redirect_uri: z.string().optional(),
+  response_type: z.literal("code").optional(),
+  scope: z.string().optional(),
+  sub_type: z.enum(["user", "organization"]).optional(),
+  sub: z.uuid().optional(),
+  state: z.string().optional(),
+  uid: z.string().optional(),
+}));
+
+export const Oauth2IntrospectRequestSchema: z.ZodType<M.Oauth2IntrospectRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: IntrospectTokenRequestSchema,
+}));
+
+export const Oauth2ClientsCreateRequestSchema: z.ZodType<M.Oauth2ClientsCreateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: OAuth2ClientConfigurationSchema,
+}));
+
+export const Oauth2ClientsGetRequestSchema: z.ZodType<M.Oauth2ClientsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  client_id: z.string(),
+}));
+
+export const Oauth2ClientsUpdateRequestSchema: z.ZodType<M.Oauth2ClientsUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  client_id: z.string(),
+  body: OAuth2ClientConfigurationUpdateSchema,
+}));
+
+export const Oauth2ClientsDeleteRequestSchema: z.ZodType<M.Oauth2ClientsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  client_id: z.string(),
+}));
+
+export const Oauth2ClientsDeleteResponse200Schema = /* @__PURE__ */ z.lazy(() => z.object({}));
+
+export const Oauth2RevokeRequestSchema: z.ZodType<M.Oauth2RevokeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: RevokeTokenRequestSchema,
+}));
+
+export const Oauth2TokenRequestSchema: z.ZodType<M.Oauth2TokenRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  body: TokenRequestSchema,
+}));
+
+export const Oauth2UserinfoRequestSchema: z.ZodType<M.Oauth2UserinfoRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
 export const OrdersListRequestSchema: z.ZodType<M.OrdersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -3801,6 +4207,15 @@ export const OrganizationAccessTokensDeleteRequestSchema: z.ZodType<M.Organizati
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const OrganizationInvitesGetRequestSchema: z.ZodType<M.OrganizationInvitesGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  token: z.string().min(1).max(200),
+}));
+
+export const OrganizationInvitesAcceptRequestSchema: z.ZodType<M.OrganizationInvitesAcceptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  token: z.string().min(1).max(200),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
 export const OrganizationsListRequestSchema: z.ZodType<M.OrganizationsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   slug: z.string().optional(),
   page: z.int().min(1).max(2147483647).optional(),
@@ -3821,6 +4236,41 @@ export const OrganizationsUpdateRequestSchema: z.ZodType<M.OrganizationsUpdateRe
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
   body: OrganizationUpdateSchema,
+}));
+
+export const OrganizationsListInvitesRequestSchema: z.ZodType<M.OrganizationsListInvitesRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const OrganizationsInviteMemberRequestSchema: z.ZodType<M.OrganizationsInviteMemberRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: OrganizationInviteCreateSchema,
+}));
+
+export const OrganizationsRevokeInviteRequestSchema: z.ZodType<M.OrganizationsRevokeInviteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  invite_id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrganizationsLeaveRequestSchema: z.ZodType<M.OrganizationsLeaveRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrganizationsListMembersRequestSchema: z.ZodType<M.OrganizationsListMembersRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
+export const OrganizationsRemoveMemberRequestSchema: z.ZodType<M.OrganizationsRemoveMemberRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  user_id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
 export const PaymentsListRequestSchema: z.ZodType<M.PaymentsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3889,6 +4339,11 @@ export const RefundsCreateRequestSchema: z.ZodType<M.RefundsCreateRequest> = /* 
   body: RefundCreateSchema,
 }));
 
+export const SearchGetRequestSchema: z.ZodType<M.SearchGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  query: z.string().min(1).max(100),
+  organization_id: z.uuid().optional(),
+}));
+
 export const SubscriptionsListRequestSchema: z.ZodType<M.SubscriptionsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
@@ -3914,6 +4369,12 @@ export const SubscriptionsUpdateRequestSchema: z.ZodType<M.SubscriptionsUpdateRe
 export const SubscriptionsRevokeRequestSchema: z.ZodType<M.SubscriptionsRevokeRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const SubscriptionsListHistoryRequestSchema: z.ZodType<M.SubscriptionsListHistoryRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
 }));
 
 export const SubscriptionsPreviewRequestSchema: z.ZodType<M.SubscriptionsPreviewRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4012,6 +4473,11 @@ export const WebhooksUpdateWebhookEndpointRequestSchema: z.ZodType<M.WebhooksUpd
 }));
 
 export const WebhooksDeleteWebhookEndpointRequestSchema: z.ZodType<M.WebhooksDeleteWebhookEndpointRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const WebhooksSendTestEventRequestSchema: z.ZodType<M.WebhooksSendTestEventRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
