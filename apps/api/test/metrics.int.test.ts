@@ -132,8 +132,8 @@ describe('GET /v1/metrics/', () => {
       new_monthly_recurring_revenue: 2000,
       churned_monthly_recurring_revenue: 0,
     });
-    // MRR per active subscription at the end of January: 2000 / 2.
-    expect(jan.average_revenue_per_user).toBe(1000);
+    // Alice bought twice (3500), three other buyers 1000, 1000, 12000: 17500 / 4 customers.
+    expect(jan.average_revenue_per_user).toBe(4375);
     expect(feb).toMatchObject({
       orders: 0,
       revenue: 0,

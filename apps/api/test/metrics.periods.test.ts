@@ -110,6 +110,7 @@ describe('periodValues and totalsOf', () => {
     net_revenue: '0',
     cumulative_revenue: '0',
     average_order_value: '0',
+    ordering_customers: '0',
     one_time_products: '0',
     one_time_products_revenue: '0',
     new_subscriptions: '0',
@@ -133,11 +134,7 @@ describe('periodValues and totalsOf', () => {
     expect(periodValues(row()).checkouts_conversion).toBe(0);
     expect(periodValues(row({ checkouts: '3', succeeded_checkouts: '1' })).checkouts_conversion).toBeCloseTo(1 / 3);
     expect(periodValues(row({ churned_subscriptions: '1', active_at_start: '4' })).churn_rate).toBe(0.25);
-    // ARPU: MRR per active subscription at the period's end.
-    expect(periodValues(row()).average_revenue_per_user).toBe(0);
-    expect(
-      periodValues(row({ monthly_recurring_revenue: '1001', active_subscriptions: '2' })).average_revenue_per_user,
-    ).toBe(501);
+    expect(periodValues(row({ revenue: '1001', ordering_customers: '2' })).average_revenue_per_user).toBe(501);
   });
 
   it('sums flows, keeps the last stock, averages rates with zeros included', () => {

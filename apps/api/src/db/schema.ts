@@ -22,7 +22,6 @@ import type { MeterRollupTables } from './tables/meter-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
 import type { OAuth2Tables } from './tables/oauth2.js';
-import type { MetricsTables } from './tables/metrics.js';
 import type { OAuthAccountTables } from './tables/oauth-accounts.js';
 
 /**
@@ -55,5 +54,4 @@ export interface DB
     TaxTables,
     FilesTables,
     OAuth2Tables,
-    OAuthAccountTables,
-    MetricsTables {}
+    OAuthAccountTables {}

@@ -54,9 +54,11 @@ export async function referenceMetrics(
     ),
     periods AS (${periods}),
     scoped_orders AS (
-      SELECT o.id, o.created_at, o.net_amount, o.refunded_amount, o.subscription_id, o.customer_id, o.billing_reason
+      SELECT o.id, o.created_at, o.net_amount, o.refunded_amount, o.subscription_id, o.customer_id,
+             s.started_at AS subscription_started_at
       FROM orders o
       JOIN products pr ON pr.id = o.product_id
+      LEFT JOIN subscriptions s ON s.id = o.subscription_id
       WHERE ${orderProducts} AND ${customerFilter('o.customer_id', scope)}
         AND o.organization_id IN (${sql.join(scope.organizationIds)})
         AND o.status IN ${PAID}
@@ -68,16 +70,19 @@ export async function referenceMetrics(
              coalesce(sum(o.net_amount), 0) AS revenue,
              coalesce(sum(o.net_amount - o.refunded_amount), 0) AS net_revenue,
              coalesce(ceil(avg(o.net_amount)), 0) AS average_order_value,
+             count(DISTINCT o.customer_id) AS ordering_customers,
              count(o.id) FILTER (WHERE o.subscription_id IS NULL) AS one_time_products,
              coalesce(sum(o.net_amount) FILTER (WHERE o.subscription_id IS NULL), 0) AS one_time_products_revenue,
-             -- The order that started its subscription; renewals; every other subscription order.
              coalesce(sum(o.net_amount) FILTER (
-               WHERE o.subscription_id IS NOT NULL AND o.billing_reason = 'subscription_create'), 0)
+               WHERE o.subscription_started_at >= p.start_at AND o.subscription_started_at < p.end_at), 0)
                AS new_subscriptions_revenue,
-             count(o.id) FILTER (WHERE o.subscription_id IS NOT NULL AND o.billing_reason = 'subscription_cycle')
+             count(DISTINCT o.subscription_id) FILTER (
+               WHERE o.subscription_id IS NOT NULL
+                 AND NOT (o.subscription_started_at >= p.start_at AND o.subscription_started_at < p.end_at))
                AS renewed_subscriptions,
              coalesce(sum(o.net_amount) FILTER (
-               WHERE o.subscription_id IS NOT NULL AND o.billing_reason <> 'subscription_create'), 0)
+               WHERE o.subscription_id IS NOT NULL
+                 AND NOT (o.subscription_started_at >= p.start_at AND o.subscription_started_at < p.end_at)), 0)
                AS renewed_subscriptions_revenue
       FROM periods p
       LEFT JOIN scoped_orders o ON o.created_at >= p.start_at AND o.created_at < p.end_at
@@ -161,7 +166,7 @@ export async function referenceMetrics(
     SELECT p.start_at, p.end_at,
            os.orders, os.revenue, os.net_revenue,
            (SELECT amount FROM revenue_before) + sum(os.revenue) OVER (ORDER BY p.start_at) AS cumulative_revenue,
-           os.average_order_value, os.one_time_products, os.one_time_products_revenue,
+           os.average_order_value, os.ordering_customers, os.one_time_products, os.one_time_products_revenue,
            ss.new_subscriptions, os.new_subscriptions_revenue, os.renewed_subscriptions,
            os.renewed_subscriptions_revenue, ss.active_subscriptions, ss.active_at_start,
            ss.monthly_recurring_revenue, ss.churned_subscriptions, ss.new_mrr, ss.churned_mrr,

@@ -18,6 +18,7 @@ export interface MetricsRow {
   net_revenue: string;
   cumulative_revenue: string;
   average_order_value: string;
+  ordering_customers: string;
   one_time_products: string;
   one_time_products_revenue: string;
   new_subscriptions: string;
@@ -53,9 +54,7 @@ function customerFilter(column: string, scope: MetricsScope): RawBuilder<unknown
  * - Active subscriptions and MRR are running sums of +1 at `started_at` and −1 at `ended_at` (never
  *   before the start) over the periods, from the count active at the range's start: a subscription is
  *   active at T when it started before T and had not ended by T.
- * - Orders' and checkouts' sums come from the hourly rollups of migration 0043 (`metrics_hours`, kept by
- *   triggers) when every period is a union of whole UTC hours and no customer is filtered; otherwise from
- *   the rows, through the covering indexes of migration 0034. Subscriptions are read from their rows.
+ * - Orders, checkouts and subscriptions are read through the covering indexes of migration 0034.
  *
  * The answers are those of the definitions in docs/metrics.md; `test/support/metrics-reference.ts`
  * states them literally and `metrics.equivalence.int.test.ts` compares both on random worlds.
@@ -64,22 +63,6 @@ export async function aggregateMetrics(
   db: Executor,
   scope: MetricsScope,
   range: { startDate: string; endDate: string; interval: TimeInterval; timezone: string },
-  options: { rollups?: boolean } = {},
-): Promise<MetricsRow[]> {
-  if (db.isTransaction) return runAggregate(db, scope, range, options.rollups ?? true);
-  // The planner's estimates over the grouped CTEs are far above the real few hundred rows; left on,
-  // JIT compiling them costs seconds (measured by bench:metrics). Off for this read only.
-  return db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL jit = off`.execute(tx);
-    return runAggregate(tx, scope, range, options.rollups ?? true);
-  });
-}
-
-async function runAggregate(
-  db: Executor,
-  scope: MetricsScope,
-  range: { startDate: string; endDate: string; interval: TimeInterval; timezone: string },
-  allowRollups: boolean,
 ): Promise<MetricsRow[]> {
   const { startDate, endDate, interval, timezone } = range;
   const step = sql.lit(`1 ${interval}`);
@@ -123,97 +106,45 @@ async function runAggregate(
   };
   const mrrOf = (amount: string, recurringInterval: string) =>
     sql`CASE WHEN ${sql.ref(recurringInterval)} = 'year' THEN round(${sql.ref(amount)} / 12.0) ELSE ${sql.ref(amount)} END`;
-  // The hourly rollups (metrics_hours) serve the sums of orders and checkouts when every period is a
-  // union of whole UTC hours (a zone whose offsets over the range are whole hours) and no customer is
-  // filtered (they are not keyed by customer); otherwise those sums are read from the rows.
-  const rollups =
-    allowRollups &&
-    !scope.customerIds?.length &&
-    (
-      await sql<{ aligned: boolean }>`
-        WITH periods AS (${periods})
-        SELECT coalesce(bool_and(extract(epoch FROM start_at) % 3600 = 0 AND extract(epoch FROM end_at) % 3600 = 0),
-                        true) AS aligned
-        FROM periods`.execute(db)
-    ).rows[0]!.aligned;
-  const rollupFilters = () => {
-    const parts: RawBuilder<unknown>[] = [sql`m.organization_id IN (${sql.join(scope.organizationIds)})`];
-    if (scope.productIds?.length) parts.push(sql`m.product_id IN (${sql.join(scope.productIds)})`);
-    if (byProduct) {
-      parts.push(
-        scope.billingTypes![0] === 'recurring'
-          ? sql`pr.recurring_interval IS NOT NULL`
-          : sql`pr.recurring_interval IS NULL`,
-      );
-    }
-    return sql.join(parts, sql` AND `);
-  };
-  /** Orders' and checkouts' sums per period: from the rollups, or from the rows. */
-  const sums = rollups
-    ? sql`
-    order_sums AS (
-      SELECT ${periodKey(sql`m.hour`)} AS k,
-             sum(m.orders) AS orders, sum(m.revenue) AS revenue, sum(m.net_revenue) AS net_revenue,
-             ceil(sum(m.revenue)::numeric / nullif(sum(m.orders), 0)) AS average_order_value,
-             sum(m.one_time_orders) AS one_time_products, sum(m.one_time_revenue) AS one_time_products_revenue,
-             sum(m.new_subscription_revenue) AS new_subscriptions_revenue, sum(m.renewals) AS renewed_subscriptions,
-             sum(m.renewal_revenue) AS renewed_subscriptions_revenue,
-             sum(m.checkouts) AS checkouts, sum(m.succeeded_checkouts) AS succeeded_checkouts
-      FROM metrics_hours m
-      ${productJoin('m')}
-      WHERE ${rollupFilters()} AND m.hour >= ${rs} AND m.hour < ${re}
-      GROUP BY 1
+  const statement = sql<MetricsRow>`
+    WITH periods AS (${periods}),
+    range_orders AS (
+      SELECT ${periodKey(sql`o.created_at`)} AS k, o.net_amount, o.refunded_amount, o.subscription_id, o.customer_id,
+             -- Null (neither new nor renewed) when the subscription never started, as in the definitions.
+             CASE WHEN s.started_at IS NOT NULL
+                  THEN coalesce(s.trial_end, s.started_at) >= ${rs} AND coalesce(s.trial_end, s.started_at) < ${re}
+                       AND ${periodKey(sql`coalesce(s.trial_end, s.started_at)`)} = ${periodKey(sql`o.created_at`)}
+                  END AS same_period
+      FROM orders o
+      ${productJoin('o')}
+      LEFT JOIN subscriptions s ON s.id = o.subscription_id
+      WHERE ${filters('o')}
+        AND o.status IN ${PAID}
+        AND o.created_at >= ${rs} AND o.created_at < ${re}
     ),
-    checkout_stats AS (SELECT k, checkouts, succeeded_checkouts FROM order_sums),
-    revenue_before AS (
-      SELECT coalesce(sum(m.revenue), 0) AS amount
-      FROM metrics_hours m
-      ${productJoin('m')}
-      WHERE ${rollupFilters()} AND m.hour < ${rs}
-    ),`
-    : sql`
-    order_sums AS (
-      SELECT k, count(*) AS orders, sum(net_amount) AS revenue, sum(net_amount - refunded_amount) AS net_revenue,
+    order_stats AS (
+      SELECT k,
+             count(*) AS orders,
+             sum(net_amount) AS revenue,
+             sum(net_amount - refunded_amount) AS net_revenue,
              ceil(avg(net_amount)) AS average_order_value,
+             count(DISTINCT customer_id) AS ordering_customers,
              count(*) FILTER (WHERE subscription_id IS NULL) AS one_time_products,
              coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NULL), 0) AS one_time_products_revenue,
-             coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NOT NULL
-                                                AND billing_reason = 'subscription_create'), 0)
-               AS new_subscriptions_revenue,
-             count(*) FILTER (WHERE subscription_id IS NOT NULL AND billing_reason = 'subscription_cycle')
+             coalesce(sum(net_amount) FILTER (WHERE same_period), 0) AS new_subscriptions_revenue,
+             count(DISTINCT subscription_id) FILTER (WHERE subscription_id IS NOT NULL AND NOT same_period)
                AS renewed_subscriptions,
-             coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NOT NULL
-                                                AND billing_reason <> 'subscription_create'), 0)
+             coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NOT NULL AND NOT same_period), 0)
                AS renewed_subscriptions_revenue
-      FROM (
-        SELECT ${periodKey(sql`o.created_at`)} AS k, o.net_amount, o.refunded_amount, o.subscription_id,
-               o.billing_reason
-        FROM orders o
-        ${productJoin('o')}
-        WHERE ${filters('o')}
-          AND o.status IN ${PAID}
-          AND o.created_at >= ${rs} AND o.created_at < ${re}
-      ) range_orders
+      FROM range_orders
       GROUP BY k
-    ),
-    checkout_stats AS (
-      SELECT ${periodKey(sql`c.created_at`)} AS k,
-             count(*) AS checkouts,
-             count(*) FILTER (WHERE c.status = 'succeeded') AS succeeded_checkouts
-      FROM checkouts c
-      ${productJoin('c')}
-      WHERE ${filters('c')} AND c.created_at >= ${rs} AND c.created_at < ${re}
-      GROUP BY 1
     ),
     revenue_before AS (
       SELECT coalesce(sum(o.net_amount), 0) AS amount
       FROM orders o
       ${productJoin('o')}
       WHERE ${filters('o')} AND o.status IN ${PAID} AND o.created_at < ${rs}
-    ),`;
-  const statement = sql<MetricsRow>`
-    WITH periods AS (${periods}),
-    ${sums}
+    ),
     first_changes AS (
       SELECT DISTINCT ON (ch.subscription_id) ch.subscription_id,
              ${mrrOf('ch.previous_amount', 'ch.previous_interval')} AS mrr
@@ -281,28 +212,38 @@ async function runAggregate(
         AND ch.changed_at >= ${rs} AND ch.changed_at < ${re}
       GROUP BY 1
     ),
+    checkout_stats AS (
+      SELECT ${periodKey(sql`c.created_at`)} AS k,
+             count(*) AS checkouts,
+             count(*) FILTER (WHERE c.status = 'succeeded') AS succeeded_checkouts
+      FROM checkouts c
+      ${productJoin('c')}
+      WHERE ${filters('c')} AND c.created_at >= ${rs} AND c.created_at < ${re}
+      GROUP BY 1
+    ),
     running AS (
       SELECT p.k, p.start_at, p.end_at,
              (SELECT amount FROM revenue_before)
-               + sum(coalesce(su.revenue, 0)) OVER (ORDER BY p.start_at) AS cumulative_revenue,
+               + sum(coalesce(os.revenue, 0)) OVER (ORDER BY p.start_at) AS cumulative_revenue,
              (SELECT n FROM active_before) + sum(coalesce(es.n, 0)) OVER (ORDER BY p.start_at) AS active_subscriptions,
              (SELECT m FROM active_before) + sum(coalesce(es.m, 0)) OVER (ORDER BY p.start_at)
                AS monthly_recurring_revenue,
              coalesce(es.n, 0) AS change_in_active
       FROM periods p
-      LEFT JOIN order_sums su ON su.k = p.k
+      LEFT JOIN order_stats os ON os.k = p.k
       LEFT JOIN event_stats es ON es.k = p.k
     )
     SELECT r.start_at, r.end_at,
-           coalesce(su.orders, 0) AS orders, coalesce(su.revenue, 0) AS revenue,
-           coalesce(su.net_revenue, 0) AS net_revenue, r.cumulative_revenue,
-           coalesce(su.average_order_value, 0) AS average_order_value,
-           coalesce(su.one_time_products, 0) AS one_time_products,
-           coalesce(su.one_time_products_revenue, 0) AS one_time_products_revenue,
+           coalesce(os.orders, 0) AS orders, coalesce(os.revenue, 0) AS revenue,
+           coalesce(os.net_revenue, 0) AS net_revenue, r.cumulative_revenue,
+           coalesce(os.average_order_value, 0) AS average_order_value,
+           coalesce(os.ordering_customers, 0) AS ordering_customers,
+           coalesce(os.one_time_products, 0) AS one_time_products,
+           coalesce(os.one_time_products_revenue, 0) AS one_time_products_revenue,
            coalesce(ss.new_subscriptions, 0) AS new_subscriptions,
-           coalesce(su.new_subscriptions_revenue, 0) AS new_subscriptions_revenue,
-           coalesce(su.renewed_subscriptions, 0) AS renewed_subscriptions,
-           coalesce(su.renewed_subscriptions_revenue, 0) AS renewed_subscriptions_revenue,
+           coalesce(os.new_subscriptions_revenue, 0) AS new_subscriptions_revenue,
+           coalesce(os.renewed_subscriptions, 0) AS renewed_subscriptions,
+           coalesce(os.renewed_subscriptions_revenue, 0) AS renewed_subscriptions_revenue,
            r.active_subscriptions, r.active_subscriptions - r.change_in_active AS active_at_start,
            r.monthly_recurring_revenue,
            coalesce(es.churned_subscriptions, 0) AS churned_subscriptions,
@@ -310,12 +251,18 @@ async function runAggregate(
            coalesce(ch.expansion_mrr, 0) AS expansion_mrr, coalesce(ch.contraction_mrr, 0) AS contraction_mrr,
            coalesce(cs.checkouts, 0) AS checkouts, coalesce(cs.succeeded_checkouts, 0) AS succeeded_checkouts
     FROM running r
-    LEFT JOIN order_sums su ON su.k = r.k
+    LEFT JOIN order_stats os ON os.k = r.k
     LEFT JOIN start_stats ss ON ss.k = r.k
     LEFT JOIN end_stats es ON es.k = r.k
     LEFT JOIN change_stats ch ON ch.k = r.k
     LEFT JOIN checkout_stats cs ON cs.k = r.k
     ORDER BY r.start_at
   `;
-  return (await statement.execute(db)).rows;
+  // The planner's estimates over the grouped CTEs are far above the real few hundred rows; left on,
+  // JIT compiling them costs seconds (measured by bench:metrics). Off for this read only.
+  if (db.isTransaction) return (await statement.execute(db)).rows;
+  return db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL jit = off`.execute(tx);
+    return (await statement.execute(tx)).rows;
+  });
 }

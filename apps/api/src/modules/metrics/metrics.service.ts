@@ -42,9 +42,7 @@ export function periodValues(row: Omit<MetricsRow, 'start_at' | 'end_at'>): Valu
     net_revenue: n(row.net_revenue),
     churned_subscriptions: n(row.churned_subscriptions),
     churn_rate: ratio(n(row.churned_subscriptions), n(row.active_at_start)),
-    // Per paying subscription at the period's end: MRR ÷ active subscriptions (docs/metrics.md).
-    average_revenue_per_user:
-      n(row.active_subscriptions) === 0 ? 0 : Math.ceil(n(row.monthly_recurring_revenue) / n(row.active_subscriptions)),
+    average_revenue_per_user: n(row.ordering_customers) === 0 ? 0 : Math.ceil(revenue / n(row.ordering_customers)),
     new_monthly_recurring_revenue: n(row.new_mrr),
     churned_monthly_recurring_revenue: n(row.churned_mrr),
     expansion_monthly_recurring_revenue: n(row.expansion_mrr),
