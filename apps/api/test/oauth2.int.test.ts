@@ -348,6 +348,25 @@ describe('bad input: the RFC error, never a 500, nothing issued', () => {
     });
   }
 
+  it('NUL characters in any parameter: invalid_request, never a 500', async () => {
+    const nul = encodeURIComponent('a\u0000b');
+    for (const url of [
+      `/oauth2/authorize?client_id=${nul}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+      `/v1/oauth2/authorize?client_id=${nul}&response_type=code&scope=openid`,
+    ]) {
+      const response = await server.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json()).toMatchObject({ error: 'invalid_request' });
+    }
+    const token = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code: 'a\u0000b',
+      client_id: client.client_id,
+    });
+    expect(token.statusCode).toBe(400);
+    expect(token.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('wrong redirect URI at authorization: an error page, no redirect to it', async () => {
     const { response } = await startAuthorization(server, client, { redirectUri: 'https://evil.example/cb' });
     expect(response.statusCode).toBe(400);

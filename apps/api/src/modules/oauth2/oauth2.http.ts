@@ -11,6 +11,7 @@ import { generateToken, hashToken, TOKEN_PREFIX } from '../../platform/auth/toke
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { ApiError } from '../../platform/http/errors.js';
+import { unstorableTextIssues } from '../../platform/http/validation.js';
 import { SESSION_COOKIE } from '../auth/auth.service.js';
 import { TooManyRequests } from '../../platform/http/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
@@ -154,6 +155,17 @@ function serializePublicClient(client: StoredClient) {
 
 const FORM = 'application/x-www-form-urlencoded';
 
+/** The values of a body read as text (form or JSON), for the check of unstorable text. */
+function textBodyValues(request: FastifyRequest): unknown {
+  if (typeof request.body !== 'string') return request.body;
+  if ((request.headers['content-type'] ?? '').startsWith(FORM)) return [...new URLSearchParams(request.body)];
+  try {
+    return JSON.parse(request.body);
+  } catch {
+    return request.body;
+  }
+}
+
 export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { db, config, clock } = deps;
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
@@ -247,6 +259,14 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 56 * 1024 }, (_request, body, done) =>
       done(null, body),
     );
+    // Text no column can hold (NUL, broken Unicode) is refused here, for every query, path and body value,
+    // as the contract's routes refuse it, before the library or a lookup sees it.
+    scope.addHook('preHandler', async (request) => {
+      const values = [request.query, request.params, textBodyValues(request)];
+      if (unstorableTextIssues(values).length > 0) {
+        throw new OAuthError(400, 'invalid_request', 'Parameters must not contain NUL characters or broken Unicode.');
+      }
+    });
     scope.setErrorHandler((error, request, reply) => {
       if (error instanceof OAuthError) return sendOAuthError(reply, error);
       if (error instanceof ApiError) {
