@@ -1,6 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../api/src/platform/clock.js';
+import { purchaseFactory, storedPropertiesFor, waitForGrant } from '../../api/test/factories/benefit-grants.js';
+import { benefitFactory } from '../../api/test/factories/benefits.js';
+import type { OrganizationFixture } from '../../api/test/factories/organizations.js';
 import { userFactory, type UserFixture } from '../../api/test/factories/users.js';
 import { bearer, startTestServer, type TestServer } from '../../api/test/harness.js';
 import {
@@ -220,5 +223,48 @@ describe.skipIf(!hasChromium)('seller tools in the browser', () => {
     expect(archived.items.map((item: { name: string }) => item.name).sort()).toEqual(['Starter', 'Team']);
     await dashboardLink(page, 'License keys').click();
     await page.getByRole('heading', { name: 'License keys', exact: true }).waitFor();
+  }, 120_000);
+
+  it('revokes several license keys at once after a confirmation; the others keep validating', async () => {
+    const keys = await benefitFactory(server, organizationId, {
+      type: 'license_keys',
+      description: 'Desktop app license',
+      properties: await storedPropertiesFor(server, organizationId, 'license_keys'),
+    });
+    const org = { organization: { id: organizationId }, token } as OrganizationFixture;
+    const buyers = ['kim@example.com', 'lee@example.com', 'max@example.com'];
+    for (const email of buyers) {
+      const { customerId } = await purchaseFactory(server, org, [keys.id], { email });
+      await waitForGrant(server, customerId, keys.id, (grant) => grant.granted_at !== null);
+    }
+    const db = server.runtime.database.db;
+    const rows = await db
+      .selectFrom('license_keys')
+      .innerJoin('customers', 'customers.id', 'license_keys.customer_id')
+      .select(['license_keys.id', 'customers.email'])
+      .where('license_keys.organization_id', '=', organizationId)
+      .execute();
+    expect(rows).toHaveLength(3);
+
+    await page.goto(`/dashboard/${SLUG}/license-keys`);
+    const table = page.getByRole('table', { name: 'License keys' });
+    const checkboxes = table.getByRole('checkbox', { name: /^Select / });
+    await expect.poll(() => checkboxes.count()).toBe(3);
+    await checkboxes.nth(0).check();
+    await checkboxes.nth(1).check();
+    await page.getByText('2 license keys selected').waitFor();
+    await page.getByRole('button', { name: 'Revoke selected…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke 2 license keys?' });
+    await dialog.waitFor();
+    await expectNoSeriousA11yViolations(page, 'bulk revoke confirmation');
+    await dialog.getByRole('button', { name: 'Revoke 2 license keys' }).click();
+    await page.getByText('2 license keys revoked.').waitFor();
+
+    const statuses = await db
+      .selectFrom('license_keys')
+      .select('status')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(statuses.map((row) => row.status).sort()).toEqual(['granted', 'revoked', 'revoked']);
   }, 120_000);
 });
