@@ -153,6 +153,34 @@ describe('downgrade credits (proration credit larger than the next order)', () =
   });
 });
 
+describe('two product changes in one period', () => {
+  it('up and back down: the renewal bills the old plan with all four prorations, each naming no other product', async () => {
+    const org = await seller();
+    const basic = await monthly(org, 1000);
+    const pro = await monthly(org, 2000);
+    const subscription = await subscriptionFactory(server, org.organization.id, { productId: basic });
+    const change = (productId: string) =>
+      call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+        product_id: productId,
+        proration_behavior: 'prorate',
+      });
+    await advance(org, 24 * HOUR);
+    await change(pro);
+    await advance(org, 24 * HOUR);
+    await change(basic);
+    await advanceTo(org, subscription.current_period_end!);
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_cycle', 1031, 'paid'],
+    ]);
+    // Of 744 hours: Basic's unused 720 h −968, Pro for them +1935; a day later Pro's unused 696 h −1871,
+    // Basic for them +935 (half to even); then Basic's next month 1000.
+    expect(list[1]!.items.map((item) => item.amount).sort((a, b) => a - b)).toEqual([-1871, -968, 935, 1000, 1935]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 1031]);
+  });
+});
+
 describe('the credit balance and dunning', () => {
   it('gives back the balance an order used when its charge fails for good', async () => {
     const { org, subscription } = await downgradedAnHourIn('invoice');

@@ -308,6 +308,21 @@ export async function insertBillingEntries(db: Executor, rows: Insertable<Subscr
   if (rows.length > 0) await db.insertInto('subscription_billing_entries').values(rows).execute();
 }
 
+/**
+ * A product change: the subscription's pending entries keep their label and amount but name no price any
+ * more, since an order's items may only name prices of the order's own product (a second change in the
+ * same period would otherwise leave the first change's charge naming a price of the product left).
+ */
+export async function detachPendingEntryPrices(db: Executor, subscriptionId: string) {
+  await db
+    .updateTable('subscription_billing_entries')
+    .set({ product_price_id: null })
+    .where('subscription_id', '=', subscriptionId)
+    .where('order_id', 'is', null)
+    .where('product_price_id', 'is not', null)
+    .execute();
+}
+
 export async function findPendingBillingEntries(db: Executor, subscriptionId: string): Promise<BillingEntryRow[]> {
   return db
     .selectFrom('subscription_billing_entries')

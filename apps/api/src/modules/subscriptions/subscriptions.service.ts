@@ -31,6 +31,7 @@ import {
   listVisibleSubscriptions,
   lockVisibleSubscription,
   replaceSubscriptionPrices,
+  detachPendingEntryPrices,
   updateSubscriptionRow,
   failPendingCharges,
   type SubscriptionChanges,
@@ -522,6 +523,7 @@ async function changeProduct(
   if (!trialing)
     for (const line of usage) entries.push({ label: line.label, amount: line.amount, product_price_id: null });
   await replaceSubscriptionPrices(ctx.db, row.id, newSnapshot);
+  await detachPendingEntryPrices(ctx.db, row.id);
   const updated = await updateSubscriptionRow(ctx.db, row.id, plan.changes);
   // A trial's amount is not revenue yet: its first paid period counts as new MRR.
   if (!trialing) await recordAmountChange(ctx.db, row, updated, now);
