@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import pg from 'pg';
@@ -87,7 +89,12 @@ async function startNode(role: 'api' | 'worker'): Promise<Node> {
   const node: Node = { role, port, child, ready: false, killed: false };
   nodes.push(node);
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000));
+  // CLUSTER_LOG_DIR: every node's whole log, one file per node (to read what a failed run's nodes said).
+  const logFile = process.env.CLUSTER_LOG_DIR ? join(process.env.CLUSTER_LOG_DIR, `${role}-${port}.log`) : undefined;
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8_000);
+    if (logFile) appendFileSync(logFile, chunk);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const deadline = Date.now() + 90_000;
@@ -270,7 +277,12 @@ describe('a cluster of 3 API nodes and 2 workers', () => {
       recurring_interval: 'month',
       prices: [{ amount_type: 'fixed', price_amount: 900 }],
     });
-    expect([oneTime.status, monthly.status]).toEqual([201, 201]);
+    const monthlyPlus = await api('POST', '/v1/products/', {
+      name: 'Monthly Plus',
+      recurring_interval: 'month',
+      prices: [{ amount_type: 'fixed', price_amount: 1200 }],
+    });
+    expect([oneTime.status, monthly.status, monthlyPlus.status]).toEqual([201, 201, 201]);
 
     const acknowledged: string[] = [];
     const deadline = Date.now() + LOAD_MS;
@@ -294,14 +306,33 @@ describe('a cluster of 3 API nodes and 2 workers', () => {
       await startNode('api');
       await startNode('worker');
     };
+    // Subscription updates: plan changes back and forth (billed as update orders, so renewals still count
+    // one cycle per month moved through).
+    let planChanges = 0;
+    const updates = async () => {
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const list = await api('GET', '/v1/subscriptions/?active=true&limit=20');
+        const items: { id: string; product_id: string }[] = list.body?.items ?? [];
+        if (items.length === 0) continue;
+        const subscription = items[Math.floor(Math.random() * items.length)]!;
+        const target = subscription.product_id === monthly.body.id ? monthlyPlus.body.id : monthly.body.id;
+        const changed = await api('PATCH', `/v1/subscriptions/${subscription.id}`, {
+          product_id: target,
+          proration_behavior: 'prorate',
+        });
+        if (changed.status === 200) planChanges++;
+      }
+    };
     const clock = async () => {
       while (Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 5_000));
         await api('POST', '/v1/test-clock/advance', { days: 31 });
       }
     };
-    await Promise.all([loop(0), loop(1), loop(2), chaos(), clock()]);
+    await Promise.all([loop(0), loop(1), loop(2), chaos(), updates(), clock()]);
     expect(killed).toBe(true);
+    expect(planChanges).toBeGreaterThan(0);
     expect(acknowledged.length).toBeGreaterThan(5);
 
     // Every acknowledged purchase: exactly one paid order and one succeeded payment.
@@ -367,5 +398,29 @@ describe('a cluster of 3 API nodes and 2 workers', () => {
       [periodic],
     );
     expect(twice).toEqual([]);
+
+    // Rate limits are counted in the database, by every node together: the token endpoint allows 120
+    // requests a minute per address. Round robin over 3 nodes, 400 requests: nodes counting alone would let
+    // 360 through; together at most 240 (120, or twice that when the requests straddle a minute).
+    const statuses: number[] = [];
+    let sent = 0;
+    const attempt = async () => {
+      while (sent < 400) {
+        sent++;
+        const response = await fetch(`${balancerUrl}/v1/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=authorization_code&code=unknown&client_id=cluster-client',
+        });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, attempt));
+    const limited = statuses.filter((status) => status === 429).length;
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses).toHaveLength(400);
+    expect(400 - limited).toBeGreaterThanOrEqual(120);
+    expect(400 - limited).toBeLessThanOrEqual(240);
   }, 600_000);
 });
