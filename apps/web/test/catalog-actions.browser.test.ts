@@ -163,6 +163,18 @@ describe.skipIf(!hasChromium)('catalog actions in the browser', () => {
     expect(updated.products.map((product: { id: string }) => product.id).sort()).toEqual(
       [ids['Pro plan'], ids['Team plan']].sort(),
     );
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^discounts-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'ID,Name,Code,Type,Percent,Currency,Amount,Duration,Duration in months,Starts at,Ends at,Max redemptions,Redemptions,Products,Created at',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.startsWith(`${saved.id},Pro launch,PROLAUNCH,percentage,10,,,`)).toBe(true);
   });
 
   it('edits a checkout link in place: its URL stays the same', async () => {

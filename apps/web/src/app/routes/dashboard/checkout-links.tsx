@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { PageHeader } from '../../../components/ui/page-header';
+import { CheckoutLinksExport } from '../../../features/checkout-links/components/checkout-links-export';
 import { CheckoutLinksList } from '../../../features/checkout-links/components/checkout-links-list';
 import { CreateCheckoutLinkDialog } from '../../../features/checkout-links/components/create-checkout-link-dialog';
 import { useDiscounts } from '../../../features/discounts/api/get-discounts';
@@ -23,7 +24,12 @@ export function Component() {
       <PageHeader
         title="Checkout links"
         description="Shareable URLs that open a checkout for chosen products."
-        actions={<CreateCheckoutLinkDialog productOptions={productOptions} discountOptions={discountOptions} />}
+        actions={
+          <>
+            <CheckoutLinksExport organizationId={organization.id} />
+            <CreateCheckoutLinkDialog productOptions={productOptions} discountOptions={discountOptions} />
+          </>
+        }
       />
       {products.isSuccess && productOptions.length === 0 && (
         <div className="mb-4">

@@ -1,6 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { DiscountFormDialog } from '../../../features/discounts/components/discount-form-dialog';
+import { DiscountsExport } from '../../../features/discounts/components/discounts-export';
 import { DiscountsList } from '../../../features/discounts/components/discounts-list';
 import { useProducts } from '../../../features/products/api/get-products';
 import { useCurrentOrganization } from './current-organization';
@@ -16,11 +17,14 @@ export function Component() {
         title="Discounts"
         description="Codes and automatic discounts for checkouts."
         actions={
-          <DiscountFormDialog
-            organizationId={organization.id}
-            productOptions={productOptions}
-            trigger={(open) => <Button onClick={open}>New discount</Button>}
-          />
+          <>
+            <DiscountsExport organizationId={organization.id} />
+            <DiscountFormDialog
+              organizationId={organization.id}
+              productOptions={productOptions}
+              trigger={(open) => <Button onClick={open}>New discount</Button>}
+            />
+          </>
         }
       />
       <DiscountsList organizationId={organization.id} productOptions={productOptions} />

@@ -1,4 +1,5 @@
 import { PageHeader } from '../../../components/ui/page-header';
+import { RefundsExport } from '../../../features/refunds/components/refunds-export';
 import { RefundsList } from '../../../features/refunds/components/refunds-list';
 import { organizationPath, useCurrentOrganization } from './current-organization';
 
@@ -9,6 +10,7 @@ export function Component() {
       <PageHeader
         title="Refunds"
         description="Money given back to customers: refund an order from its page, in full or in part."
+        actions={<RefundsExport organizationId={organization.id} />}
       />
       <RefundsList organizationId={organization.id} dashboardPath={organizationPath(organization)} />
     </>
