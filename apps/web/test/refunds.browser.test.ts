@@ -184,7 +184,8 @@ describe.skipIf(!hasChromium)('refunds in the dashboard', () => {
 
     await page.goto(`/dashboard/${SLUG}/customers/${customerId}`);
     const customerOrders = page.getByRole('table', { name: 'Orders' });
-    await expect.poll(() => customerOrders.getByRole('row').count()).toBe(3);
+    // The customer page loads its timeline and lists together: give them the time a page takes.
+    await expect.poll(() => customerOrders.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
     expect(await customerOrders.textContent()).toContain('Partially refunded');
     expect(await customerOrders.textContent()).toContain('−$15.00 refunded');
   });
