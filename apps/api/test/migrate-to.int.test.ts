@@ -98,7 +98,9 @@ describe('tessera migrate-to', () => {
     'copies a populated embedded installation into an empty database that serves the same answers',
     async () => {
       const dataDir = tempDir('tmf-');
-      const source = await startTestServer({ dataDir });
+      // No workers on either side: a delivery attempt or a periodic task between the reads would change
+      // what is compared (the purchases below settle without them).
+      const source = await startTestServer({ dataDir, work: false });
       let sourceStopped = false;
       cleanups.push(async () => {
         if (!sourceStopped) await source.stop();
@@ -161,7 +163,7 @@ describe('tessera migrate-to', () => {
       expect(migrated.stdout).toMatch(/^copied \d+ rows in \d+ tables/);
       expect(migrated.stderr).toContain('public.orders: ');
 
-      const target = await startTestServer({ databaseUrl: targetUrl });
+      const target = await startTestServer({ databaseUrl: targetUrl, work: false });
       cleanups.push(() => target.stop());
       // The same tokens (kept as keyed hashes) authenticate, and every answer is the same.
       expect(await readAll(target, org.token, paths)).toEqual(before);
