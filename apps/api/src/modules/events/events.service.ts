@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
+import { organizationClock, serverClock } from '../../platform/test-clock.js';
 import { toValidationIssues } from '../../platform/http/validation.js';
 import { countsFor, type MeterAggregation, type MeterFilter } from '../customer-meters/customer-meters.window.js';
 import { findMetersOf, lockRollupsShared, rollsUp } from '../meters/meter-rollups.repository.js';
@@ -106,7 +107,13 @@ export async function ingestEvents(
   // Stamped once the lock is held: billing closes a customer's meter window under the exclusive lock
   // (billing.usage.ts), so it either sees this batch or resets before the batch's instant, and no
   // event falls between two windows.
-  const ingestedAt = ctx.clock.now();
+  // The organization's clock is read again here: a test clock moved while this request waited for the lock
+  // would otherwise stamp the batch before a reset written meanwhile, in neither window.
+  const stampClock =
+    organizationIds.length === 1
+      ? await organizationClock(ctx.db, ctx.config, serverClock(ctx.clock), organizationIds[0]!)
+      : ctx.clock;
+  const ingestedAt = stampClock.now();
   for (const row of rows) row.ingested_at = ingestedAt;
   const meters = (await findMetersOf(ctx.db, organizationIds)).map(meterDefinition);
   const insertedIds = await insertEvents(ctx.db, rows, meters.filter(rollsUp));
