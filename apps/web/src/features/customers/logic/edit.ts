@@ -1,20 +1,20 @@
 import type { Customer, CustomerUpdate } from '@tessera/sdk';
+import {
+  ADDRESS_ENTRY_FIELDS,
+  addressEntryOf,
+  billingAddressOf,
+  orNull,
+  type AddressEntry,
+} from '../../../lib/address-entry';
 
 /**
  * The seller's customer form: the customer as text fields, and back to a PATCH body holding only what
  * changed (the API changes only the keys it is sent). Metadata is one `key: value` per line; a value
  * left as it was keeps its type (number, boolean), an edited or new one is a string.
  */
-export interface CustomerEntry {
+export interface CustomerEntry extends AddressEntry {
   name: string;
   email: string;
-  /** '' while no country is chosen: then there is no billing address. */
-  country: string;
-  line1: string;
-  line2: string;
-  postalCode: string;
-  city: string;
-  state: string;
   metadata: string;
 }
 
@@ -49,22 +49,13 @@ export function parseMetadata(
 }
 
 export function customerEntryOf(customer: Customer): CustomerEntry {
-  const address = customer.billing_address;
   return {
     name: customer.name ?? '',
     email: customer.email,
-    country: address?.country ?? '',
-    line1: address?.line1 ?? '',
-    line2: address?.line2 ?? '',
-    postalCode: address?.postal_code ?? '',
-    city: address?.city ?? '',
-    state: address?.state ?? '',
+    ...addressEntryOf(customer.billing_address),
     metadata: metadataText(customer.metadata as Record<string, MetadataValue>),
   };
 }
-
-const ADDRESS_FIELDS = ['country', 'line1', 'line2', 'postalCode', 'city', 'state'] as const;
-const orNull = (text: string) => text.trim() || null;
 
 /** The PATCH body (only what differs from the customer as loaded), or the metadata lines to fix. */
 export function customerUpdateOf(
@@ -76,17 +67,7 @@ export function customerUpdateOf(
   const body: CustomerUpdate = {};
   if (changed('name')) body.name = orNull(entry.name);
   if (changed('email')) body.email = entry.email.trim();
-  if (ADDRESS_FIELDS.some(changed))
-    body.billing_address = entry.country
-      ? {
-          country: entry.country,
-          line1: orNull(entry.line1),
-          line2: orNull(entry.line2),
-          postal_code: orNull(entry.postalCode),
-          city: orNull(entry.city),
-          state: orNull(entry.state),
-        }
-      : null;
+  if (ADDRESS_ENTRY_FIELDS.some(changed)) body.billing_address = billingAddressOf(entry);
   if (changed('metadata')) {
     const parsed = parseMetadata(entry.metadata, customer.metadata as Record<string, MetadataValue>);
     if ('badLines' in parsed) return { badMetadataLines: parsed.badLines };
