@@ -40,6 +40,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/customer-portal/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
   'PATCH /v1/customer-portal/benefit-grants/{id}': { benefit_type: 'license_keys' },
   'POST /v1/organizations/{id}/invites': { email: 'someone@example.com' },
+  'PATCH /v1/organizations/{id}/members/{user_id}': { role: 'owner' },
 };
 
 /** A query that passes validation, for reads whose query has required values. */

@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/platform/clock.js';
-import { INVITE_TTL_MS } from '../src/modules/organization-members/organization-members.service.js';
+import { INVITE_LIMITS, INVITE_TTL_MS } from '../src/modules/organization-members/organization-members.service.js';
 import { tokenFactory, uniqueSlug } from './factories/organizations.js';
+import { plainHeaders, WebhookReceiver, webhookEndpointFactory } from './factories/webhooks.js';
 import { userFactory, type UserFixture } from './factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { issueTokens, REDIRECT_URI, registerClient } from './support/oauth2.js';
@@ -49,6 +51,14 @@ const accept = (token: string, headers: Record<string, string>) =>
 
 const remove = (organizationId: string, userId: string, headers: Record<string, string>) =>
   server.inject({ method: 'DELETE', url: `/v1/organizations/${organizationId}/members/${userId}`, headers });
+
+const changeRole = (organizationId: string, userId: string, payload: unknown, headers: Record<string, string>) =>
+  server.inject({
+    method: 'PATCH',
+    url: `/v1/organizations/${organizationId}/members/${userId}`,
+    headers,
+    payload: payload as Record<string, unknown>,
+  });
 
 const leave = (organizationId: string, headers: Record<string, string>) =>
   server.inject({ method: 'POST', url: `/v1/organizations/${organizationId}/leave`, headers });
@@ -452,5 +462,230 @@ describe('removing and leaving', () => {
     expect((await remove(a.organizationId, member.id, b.owner.headers)).statusCode).toBe(404);
     expect((await leave(a.organizationId, b.owner.headers)).statusCode).toBe(404);
     expect(await tableCount('user_organizations', a.organizationId)).toBe(2);
+  });
+});
+
+describe('PATCH /v1/organizations/{id}/members/{user_id}', () => {
+  const roles = async (team: Team) =>
+    Object.fromEntries(
+      json(await members(team.organizationId, team.owner.headers)).items.map((m: { email: string; role: string }) => [
+        m.email,
+        m.role,
+      ]),
+    );
+
+  it('an owner makes a member owner and back; the answer is the member', async () => {
+    const team = await teamFactory();
+    const member = await joinedMember(team);
+    const promoted = await changeRole(team.organizationId, member.id, { role: 'owner' }, team.owner.headers);
+    expect(promoted.statusCode).toBe(200);
+    expect(json(promoted)).toEqual({
+      user_id: member.id,
+      email: member.email,
+      role: 'owner',
+      created_at: expect.any(String),
+    });
+    expect(await roles(team)).toEqual({ [team.owner.email]: 'owner', [member.email]: 'owner' });
+    // Unchanged role: answered as it is.
+    expect((await changeRole(team.organizationId, member.id, { role: 'owner' }, team.owner.headers)).statusCode).toBe(
+      200,
+    );
+    // The new owner demotes the creator, then steps down is refused: they are the last owner now.
+    expect(json(await changeRole(team.organizationId, team.owner.id, { role: 'member' }, member.headers)).role).toBe(
+      'member',
+    );
+    const last = await changeRole(team.organizationId, member.id, { role: 'member' }, member.headers);
+    expect(last.statusCode).toBe(403);
+    expect(json(last)).toEqual({
+      error: 'NotPermitted',
+      detail: 'The last owner of an organization cannot be demoted: make another member owner first.',
+    });
+    expect(await roles(team)).toEqual({ [team.owner.email]: 'member', [member.email]: 'owner' });
+  });
+
+  it('only an owner changes roles: a member and an organization token get 403, and nothing changes', async () => {
+    const team = await teamFactory();
+    const member = await joinedMember(team);
+    const other = await joinedMember(team);
+    const byMember = await changeRole(team.organizationId, other.id, { role: 'owner' }, member.headers);
+    expect(byMember.statusCode).toBe(403);
+    expect(json(byMember)).toEqual({ error: 'NotPermitted', detail: 'Only an owner can change the role of a member.' });
+    expect((await changeRole(team.organizationId, member.id, { role: 'owner' }, member.headers)).statusCode).toBe(403);
+    const orgToken = await tokenFactory(server, team.organizationId, ['organizations:write']);
+    expect((await changeRole(team.organizationId, other.id, { role: 'owner' }, bearer(orgToken))).statusCode).toBe(403);
+    expect(await roles(team)).toEqual({
+      [team.owner.email]: 'owner',
+      [member.email]: 'member',
+      [other.email]: 'member',
+    });
+  });
+
+  it('auth matrix: no token 401, missing scope 403, another organization 404, bad body 422; nothing changes', async () => {
+    const a = await teamFactory('Alpha');
+    const member = await joinedMember(a);
+    const b = await teamFactory('Bravo');
+    expect((await changeRole(a.organizationId, member.id, { role: 'owner' }, {})).statusCode).toBe(401);
+    const reader = await tokenFactory(server, a.organizationId, ['organizations:read']);
+    const forbidden = await changeRole(a.organizationId, member.id, { role: 'owner' }, bearer(reader));
+    expect(forbidden.statusCode).toBe(403);
+    expect(json(forbidden).error).toBe('insufficient_scope');
+    const foreign = await changeRole(a.organizationId, member.id, { role: 'owner' }, b.owner.headers);
+    expect(foreign.statusCode).toBe(404);
+    expect(json(foreign).error).toBe('ResourceNotFound');
+    const bToken = await tokenFactory(server, b.organizationId, ['organizations:write']);
+    expect((await changeRole(a.organizationId, member.id, { role: 'owner' }, bearer(bToken))).statusCode).toBe(404);
+    // A member of B is not a member of A.
+    expect((await changeRole(b.organizationId, member.id, { role: 'owner' }, b.owner.headers)).statusCode).toBe(404);
+    for (const body of [{ role: 'admin' }, {}, { role: null }]) {
+      const bad = await changeRole(a.organizationId, member.id, body, a.owner.headers);
+      expect(bad.statusCode).toBe(422);
+      expect(json(bad).error).toBe('RequestValidationError');
+      expect(json(bad).detail[0].loc).toEqual(['body', 'role']);
+    }
+    expect((await changeRole(a.organizationId, 'not-a-uuid', { role: 'owner' }, a.owner.headers)).statusCode).toBe(422);
+    expect(await roles(a)).toEqual({ [a.owner.email]: 'owner', [member.email]: 'member' });
+  });
+});
+
+describe('invitation rate limit', () => {
+  const sendMany = async (team: Team, count: number, headers: Record<string, string>, tag: string) => {
+    const statuses = [];
+    for (let i = 0; i < count; i++) statuses.push((await invite(team, `${tag}-${i}@example.com`, headers)).statusCode);
+    return statuses;
+  };
+
+  it('per inviter and per organization, by the sliding hour: 429 with Retry-After, nobody invited', async () => {
+    const team = await teamFactory();
+    const clock = server.clock as ManualClock;
+    expect(await sendMany(team, INVITE_LIMITS.perInviter, team.owner.headers, 'first')).toEqual(
+      Array(INVITE_LIMITS.perInviter).fill(201),
+    );
+    clock.advance(10 * 60_000);
+    const refused = await invite(team, 'one-too-many@example.com');
+    expect(refused.statusCode).toBe(429);
+    expect(json(refused)).toEqual({
+      error: 'TooManyRequests',
+      detail: 'Too many invitations: you sent 10 in the last hour. Try again in 50 minutes.',
+    });
+    expect(refused.headers['retry-after']).toBe(String(50 * 60));
+
+    // The organization's other credentials have room until the organization's own limit.
+    const orgToken = await tokenFactory(server, team.organizationId, ['organizations:write']);
+    const rest = INVITE_LIMITS.perOrganization - INVITE_LIMITS.perInviter;
+    expect(await sendMany(team, rest, bearer(orgToken), 'token')).toEqual(Array(rest).fill(201));
+    const full = await invite(team, 'org-full@example.com', bearer(orgToken));
+    expect(full.statusCode).toBe(429);
+    expect(json(full).detail).toBe(
+      'Too many invitations: this organization sent 20 in the last hour. Try again in 50 minutes.',
+    );
+    expect(Number(full.headers['retry-after'])).toBe(50 * 60);
+    expect(await tableCount('organization_invites', team.organizationId)).toBe(INVITE_LIMITS.perOrganization);
+    const emails = await server.runtime.database.db
+      .selectFrom('emails')
+      .select('to_addresses')
+      .where('template', '=', 'organization_invite')
+      .execute();
+    expect(emails.filter((row) => row.to_addresses.includes('org-full@example.com'))).toHaveLength(0);
+
+    // Once the first invitations are an hour old, there is room again.
+    clock.advance(50 * 60_000);
+    expect((await invite(team, 'next-hour@example.com')).statusCode).toBe(201);
+  });
+
+  it("is the organization's own: another organization invites freely", async () => {
+    const a = await teamFactory('Alpha');
+    const b = await teamFactory('Bravo');
+    await sendMany(a, INVITE_LIMITS.perInviter, a.owner.headers, 'a');
+    expect((await invite(a, 'a-more@example.com')).statusCode).toBe(429);
+    expect((await invite(b, 'b-first@example.com')).statusCode).toBe(201);
+  });
+});
+
+describe('organization.member_removed webhook', () => {
+  let receiver: WebhookReceiver;
+  const SECRET = 'whsec_members_secret';
+  const POLL = { timeout: 20_000, interval: 50 };
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(() => receiver?.stop());
+
+  /** The organization's member_removed events that arrived, in arrival order. */
+  const removedEvents = (organizationId: string) =>
+    receiver
+      .ofType('organization.member_removed')
+      .map((r) => ({ raw: r, event: JSON.parse(r.body) as { type: string; data: Record<string, unknown> } }))
+      .filter(({ event }) => event.data.organization_id === organizationId);
+
+  it('is delivered, signed, to subscribed endpoints when a member is removed or leaves', async () => {
+    const team = await teamFactory();
+    const endpoint = await webhookEndpointFactory(server, team.organizationId, {
+      url: `${receiver.url}/members`,
+      secret: SECRET,
+      events: ['organization.member_removed'],
+    });
+    const removed = await joinedMember(team);
+    const leaving = await joinedMember(team);
+    expect((await remove(team.organizationId, removed.id, team.owner.headers)).statusCode).toBe(204);
+    expect((await leave(team.organizationId, leaving.headers)).statusCode).toBe(204);
+
+    await expect.poll(() => removedEvents(team.organizationId).length, POLL).toBe(2);
+    expect(removedEvents(team.organizationId).map(({ event }) => event)).toEqual([
+      {
+        type: 'organization.member_removed',
+        data: {
+          organization_id: team.organizationId,
+          user_id: removed.id,
+          email: removed.email,
+          role: 'member',
+          joined_at: expect.any(String),
+          reason: 'removed',
+          removed_by_user_id: team.owner.id,
+          removed_at: expect.any(String),
+        },
+      },
+      expect.objectContaining({
+        type: 'organization.member_removed',
+        data: expect.objectContaining({ user_id: leaving.id, reason: 'left', removed_by_user_id: leaving.id }),
+      }),
+    ]);
+    const request = removedEvents(team.organizationId)[0]!.raw;
+    // Standard Webhooks signature (the shared clock ran ahead in earlier tests, so the timestamp is not checked).
+    const headers = plainHeaders(request.headers);
+    const signed = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${request.body}`;
+    const expected = createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(signed).digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${expected}`);
+    const deliveries = await server.runtime.database.db
+      .selectFrom('webhook_endpoint_events')
+      .select(['type', 'status'])
+      .where('endpoint_id', '=', endpoint.id)
+      .execute();
+    expect(deliveries).toHaveLength(2);
+  });
+
+  it('is not sent to endpoints that did not subscribe to it, nor written when the removal is refused', async () => {
+    const team = await teamFactory();
+    const other = await webhookEndpointFactory(server, team.organizationId, {
+      url: `${receiver.url}/spec-only`,
+    });
+    const subscribed = await webhookEndpointFactory(server, team.organizationId, {
+      url: `${receiver.url}/subscribed`,
+      events: ['organization.member_removed'],
+    });
+    // The last member cannot leave: no removal, no event.
+    expect((await leave(team.organizationId, team.owner.headers)).statusCode).toBe(403);
+    const member = await joinedMember(team);
+    expect((await remove(team.organizationId, member.id, team.owner.headers)).statusCode).toBe(204);
+    const count = async (endpointId: string) =>
+      (
+        await server.runtime.database.db
+          .selectFrom('webhook_endpoint_events')
+          .select('type')
+          .where('endpoint_id', '=', endpointId)
+          .execute()
+      ).map((row) => row.type);
+    await expect.poll(() => removedEvents(team.organizationId).length, POLL).toBe(1);
+    expect(await count(subscribed.id)).toEqual(['organization.member_removed']);
+    expect(await count(other.id)).not.toContain('organization.member_removed');
   });
 });

@@ -130,6 +130,27 @@ export async function revokeInvite(db: Executor, id: string, at: Date): Promise<
   await db.updateTable('organization_invites').set({ revoked_at: at, modified_at: at }).where('id', '=', id).execute();
 }
 
+/**
+ * When the latest `limit` invitations created since `since` were sent, newest first (the organization's,
+ * or one inviter's); the rate limit of invitations reads it under the organization's row lock.
+ */
+export async function recentInviteTimes(
+  db: Executor,
+  organizationId: string,
+  since: Date,
+  limit: number,
+  inviterId?: string,
+): Promise<Date[]> {
+  let query = db
+    .selectFrom('organization_invites')
+    .select('created_at')
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '>', since);
+  if (inviterId) query = query.where('invited_by_user_id', '=', inviterId);
+  const rows = await query.orderBy('created_at', 'desc').limit(limit).execute();
+  return rows.map((row) => row.created_at);
+}
+
 export async function insertInvite(db: Executor, row: Insertable<OrganizationInvitesTable>): Promise<InviteRow> {
   return db.insertInto('organization_invites').values(row).returningAll().executeTakeFirstOrThrow();
 }

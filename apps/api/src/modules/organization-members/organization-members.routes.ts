@@ -16,10 +16,13 @@ import {
   OrganizationInvitation,
   OrganizationInvite,
   OrganizationInviteCreate,
+  OrganizationMember,
+  OrganizationMemberUpdate,
 } from './organization-members.schemas.js';
 import { serializeInvite, serializeMember } from './organization-members.serializer.js';
 import {
   acceptInvitation,
+  changeMemberRole,
   getInvitation,
   inviteMember,
   leaveOrganization,
@@ -65,6 +68,22 @@ export const organizationMemberRoutes = [
     handler: async (ctx, { params }) => removeMember(ctx, params.id, params.user_id),
   }),
   defineRoute({
+    method: 'PATCH',
+    path: '/v1/organizations/{id}/members/{user_id}',
+    operationId: 'organizations:update_member',
+    summary: "Change a member's role (by an owner; never demoting the last owner)",
+    tags,
+    extension: true,
+    auth: manage,
+    params: MemberParams,
+    body: OrganizationMemberUpdate,
+    errors: ['ResourceNotFound', 'NotPermitted'],
+    status: 200,
+    response: OrganizationMember,
+    handler: async (ctx, { params, body }) =>
+      serializeMember(await changeMemberRole(ctx, params.id, params.user_id, body.role)),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/v1/organizations/{id}/leave',
     operationId: 'organizations:leave',
@@ -100,13 +119,13 @@ export const organizationMemberRoutes = [
     method: 'POST',
     path: '/v1/organizations/{id}/invites',
     operationId: 'organizations:invite_member',
-    summary: 'Invite someone by email (a single-use link, valid for 7 days)',
+    summary: 'Invite someone by email (a single-use link, valid for 7 days; 20 an hour per organization)',
     tags,
     extension: true,
     auth: manage,
     params: IdParams,
     body: OrganizationInviteCreate,
-    errors: ['ResourceNotFound'],
+    errors: ['ResourceNotFound', 'TooManyRequests'],
     status: 201,
     response: OrganizationInvite,
     handler: async (ctx, { params, body }) =>

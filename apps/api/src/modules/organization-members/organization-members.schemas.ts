@@ -4,7 +4,10 @@ import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
 
 export const OrganizationMemberRole = z
   .enum(['owner', 'member'])
-  .describe('`owner`: created the organization (owners alone may remove an owner); `member`: joined by invitation.')
+  .describe(
+    '`owner`: created the organization or was made owner (owners alone change roles and remove an owner); ' +
+      '`member`: joined by invitation.',
+  )
   .meta({ id: 'OrganizationMemberRole' });
 
 export const OrganizationMember = z
@@ -34,6 +37,10 @@ export const OrganizationInvite = z
   .meta({ id: 'OrganizationInvite' });
 
 export const ListResourceOrganizationInvite = ListResource(OrganizationInvite, 'ListResourceOrganizationInvite');
+
+export const OrganizationMemberUpdate = z
+  .object({ role: OrganizationMemberRole })
+  .meta({ id: 'OrganizationMemberUpdate' });
 
 export const OrganizationInviteCreate = z
   .object({ email: z.email({ message: 'Input should be a valid email address' }).max(320) })

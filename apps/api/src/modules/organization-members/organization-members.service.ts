@@ -6,10 +6,12 @@ import {
   NotPermitted,
   ResourceNotFound,
   ResourceUnavailable,
+  TooManyRequests,
   Unauthorized,
   validationError,
 } from '../../platform/http/errors.js';
 import { pageOf, type PageParams } from '../../platform/http/query.js';
+import { recordWebhookEvent } from '../../platform/events.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
 import { findUserById } from '../auth/auth.repository.js';
 import {
@@ -28,11 +30,15 @@ import {
   listMembersPage,
   listOpenInvitesPage,
   markInviteAccepted,
+  recentInviteTimes,
   revokeInvite as revokeInviteRow,
   revokeOpenInvitesOf,
   setMemberRole,
   type InviteRow,
+  type MemberRole,
+  type MemberRow,
 } from './organization-members.repository.js';
+import { serializeMemberRemoved } from './organization-members.serializer.js';
 
 /**
  * Teams of sellers (docs/members.md). Membership is the permission: every read of a user subject
@@ -43,6 +49,13 @@ import {
 
 /** How long an invitation link works. */
 export const INVITE_TTL_MS = 7 * 86_400_000;
+
+/**
+ * Invitations sent per sliding hour, beyond the API-wide limit: each one emails an address the
+ * organization chose, so a leaked token or a compromised member cannot turn the mail layer into a
+ * spam relay. Counted from the invitations themselves, so only sent ones count.
+ */
+export const INVITE_LIMITS = { windowMs: 3_600_000, perOrganization: 20, perInviter: 10 } as const;
 
 async function visibleOrganization(ctx: Context, id: string, options: { lock: boolean }): Promise<OrganizationRow> {
   const organization = options.lock
@@ -62,7 +75,12 @@ export async function listMembers(ctx: Context, organizationId: string, params: 
  * Removes a member. The last member stays (an organization always has someone to act for it); only an
  * owner removes another owner. When the last owner goes, the longest-standing member becomes owner.
  */
-export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
+export async function removeMember(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  reason: 'removed' | 'left' = 'removed',
+): Promise<void> {
   const organization = await visibleOrganization(ctx, organizationId, { lock: true });
   const members = await listAllMembers(ctx.db, organization.id);
   const target = members.find((member) => member.user_id === userId);
@@ -80,11 +98,44 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
   if (!rest.some((member) => member.role === 'owner')) {
     await setMemberRole(ctx.db, organization.id, rest[0]!.user_id, 'owner');
   }
+  // In the removal's transaction: the event exists if and only if the removal commits.
+  await recordWebhookEvent(
+    ctx,
+    organization.id,
+    'organization.member_removed',
+    serializeMemberRemoved(target, { reason, removedByUserId: actorId, removedAt: ctx.clock.now() }),
+  );
+}
+
+/**
+ * Changes a member's role. Only an owner changes roles (a member or an organization token gets 403,
+ * as for removing an owner), and the last owner cannot be demoted: an organization always has one.
+ * An owner may step down while another owner remains.
+ */
+export async function changeMemberRole(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<MemberRow> {
+  const organization = await visibleOrganization(ctx, organizationId, { lock: true });
+  const members = await listAllMembers(ctx.db, organization.id);
+  const target = members.find((member) => member.user_id === userId);
+  if (!target) throw new ResourceNotFound('Member not found.');
+  const actorId = ctx.subject.kind === 'user' ? ctx.subject.userId : null;
+  const actor = members.find((member) => member.user_id === actorId);
+  if (actor?.role !== 'owner') throw new NotPermitted('Only an owner can change the role of a member.');
+  if (target.role === role) return target;
+  if (target.role === 'owner' && !members.some((m) => m.role === 'owner' && m.user_id !== target.user_id)) {
+    throw new NotPermitted('The last owner of an organization cannot be demoted: make another member owner first.');
+  }
+  await setMemberRole(ctx.db, organization.id, target.user_id, role);
+  return { ...target, role };
 }
 
 export async function leaveOrganization(ctx: Context, organizationId: string): Promise<void> {
   if (ctx.subject.kind !== 'user') throw new Unauthorized();
-  await removeMember(ctx, organizationId, ctx.subject.userId);
+  await removeMember(ctx, organizationId, ctx.subject.userId, 'left');
 }
 
 export async function listInvites(ctx: Context, organizationId: string, params: PageParams) {
@@ -104,9 +155,10 @@ export async function inviteMember(ctx: Context, organizationId: string, input: 
     throw validationError(['body', 'email'], 'This person is already a member of the organization.');
   }
   const now = ctx.clock.now();
+  const inviter = ctx.subject.kind === 'user' ? await findUserById(ctx.db, ctx.subject.userId) : undefined;
+  await checkInviteLimits(ctx, organization.id, inviter?.id ?? null, now);
   await revokeOpenInvitesOf(ctx.db, organization.id, email, now);
   const token = generateToken(TOKEN_PREFIX.organizationInvite);
-  const inviter = ctx.subject.kind === 'user' ? await findUserById(ctx.db, ctx.subject.userId) : undefined;
   let invite: InviteRow;
   try {
     invite = await insertInvite(ctx.db, {
@@ -138,6 +190,30 @@ export async function inviteMember(ctx: Context, organizationId: string, input: 
     },
   });
   return invite;
+}
+
+/**
+ * 429 with Retry-After when the organization, or this inviter, sent INVITE_LIMITS' number of invitations
+ * in the last hour (the organization's row lock is held, so two requests cannot both pass). Retry-After
+ * is when the oldest invitation of the window leaves it. Organization tokens count for the organization.
+ */
+async function checkInviteLimits(ctx: Context, organizationId: string, inviterId: string | null, now: Date) {
+  const since = new Date(now.getTime() - INVITE_LIMITS.windowMs);
+  const checks: { limit: number; inviterId?: string; who: string }[] = [
+    { limit: INVITE_LIMITS.perOrganization, who: 'this organization' },
+  ];
+  if (inviterId) checks.push({ limit: INVITE_LIMITS.perInviter, inviterId, who: 'you' });
+  for (const check of checks) {
+    const recent = await recentInviteTimes(ctx.db, organizationId, since, check.limit, check.inviterId);
+    if (recent.length < check.limit) continue;
+    // The window holds `limit` invitations until the oldest of the latest `limit` leaves it.
+    const retryAfterMs = recent[recent.length - 1]!.getTime() + INVITE_LIMITS.windowMs - now.getTime();
+    throw new TooManyRequests(
+      retryAfterMs / 1000,
+      `Too many invitations: ${check.who} sent ${check.limit} in the last hour. ` +
+        `Try again in ${Math.max(1, Math.ceil(retryAfterMs / 60_000))} minutes.`,
+    );
+  }
 }
 
 export async function revokeInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {

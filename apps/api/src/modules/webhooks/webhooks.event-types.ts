@@ -29,4 +29,17 @@ export const WEBHOOK_EVENT_TYPES = [
   'organization.updated',
 ] as const;
 
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * Tessera's own event types (extensions, not in the reference at the spec's version). An endpoint gets
+ * one only when it subscribes to it by name, so a receiver written against the reference (whose SDK's
+ * `validateEvent` refuses a type it does not know) never sees one unasked.
+ */
+export const EXTENSION_WEBHOOK_EVENT_TYPES = [
+  // A member was removed from the organization or left it (docs/members.md).
+  'organization.member_removed',
+] as const;
+
+/** Every type an endpoint may subscribe to: the reference's, then the extensions. */
+export const SUBSCRIBABLE_WEBHOOK_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...EXTENSION_WEBHOOK_EVENT_TYPES] as const;
+
+export type WebhookEventType = (typeof SUBSCRIBABLE_WEBHOOK_EVENT_TYPES)[number];

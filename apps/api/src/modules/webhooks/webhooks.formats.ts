@@ -48,6 +48,7 @@ const TITLES: Record<WebhookEventType, string> = {
   'benefit_grant.updated': 'Benefit Grant Updated',
   'benefit_grant.revoked': 'Benefit Revoked',
   'organization.updated': 'Organization Updated',
+  'organization.member_removed': 'Member Removed',
 };
 
 /** Brand color (Discord embeds take an integer RGB). */
@@ -157,6 +158,10 @@ export function summarize(input: RenderInput): EventSummary {
     case 'organization':
       add('Name', str(data.name));
       add('Slug', str(data.slug));
+      if (input.type === 'organization.member_removed') {
+        add('Member', str(data.email));
+        add('Reason', str(data.reason));
+      }
       break;
   }
   add('Object', str(data.id));

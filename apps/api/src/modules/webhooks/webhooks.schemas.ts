@@ -1,10 +1,16 @@
 import { z } from 'zod/v4';
 import { oneOrList, paginationQuery } from '../../platform/http/query.js';
 import { DateTime, Id, ListResource } from '../../platform/http/schemas.js';
-import { WEBHOOK_EVENT_TYPES } from './webhooks.event-types.js';
+import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from './webhooks.event-types.js';
 
 export const WebhookFormat = z.enum(['raw', 'discord', 'slack']).meta({ id: 'WebhookFormat' });
-export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
+export const WebhookEventType = z
+  .enum(SUBSCRIBABLE_WEBHOOK_EVENT_TYPES)
+  .describe(
+    "The reference's event types, then Tessera's extensions (`organization.member_removed`), sent only to " +
+      'endpoints that subscribe to them by name.',
+  )
+  .meta({ id: 'WebhookEventType' });
 
 export const WebhookEndpoint = z
   .object({
