@@ -10,7 +10,7 @@ import { referenceMetrics } from './support/metrics-reference.js';
  * The production statement against the definitions stated literally (`support/metrics-reference.ts`)
  * on a random world written straight to the tables: orders of every status with refunds, subscriptions
  * started and ended anywhere (also before and after the ranges, at local midnights and month ends),
- * amount changes, checkouts; every interval, three zones, filters. Any difference in any period fails.
+ * trials (trialing, converted, ended inside or at their end), amount changes, checkouts; every interval, three zones, filters. Any difference in any period fails.
  */
 let server: TestServer;
 let acme: OrganizationFixture;
@@ -94,9 +94,27 @@ beforeAll(async () => {
     }
     const id = crypto.randomUUID();
     const amount = 500 + Math.floor(next() * 40) * 100 + (next() < 0.3 ? 6 : 0);
+    // A third start with a trial: still trialing, converted, ended inside it or unpaid at its end.
+    let trialEnd: Date | null = null;
+    let status = ended ? 'canceled' : started ? 'active' : 'incomplete';
+    if (started && next() < 0.35) {
+      trialEnd = new Date(
+        Math.max(started.getTime(), next() < 0.3 ? instant().getTime() : started.getTime() + 14 * 86_400_000),
+      );
+      const fate = next();
+      if (fate < 0.25) {
+        status = 'trialing';
+        ended = null;
+      } else if (fate < 0.4) {
+        ended = new Date(trialEnd);
+      } else if (fate < 0.5) {
+        ended = new Date(started.getTime() + Math.floor((trialEnd.getTime() - started.getTime()) * next()));
+      }
+      if (ended && status !== 'trialing') status = 'canceled';
+    }
     rows.subscriptions.push(sql`(${id}, ${started ?? created}, ${org}, ${pick(customers)}, ${product.id}, ${amount},
-      'usd', ${product.interval}, ${ended ? 'canceled' : started ? 'active' : 'incomplete'}, ${started ?? created}, 1,
-      ${started}::timestamptz, ${ended}::timestamptz)`);
+      'usd', ${product.interval}, ${status}, ${started ?? created}, 1,
+      ${started}::timestamptz, ${ended}::timestamptz, ${trialEnd ? started : null}::timestamptz, ${trialEnd}::timestamptz)`);
     subscriptions.push({ id, started, amount, interval: product.interval!, product: product.id });
     // Some change their amount once or twice.
     for (let c = 0; started && c < 2 && next() < 0.3; c++) {
@@ -105,7 +123,7 @@ beforeAll(async () => {
     }
   }
   await sql`INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
-              recurring_interval, status, current_period_start, anchor_day, started_at, ended_at)
+              recurring_interval, status, current_period_start, anchor_day, started_at, ended_at, trial_start, trial_end)
             VALUES ${sql.join(rows.subscriptions)}`.execute(db);
   await sql`INSERT INTO subscription_amount_changes (id, subscription_id, organization_id, changed_at,
               previous_amount, previous_interval, amount, recurring_interval)
@@ -174,6 +192,12 @@ describe('aggregateMetrics equals the definitions', () => {
         const range = { startDate, endDate, interval, timezone };
         const db = server.runtime.database.db;
         const expected = normalized(await referenceMetrics(db, scope, range));
+        if (interval === 'day') {
+          // The world has trials of every fate inside the range.
+          expect(expected.some((row) => Number(row.trial_conversions) > 0)).toBe(true);
+          expect(expected.some((row) => Number(row.ended_trials) > Number(row.trial_conversions))).toBe(true);
+          expect(expected.some((row) => Number(row.active_trials) > 0)).toBe(true);
+        }
         expect(normalized(await aggregateMetrics(db, scope, range)), `${interval} ${startDate}..${endDate}`).toEqual(
           expected,
         );

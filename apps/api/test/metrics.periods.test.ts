@@ -127,6 +127,10 @@ describe('periodValues and totalsOf', () => {
     contraction_mrr: '0',
     checkouts: '0',
     succeeded_checkouts: '0',
+    active_trials: '0',
+    new_trials: '0',
+    trial_conversions: '0',
+    ended_trials: '0',
     ...over,
   });
 
@@ -135,6 +139,9 @@ describe('periodValues and totalsOf', () => {
     expect(periodValues(row({ checkouts: '3', succeeded_checkouts: '1' })).checkouts_conversion).toBeCloseTo(1 / 3);
     expect(periodValues(row({ churned_subscriptions: '1', active_at_start: '4' })).churn_rate).toBe(0.25);
     expect(periodValues(row({ revenue: '1001', ordering_customers: '2' })).average_revenue_per_user).toBe(501);
+    // Conversions over the trials that ended (converted or not) in the period.
+    expect(periodValues(row({ trial_conversions: '1', ended_trials: '3' })).trial_conversion_rate).toBeCloseTo(1 / 3);
+    expect(periodValues(row({ new_trials: '2' })).trial_conversion_rate).toBe(0);
   });
 
   it('sums flows, keeps the last stock, averages rates with zeros included', () => {
@@ -147,9 +154,13 @@ describe('periodValues and totalsOf', () => {
         average_order_value: '150',
         checkouts: '2',
         succeeded_checkouts: '2',
+        active_trials: '4',
+        new_trials: '4',
+        trial_conversions: '1',
+        ended_trials: '1',
       }),
     );
-    const b = periodValues(row({ cumulative_revenue: '300', active_subscriptions: '1' }));
+    const b = periodValues(row({ cumulative_revenue: '300', active_subscriptions: '1', active_trials: '2' }));
     expect(totalsOf([a, b])).toMatchObject({
       orders: 2,
       revenue: 300,
@@ -157,6 +168,10 @@ describe('periodValues and totalsOf', () => {
       active_subscriptions: 1,
       average_order_value: 75,
       checkouts_conversion: 0.5,
+      active_trials: 2,
+      new_trials: 4,
+      trial_conversions: 1,
+      trial_conversion_rate: 0.5,
     });
     expect(totalsOf([]).active_subscriptions).toBe(0);
   });

@@ -55,7 +55,8 @@ export async function referenceMetrics(
     periods AS (${periods}),
     scoped_orders AS (
       SELECT o.id, o.created_at, o.net_amount, o.refunded_amount, o.subscription_id, o.customer_id,
-             s.started_at AS subscription_started_at
+             -- A trial's subscription starts with its first paid period (docs/trials.md).
+             coalesce(s.trial_end, s.started_at) AS subscription_started_at
       FROM orders o
       JOIN products pr ON pr.id = o.product_id
       LEFT JOIN subscriptions s ON s.id = o.subscription_id
@@ -92,7 +93,7 @@ export async function referenceMetrics(
       SELECT coalesce(sum(net_amount), 0) AS amount FROM scoped_orders WHERE created_at < (SELECT rs FROM bounds)
     ),
     scoped_subscriptions AS (
-      SELECT s.id, s.started_at, s.ended_at,
+      SELECT s.id, coalesce(s.trial_end, s.started_at) AS started_at, s.ended_at,
              CASE WHEN s.recurring_interval = 'year' THEN round(s.amount / 12.0) ELSE s.amount END AS mrr,
              coalesce(
                (SELECT CASE WHEN ch.previous_interval = 'year' THEN round(ch.previous_amount / 12.0)
@@ -106,8 +107,35 @@ export async function referenceMetrics(
       WHERE ${orderProducts} AND ${customerFilter('s.customer_id', scope)}
         AND s.organization_id IN (${sql.join(scope.organizationIds)})
         AND s.started_at IS NOT NULL
-        AND s.started_at < (SELECT re FROM bounds)
+        -- Never while trialing, never when it ended with its trial unpaid.
+        AND s.status <> 'trialing'
+        AND (s.trial_end IS NULL OR s.ended_at IS NULL OR s.ended_at > s.trial_end)
+        AND coalesce(s.trial_end, s.started_at) < (SELECT re FROM bounds)
         AND (s.ended_at IS NULL OR s.ended_at >= (SELECT rs FROM bounds))
+    ),
+    scoped_trials AS (
+      SELECT s.id, s.trial_start, s.trial_end,
+             -- Over at its end, or when the subscription ended first.
+             greatest(s.trial_start, least(s.trial_end, coalesce(s.ended_at, s.trial_end))) AS over_at,
+             s.status <> 'trialing' AND (s.ended_at IS NULL OR s.ended_at > s.trial_end) AS converted,
+             s.status <> 'trialing' AS decided
+      FROM subscriptions s
+      JOIN products pr ON pr.id = s.product_id
+      WHERE ${orderProducts} AND ${customerFilter('s.customer_id', scope)}
+        AND s.organization_id IN (${sql.join(scope.organizationIds)})
+        AND s.trial_start IS NOT NULL AND s.trial_end IS NOT NULL
+    ),
+    trial_stats AS (
+      SELECT p.start_at,
+             count(t.id) FILTER (WHERE t.trial_start < p.end_at AND t.over_at >= p.end_at) AS active_trials,
+             count(t.id) FILTER (WHERE t.trial_start >= p.start_at AND t.trial_start < p.end_at) AS new_trials,
+             count(t.id) FILTER (WHERE t.converted AND t.trial_end >= p.start_at AND t.trial_end < p.end_at)
+               AS trial_conversions,
+             count(t.id) FILTER (WHERE t.decided AND t.over_at >= p.start_at AND t.over_at < p.end_at)
+               AS ended_trials
+      FROM periods p
+      LEFT JOIN scoped_trials t ON t.trial_start < p.end_at AND t.over_at >= p.start_at
+      GROUP BY p.start_at
     ),
     subscription_stats AS (
       SELECT p.start_at,
@@ -171,12 +199,14 @@ export async function referenceMetrics(
            os.renewed_subscriptions_revenue, ss.active_subscriptions, ss.active_at_start,
            ss.monthly_recurring_revenue, ss.churned_subscriptions, ss.new_mrr, ss.churned_mrr,
            ch.expansion_mrr, ch.contraction_mrr,
-           cs.checkouts, cs.succeeded_checkouts
+           cs.checkouts, cs.succeeded_checkouts,
+           ts.active_trials, ts.new_trials, ts.trial_conversions, ts.ended_trials
     FROM periods p
     JOIN order_stats os ON os.start_at = p.start_at
     JOIN subscription_stats ss ON ss.start_at = p.start_at
     JOIN checkout_stats cs ON cs.start_at = p.start_at
     JOIN change_stats ch ON ch.start_at = p.start_at
+    JOIN trial_stats ts ON ts.start_at = p.start_at
     ORDER BY p.start_at
   `.execute(db);
   return result.rows;

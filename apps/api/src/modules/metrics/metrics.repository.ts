@@ -35,6 +35,10 @@ export interface MetricsRow {
   contraction_mrr: string;
   checkouts: string;
   succeeded_checkouts: string;
+  active_trials: string;
+  new_trials: string;
+  trial_conversions: string;
+  ended_trials: string;
 }
 
 /** Revenue statuses: a pending or failed order brought no money. */
@@ -212,6 +216,38 @@ export async function aggregateMetrics(
         AND ch.changed_at >= ${rs} AND ch.changed_at < ${re}
       GROUP BY 1
     ),
+    scoped_trials AS (
+      -- A trial is over at its end, or when the subscription ended first (canceled, revoked); it
+      -- converted when the subscription went on past its end (docs/metrics.md, trials).
+      SELECT t.trial_start, t.over_at, t.converted, t.decided
+      FROM (
+        SELECT s.trial_start,
+               greatest(s.trial_start, least(s.trial_end, coalesce(s.ended_at, s.trial_end))) AS over_at,
+               s.status <> 'trialing' AND (s.ended_at IS NULL OR s.ended_at > s.trial_end) AS converted,
+               s.status <> 'trialing' AS decided
+        FROM subscriptions s
+        ${productJoin('s')}
+        WHERE ${filters('s')}
+          AND s.trial_start IS NOT NULL AND s.trial_end IS NOT NULL
+          AND s.trial_start < ${re}
+      ) t
+      WHERE t.over_at >= ${rs}
+    ),
+    trial_events AS (
+      SELECT trial_start AS at, 1 AS n, 1 AS started, 0 AS converted, 0 AS ended FROM scoped_trials
+      UNION ALL
+      SELECT over_at, -1, 0, converted::int, decided::int FROM scoped_trials
+    ),
+    trials_before AS (
+      SELECT coalesce(sum(n), 0) AS n FROM trial_events WHERE at < ${rs}
+    ),
+    trial_stats AS (
+      SELECT ${periodKey(sql`at`)} AS k, sum(n) AS n, sum(started) AS new_trials,
+             sum(converted) AS trial_conversions, sum(ended) AS ended_trials
+      FROM trial_events
+      WHERE at >= ${rs} AND at < ${re}
+      GROUP BY 1
+    ),
     checkout_stats AS (
       SELECT ${periodKey(sql`c.created_at`)} AS k,
              count(*) AS checkouts,
@@ -228,10 +264,12 @@ export async function aggregateMetrics(
              (SELECT n FROM active_before) + sum(coalesce(es.n, 0)) OVER (ORDER BY p.start_at) AS active_subscriptions,
              (SELECT m FROM active_before) + sum(coalesce(es.m, 0)) OVER (ORDER BY p.start_at)
                AS monthly_recurring_revenue,
-             coalesce(es.n, 0) AS change_in_active
+             coalesce(es.n, 0) AS change_in_active,
+             (SELECT n FROM trials_before) + sum(coalesce(ts.n, 0)) OVER (ORDER BY p.start_at) AS active_trials
       FROM periods p
       LEFT JOIN order_stats os ON os.k = p.k
       LEFT JOIN event_stats es ON es.k = p.k
+      LEFT JOIN trial_stats ts ON ts.k = p.k
     )
     SELECT r.start_at, r.end_at,
            coalesce(os.orders, 0) AS orders, coalesce(os.revenue, 0) AS revenue,
@@ -249,13 +287,16 @@ export async function aggregateMetrics(
            coalesce(es.churned_subscriptions, 0) AS churned_subscriptions,
            coalesce(ss.new_mrr, 0) AS new_mrr, coalesce(es.churned_mrr, 0) AS churned_mrr,
            coalesce(ch.expansion_mrr, 0) AS expansion_mrr, coalesce(ch.contraction_mrr, 0) AS contraction_mrr,
-           coalesce(cs.checkouts, 0) AS checkouts, coalesce(cs.succeeded_checkouts, 0) AS succeeded_checkouts
+           coalesce(cs.checkouts, 0) AS checkouts, coalesce(cs.succeeded_checkouts, 0) AS succeeded_checkouts,
+           r.active_trials, coalesce(ts.new_trials, 0) AS new_trials,
+           coalesce(ts.trial_conversions, 0) AS trial_conversions, coalesce(ts.ended_trials, 0) AS ended_trials
     FROM running r
     LEFT JOIN order_stats os ON os.k = r.k
     LEFT JOIN start_stats ss ON ss.k = r.k
     LEFT JOIN end_stats es ON es.k = r.k
     LEFT JOIN change_stats ch ON ch.k = r.k
     LEFT JOIN checkout_stats cs ON cs.k = r.k
+    LEFT JOIN trial_stats ts ON ts.k = r.k
     ORDER BY r.start_at
   `;
   // The planner's estimates over the grouped CTEs are far above the real few hundred rows; left on,

@@ -86,6 +86,10 @@ export const EXTENSION_METRICS = [
   ['churned_monthly_recurring_revenue', 'Churned MRR', 'currency'],
   ['expansion_monthly_recurring_revenue', 'Expansion MRR', 'currency'],
   ['contraction_monthly_recurring_revenue', 'Contraction MRR', 'currency'],
+  ['active_trials', 'Active Trials', 'scalar'],
+  ['new_trials', 'New Trials', 'scalar'],
+  ['trial_conversions', 'Trial Conversions', 'scalar'],
+  ['trial_conversion_rate', 'Trial Conversion Rate', 'percentage'],
 ] as const;
 
 export type MetricSlug = (typeof METRICS)[number][0] | (typeof EXTENSION_METRICS)[number][0];

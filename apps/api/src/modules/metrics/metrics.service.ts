@@ -14,8 +14,14 @@ import { visibleOrganizationIds } from './metrics.tenancy.js';
 type Values = Record<MetricSlug, number>;
 
 /** How a metric's periods add up to its total (docs/metrics.md). */
-const LAST: MetricSlug[] = ['cumulative_revenue', 'active_subscriptions', 'monthly_recurring_revenue'];
-const MEAN: MetricSlug[] = ['average_order_value', 'checkouts_conversion', 'churn_rate', 'average_revenue_per_user'];
+const LAST: MetricSlug[] = ['cumulative_revenue', 'active_subscriptions', 'monthly_recurring_revenue', 'active_trials'];
+const MEAN: MetricSlug[] = [
+  'average_order_value',
+  'checkouts_conversion',
+  'churn_rate',
+  'average_revenue_per_user',
+  'trial_conversion_rate',
+];
 
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 
@@ -47,6 +53,10 @@ export function periodValues(row: Omit<MetricsRow, 'start_at' | 'end_at'>): Valu
     churned_monthly_recurring_revenue: n(row.churned_mrr),
     expansion_monthly_recurring_revenue: n(row.expansion_mrr),
     contraction_monthly_recurring_revenue: n(row.contraction_mrr),
+    active_trials: n(row.active_trials),
+    new_trials: n(row.new_trials),
+    trial_conversions: n(row.trial_conversions),
+    trial_conversion_rate: ratio(n(row.trial_conversions), n(row.ended_trials)),
   };
 }
 
