@@ -19,7 +19,7 @@ import { apiJson, purchase } from './purchases.js';
 /**
  * The seller's overview (metrics of GET /v1/metrics/) in a real browser against the real server, over
  * sales made through the API today: two subscriptions to Pro (monthly $25.00), a Field guide ($15.00),
- * and a checkout whose card is declined. Every figure is checked as the page shows it.
+ * a checkout whose card is declined, and a 14-day free trial of the Team plan. Every figure is checked as the page shows it.
  */
 const SLUG = 'acme-overview';
 const ADA = 'ada@example.com';
@@ -45,11 +45,12 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
       comment: 'shop backend',
       scopes: ['products:read', 'products:write', 'checkouts:read', 'checkouts:write'],
     });
-    const product = (name: string, amount: number, interval: 'month' | null) =>
+    const product = (name: string, amount: number, interval: 'month' | null, trial = {}) =>
       api('POST', '/v1/products/', bearer(token), {
         name,
         recurring_interval: interval,
         prices: [{ amount_type: 'fixed', price_amount: amount, price_currency: 'usd' }],
+        ...trial,
       });
     const pro = await product('Pro plan', 2500, 'month');
     const guide = await product('Field guide', 1500, null);
@@ -57,6 +58,9 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
     expect(await buy(token, guide.id, ADA)).toBe(200);
     expect(await buy(token, pro.id, BOB)).toBe(200);
     expect(await buy(token, guide.id, BOB, CARDS.declined)).toBeGreaterThanOrEqual(400);
+    // A free trial: a subscription, but neither paying nor MRR until it converts.
+    const team = await product('Team plan', 4000, 'month', { trial_interval: 'day', trial_interval_count: 14 });
+    expect(await buy(token, team.id, 'cy@example.com')).toBe(200);
     ({ page } = await openPage(browser, server.url));
     await page.goto('/login');
     await page.getByLabel('Email').fill(seller.email);
@@ -81,7 +85,11 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
     expect(await card('Orders').getByTestId('headline-value').textContent()).toBe('3');
     expect(await card('MRR').getByTestId('headline-value').textContent()).toBe('$50.00');
     expect(await card('Active subscriptions').getByTestId('headline-value').textContent()).toBe('2');
-    expect(await card('Checkout conversion').getByTestId('headline-value').textContent()).toBe('75%');
+    // Four of five checkouts succeeded (the trial's included).
+    expect(await card('Checkout conversion').getByTestId('headline-value').textContent()).toBe('80%');
+    expect(await card('Active trials').getByTestId('headline-value').textContent()).toBe('1');
+    expect(await card('Active trials').textContent()).toContain('new vs previous 0');
+    expect(await card('Trial conversions').getByTestId('headline-value').textContent()).toBe('0');
 
     const revenue = page.getByRole('figure', { name: /^Revenue per day: \$65\.00/ });
     const rows = revenue.getByRole('table', { name: 'Revenue per day' }).getByRole('row');
@@ -89,14 +97,14 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
     expect(await rows.last().textContent()).toContain('$65.00');
     await page.getByRole('figure', { name: /^Monthly recurring revenue per day: \$50\.00/ }).waitFor();
     await page.getByRole('figure', { name: /^Active subscriptions per day: 2/ }).waitFor();
-    await page.getByRole('figure', { name: /^Checkout conversion per day: 75%/ }).waitFor();
+    await page.getByRole('figure', { name: /^Checkout conversion per day: 80%/ }).waitFor();
     const orders = page.getByRole('table', { name: 'Orders per day' }).getByRole('row');
     expect(await orders.last().textContent()).toContain('3');
 
     const recent = page.getByRole('region', { name: 'Recent orders' });
     await expect.poll(() => recent.getByRole('listitem').count(), { timeout: 10_000 }).toBe(3);
     const subscriptions = page.getByRole('region', { name: 'Recent subscriptions' });
-    await expect.poll(() => subscriptions.getByRole('listitem').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => subscriptions.getByRole('listitem').count(), { timeout: 10_000 }).toBe(3);
     expect(await subscriptions.textContent()).toContain('$25.00 / month');
     await expectNoSeriousA11yViolations(page, 'overview');
     await screenshot(page, 'overview');
@@ -108,6 +116,7 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
     await card('Revenue').getByText('$15.00', { exact: true }).waitFor();
     expect(await card('Orders').getByTestId('headline-value').textContent()).toBe('1');
     expect(await card('MRR').getByTestId('headline-value').textContent()).toBe('$0.00');
+    expect(await card('Active trials').getByTestId('headline-value').textContent()).toBe('0');
 
     await page.getByRole('combobox', { name: 'Product' }).click();
     await page.getByRole('option', { name: 'All products' }).click();
@@ -131,6 +140,7 @@ describe.skipIf(!hasChromium)('the overview in the browser', () => {
     const sum = (slug: string) => totals.reduce((all, cells) => all + Number(cells[header.indexOf(slug)]), 0);
     expect(sum('revenue')).toBe(6500);
     expect(sum('orders')).toBe(3);
+    expect(sum('new_trials')).toBe(1);
   });
 
   it('fits a 390 px wide screen', async () => {

@@ -50,6 +50,8 @@ const HEADLINES: Headline[] = [
   { slug: 'monthly_recurring_revenue', label: 'MRR', note: 'at the end of the range', kind: 'money' },
   { slug: 'active_subscriptions', label: 'Active subscriptions', note: 'at the end of the range', kind: 'count' },
   { slug: 'checkouts_conversion', label: 'Checkout conversion', note: 'succeeded ÷ checkouts', kind: 'percent' },
+  { slug: 'active_trials', label: 'Active trials', note: 'free trials at the end of the range', kind: 'count' },
+  { slug: 'trial_conversions', label: 'Trial conversions', note: 'trials that became paying', kind: 'count' },
 ];
 
 /** A headline's value over the whole range: the API's total, but conversion over all the range's checkouts. */
@@ -184,7 +186,7 @@ export function MetricsOverview({
                 Export CSV
               </Button>
             </div>
-            <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5">
+            <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
               {HEADLINES.map((headline) => {
                 const value = headlineValue(current.data.totals, headline.slug);
                 const before = previous.data && headlineValue(previous.data.totals, headline.slug);
