@@ -129,10 +129,17 @@ describe('one-time purchase: grant and revoke per type', () => {
     const meterId = (benefit.properties as { meter_id: string }).meter_id;
     const purchase = await purchaseFactory(server, acme, [benefit.id]);
     const grant = await waitForGrant(server, purchase.customerId, benefit.id, granted);
+    // The credit's instant, on the usage clock (the database's) its meter's resets are stamped with.
+    const credited = await server.runtime.database.db
+      .selectFrom('events')
+      .select('ingested_at')
+      .where('customer_id', '=', purchase.customerId)
+      .where('name', '=', 'meter.credited')
+      .executeTakeFirstOrThrow();
     expect(grant.properties).toEqual({
       last_credited_meter_id: meterId,
       last_credited_units: 100,
-      last_credited_at: '2026-01-15T12:00:00.000Z',
+      last_credited_at: credited.ingested_at.toISOString(),
     });
     expect(await systemEvents(purchase.customerId, 'meter.credited')).toEqual([
       { meter_id: meterId, units: 100, rollover: false },

@@ -7,6 +7,7 @@ import { cycleGrantsForSubscription } from '../src/modules/benefit-grants/benefi
 import { CustomerMeter } from '../src/modules/customer-meters/customer-meters.schemas.js';
 import { customerMeterUsage } from '../src/modules/customer-meters/customer-meters.service.js';
 import { ingestEvents } from '../src/modules/events/events.service.js';
+import { usageInstant } from '../src/modules/meters/meter-rollups.repository.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { meterFactory } from './factories/benefits.js';
 import { inTransaction, purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
@@ -40,7 +41,10 @@ const PRO_TOKENS = {
   aggregation: { func: 'sum', property: 'tokens' },
 };
 
-/** A usage event ingested now, as `POST /v1/events/ingest` does (rollups included). */
+/**
+ * A usage event ingested now, as `POST /v1/events/ingest` does (rollups included); answers its
+ * `ingested_at` (the database's clock, not the test's).
+ */
 async function ingest(
   customer: { customer_id?: string | null; external_customer_id?: string | null },
   name: string,
@@ -64,7 +68,20 @@ async function ingest(
       },
     ),
   );
-  return now;
+  return lastIngest(organizationId);
+}
+
+/** The latest `ingested_at` of the organization's user events. */
+async function lastIngest(organizationId = acme.organization.id): Promise<Date> {
+  const { ingested_at } = await db()
+    .selectFrom('events')
+    .select('ingested_at')
+    .where('organization_id', '=', organizationId)
+    .where('source', '=', 'user')
+    .orderBy('ingested_at', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return ingested_at;
 }
 
 async function activeMeters(customerId: string): Promise<any[]> {
@@ -184,8 +201,8 @@ describe('customer state: active_meters', () => {
     });
     const customer = await customerFactory(server, acme.organization.id);
     await ingest({ customer_id: customer.id }, 'render', {});
-    clock().advance(1_000);
-    const resetAt = clock().now();
+    // Stamped as billing stamps its resets: after the events ingested before it.
+    const resetAt = await usageInstant(db(), acme.organization.id, { testClocks: true, after: await lastIngest() });
     await db()
       .insertInto('events')
       .values({

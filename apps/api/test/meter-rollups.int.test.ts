@@ -13,7 +13,8 @@ import { buildMeterRollups } from '../src/modules/meters/meters.rollups.js';
 import { getMeterQuantities } from '../src/modules/meters/meters.service.js';
 import type { TimeInterval } from '../src/modules/meters/meters.schemas.js';
 import type { Subject } from '../src/platform/auth/subject.js';
-import type { ManualClock } from '../src/platform/clock.js';
+import { usageInstant } from '../src/modules/meters/meter-rollups.repository.js';
+import { ManualClock } from '../src/platform/clock.js';
 import type { Context } from '../src/platform/context.js';
 import { meterFactory } from './factories/benefits.js';
 import { inTransaction } from './factories/benefit-grants.js';
@@ -33,7 +34,9 @@ let acme: OrganizationFixture;
 
 beforeAll(async () => {
   // No workers: the test builds the rollups itself, at the moments it chooses.
-  server = await startTestServer({ work: false });
+  // The test's clock starts at the real time: ingests are stamped on the database's clock plus the
+  // organization's test-clock offset, which `followClock` keeps with this clock as it moves forward.
+  server = await startTestServer({ work: false, clock: new ManualClock(new Date()) });
   acme = await organizationFactory(server, { name: 'Acme' });
 });
 afterAll(() => server?.stop());
@@ -100,6 +103,19 @@ const organizationSubject = (organizationId: string): Subject => ({
   scopes: new Set(),
 });
 
+/**
+ * Moves the organization's test clock so that the database's clock plus its offset is this test's
+ * clock (to the second): ingests and resets are stamped at the test's time, over hours and days.
+ */
+async function followClock(organizationId = acme.organization.id): Promise<void> {
+  const offset = Math.max(0, Math.floor((clock().now().getTime() - Date.now()) / 1000));
+  await db()
+    .insertInto('test_clocks')
+    .values({ organization_id: organizationId, created_at: clock().now(), offset_seconds: offset })
+    .onConflict((oc) => oc.column('organization_id').doUpdateSet({ offset_seconds: offset }))
+    .execute();
+}
+
 async function asOrganization<T>(fn: (ctx: Context) => Promise<T>): Promise<T> {
   return inTransaction(server, (ctx) => fn({ ...ctx, subject: organizationSubject(acme.organization.id) }));
 }
@@ -165,6 +181,7 @@ describe('meter rollups', () => {
           metadata: randomMetadata(rng) as never,
         };
       });
+      await followClock();
       await asOrganization((ctx) => ingestEvents(ctx, { events }));
       if (batch === 5) {
         for (const meter of meters.slice(meters.length / 2)) expect(await build(meter.id)).toBe(true);
@@ -172,7 +189,9 @@ describe('meter rollups', () => {
       if (batch === 7 || batch === 9) {
         // A reset off the hour for one customer on one meter: the window starts inside an hour.
         clock().advance(rng.int(HOUR));
-        const resetAt = clock().now();
+        await followClock();
+        // Stamped as billing stamps a reset: on the usage clock, after every event ingested before it.
+        const resetAt = await usageInstant(db(), organizationId, { testClocks: true, after: clock().now() });
         const customer = customers[batch % customers.length]!;
         const meter = meters[batch === 7 ? 0 : 1]!;
         resets.set(`${customer.id}:${meter.id}`, resetAt);
@@ -192,6 +211,7 @@ describe('meter rollups', () => {
           .execute();
         // Events ingested in the rest of the reset's hour, and in the hour before it.
         clock().advance(1_000);
+        await followClock();
         const after = clock().now();
         const ofCustomer = (offset: number) => ({
           name: 'llm.completion',

@@ -4,7 +4,9 @@ import { Subscription$inboundSchema } from '@polar-sh/sdk/models/components/subs
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCycle } from '../src/modules/benefit-grants/benefit-grants.engine.js';
 import { cycleSubscription, runSubscriptionBilling } from '../src/modules/subscriptions/subscriptions.renewal.js';
-import { systemClock } from '../src/platform/clock.js';
+import { ingestEvents } from '../src/modules/events/events.service.js';
+import { ManualClock, OffsetClock, systemClock, type Clock } from '../src/platform/clock.js';
+import type { Context } from '../src/platform/context.js';
 import { onOrganizationClock } from '../src/platform/test-clock.js';
 import { inTransaction } from './factories/benefit-grants.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
@@ -571,10 +573,76 @@ describe('retries', () => {
   });
 });
 
-describe.runIf(usingServerDatabase())('ingests racing a renewal (PostgreSQL, a clock that moves)', () => {
+describe('nodes whose clocks disagree', () => {
+  /**
+   * Two API nodes on one database, one an hour ahead of the other: events ingested on either, and
+   * renewals run on either. Each node's clock is frozen (as a node whose clock has not moved within a
+   * millisecond), so an instant taken from a node's clock would put events before a reset written by
+   * the other node (never billed) or a reset before the events just stamped by the other node.
+   */
+  it('every event is billed exactly once, whichever node ingests and whichever renews', async () => {
+    const org = await seller('Usage skew');
+    const meter = await call(org, 'POST', '/v1/meters/', {
+      name: 'Requests',
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
+      aggregation: { func: 'count' },
+    });
+    const product = await monthlyProduct(org, 'Pro', 1000, [{ meterId: meter.id, unitAmount: '1' }]);
+    const subscription = await subscriptionFactory(server, org.organization.id, { productId: product.id });
+    const customer = subscription.customer_id;
+    const subject = {
+      kind: 'organization' as const,
+      organizationId: org.organization.id,
+      tokenId: 'node',
+      scopes: new Set<string>(),
+    };
+    const end = new Date(subscription.current_period_end!);
+    const minutes = (n: number) => n * 60_000;
+    const slow = new ManualClock(new Date(end.getTime() + minutes(5)));
+    const fast = new ManualClock(new Date(end.getTime() + minutes(65)));
+    const on = <T>(clock: Clock, fn: (ctx: Context) => Promise<T>) =>
+      server.runtime.database.db.transaction().execute((tx) => fn({ ...server.runtime.context(tx, subject), clock }));
+    const ingest = (clock: Clock, count: number) =>
+      on(clock, (ctx) =>
+        ingestEvents(ctx, {
+          events: Array.from({ length: count }, () => ({ name: 'api.call', customer_id: customer })),
+        }),
+      );
+    const renew = async (clock: Clock) => {
+      const { current_period_end } = await call(org, 'GET', `/v1/subscriptions/${subscription.id}`);
+      expect(await on(clock, (ctx) => cycleSubscription(ctx, subscription.id, new Date(current_period_end)))).toBe(
+        true,
+      );
+    };
+
+    await ingest(slow, 2);
+    await ingest(fast, 3);
+    await renew(fast); // the reset, on the fast node's clock, is an hour after the slow node's "now"
+    await ingest(slow, 4);
+    await ingest(fast, 6);
+    slow.advance(minutes(31 * 24 * 60));
+    fast.advance(minutes(31 * 24 * 60));
+    await renew(slow); // the reset, on the slow node's clock, is an hour before the fast node's last events
+    await ingest(fast, 7);
+    await ingest(slow, 1);
+
+    const metered = priceOf(product, meter.id);
+    const list = await orders(org, customer);
+    expect(list.map((o) => meteredItems(o.items, [metered]).map((item) => item.amount))).toEqual([[], [5], [10]]);
+    const open = (await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).meters[0].consumed_units;
+    expect(open).toBe(8);
+  });
+});
+
+describe.runIf(usingServerDatabase())('ingests racing a renewal (PostgreSQL, clocks that move)', () => {
   it('every event is billed exactly once: in the window the renewal closes or in the next one', async () => {
     const shared = server;
     server = await startTestServer({ clock: systemClock });
+    // A second node on the same database whose clock runs 30 s ahead of the first one's.
+    const ahead = await startTestServer({
+      clock: new OffsetClock(systemClock, 30_000),
+      databaseUrl: server.config.databaseUrl,
+    });
     try {
       const org = await seller('Usage race');
       const meter = await call(org, 'POST', '/v1/meters/', {
@@ -586,18 +654,28 @@ describe.runIf(usingServerDatabase())('ingests racing a renewal (PostgreSQL, a c
       const subscription = await subscriptionFactory(server, org.organization.id, { productId: product.id });
       const customer = subscription.customer_id;
       let sent = 0;
-      const ingest = async () => {
-        await use(org, customer, [1, 1, 1, 1, 1]);
+      const ingest = async (node: TestServer) => {
+        const response = await node.inject({
+          method: 'POST',
+          url: '/v1/events/ingest',
+          headers: bearer(org.token),
+          payload: { events: Array.from({ length: 5 }, () => ({ name: 'api.call', customer_id: customer })) },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(json(response).inserted).toBe(5);
         sent += 5;
       };
-      await ingest();
-      // Ingests keep arriving, several at once, while the clock moves past the period's end and the
-      // renewal closes the window.
+      await ingest(ahead);
+      // Ingests keep arriving on both nodes, several at once, while the clock moves past the period's end
+      // and the renewal (on the node behind) closes the window.
       let renewed = false;
       const advance = advanceTo(org, subscription.current_period_end!).then(() => (renewed = true));
-      const senders = Array.from({ length: 4 }, async () => {
-        while (!renewed) await ingest();
-        await ingest();
+      const senders = Array.from({ length: 4 }, async (_, index) => {
+        const node = index % 2 === 0 ? server : ahead;
+        while (!renewed) await ingest(node);
+        await ingest(node);
+        await ingest(ahead);
+        await ingest(server);
       });
       await Promise.all([advance, ...senders]);
       const open = (await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).meters[0].consumed_units;
@@ -611,6 +689,7 @@ describe.runIf(usingServerDatabase())('ingests racing a renewal (PostgreSQL, a c
       expect(open).toBeGreaterThan(0);
       expect(billed + open).toBe(sent);
     } finally {
+      await ahead.stop();
       await server.stop();
       server = shared;
     }

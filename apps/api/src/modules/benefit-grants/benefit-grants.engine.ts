@@ -10,7 +10,7 @@ import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repositor
 import { customerStateOf } from '../customers/customers.state.js';
 import { rolloverUnitsOfWindow } from '../customer-meters/customer-meters.service.js';
 import { METER_CREDITED, METER_RESET } from '../customer-meters/customer-meters.window.js';
-import { shareUsageWindows } from '../billing/billing.usage.repository.js';
+import { shareUsageWindows, usageInstant } from '../billing/billing.usage.repository.js';
 import { onOrganizationClock } from '../../platform/test-clock.js';
 import { createKeyForGrant, refreshKeyForGrant, revokeKeyOfGrant } from '../license-keys/license-keys.service.js';
 import {
@@ -67,22 +67,33 @@ async function recordFailure(run: JobRun, grantId: string, error: Error): Promis
 }
 
 /**
- * A system event of the customer, at the organization's time (its test clock, so that credits and
- * resets land in the windows billing closes on that clock). A meter's credit or reset holds the
- * organization's usage lock (shared, as an ingest) and is stamped once it holds it: billing closing
- * the meter's window either sees it or closes before its instant.
+ * A system event of the customer, at the organization's time (its test clock). A meter's credit or reset
+ * holds the organization's usage lock (shared, as an ingest) and is stamped once it holds it, at the
+ * usage instant ingests and billing stamp with (the database's clock, after the organization's latest
+ * reset): billing closing the meter's window either sees it or closes before its instant, and a credit
+ * written after billing's reset is in the window that reset opened. Answers the instant.
  */
-async function systemEvent(ctx: Context, benefit: BenefitRow, customerId: string, name: string, metadata: Props) {
-  if (name === METER_CREDITED || name === METER_RESET) await shareUsageWindows(ctx.db, benefit.organization_id);
-  const { clock } = await onOrganizationClock(ctx, benefit.organization_id);
+async function systemEvent(
+  ctx: Context,
+  benefit: BenefitRow,
+  customerId: string,
+  name: string,
+  metadata: Props,
+): Promise<Date> {
+  let at: Date;
+  if (name === METER_CREDITED || name === METER_RESET) {
+    await shareUsageWindows(ctx.db, benefit.organization_id);
+    at = await usageInstant(ctx.db, benefit.organization_id, { testClocks: ctx.config.devMode });
+  } else at = (await onOrganizationClock(ctx, benefit.organization_id)).clock.now();
   await insertSystemEvent(ctx.db, {
     id: randomUUID(),
-    at: clock.now(),
+    at,
     organization_id: benefit.organization_id,
     customer_id: customerId,
     name,
     metadata,
   });
+  return at;
 }
 
 async function announce(
@@ -247,12 +258,9 @@ async function creditMeter(
   units: number,
   rollover: boolean,
 ): Promise<Props> {
-  await systemEvent(ctx, benefit, customerId, 'meter.credited', { meter_id: meterId, units, rollover });
-  return {
-    last_credited_meter_id: meterId,
-    last_credited_units: units,
-    last_credited_at: (await onOrganizationClock(ctx, benefit.organization_id)).clock.now().toISOString(),
-  };
+  const at = await systemEvent(ctx, benefit, customerId, 'meter.credited', { meter_id: meterId, units, rollover });
+  // On the usage clock: the cycle compares it with the instants of the meter's resets.
+  return { last_credited_meter_id: meterId, last_credited_units: units, last_credited_at: at.toISOString() };
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Executor } from '../../platform/db/database.js';
 import { lockRollupsExclusive, lockRollupsShared } from '../meters/meter-rollups.repository.js';
 import type { MeterRow } from '../benefits/benefits.repository.js';
 
+export { usageInstant } from '../meters/meter-rollups.repository.js';
+
 /** A metered price on a subscription's snapshot, with its meter. */
 export interface SubscriptionMeteredPrice {
   subscription_id: string;

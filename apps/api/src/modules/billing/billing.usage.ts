@@ -17,7 +17,7 @@ import {
   type CarriedCredits,
   type CycleLine,
 } from './billing.money.js';
-import { lockUsageWindows } from './billing.usage.repository.js';
+import { lockUsageWindows, usageInstant } from './billing.usage.repository.js';
 import { findMeteredPricesOfSubscriptions, type SubscriptionMeteredPrice } from './billing.usage.repository.js';
 
 /**
@@ -67,23 +67,6 @@ function billsSomething(usage: MeterWindowUsage): boolean {
 }
 
 /**
- * The instant the windows close at: after every event already in them. With the usage lock held no
- * ingest is in flight and later ones are stamped after this transaction, so waiting for the clock to
- * move past the lock's instant (a millisecond at most) puts every visible event before the reset and
- * every later one after it. A clock that does not move (tests) gets the instant after the latest event.
- */
-async function closingInstant(ctx: Context, usages: MeterWindowUsage[]): Promise<Date> {
-  const locked = ctx.clock.now().getTime();
-  let now = locked;
-  for (let tries = 0; now <= locked && tries < 3; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    now = ctx.clock.now().getTime();
-  }
-  const latest = Math.max(...usages.map((u) => u.last_ingested_at?.getTime() ?? -Infinity));
-  return new Date(Math.max(now, latest + 1));
-}
-
-/**
  * Closes the windows of the subscription's metered prices, in the caller's transaction: reads each
  * one's usage, writes its `meter.reset`, carries what `carry` says of the credits into the new window
  * (a `meter.credited` at the reset's instant), and answers the lines to bill — one per price whose
@@ -100,7 +83,14 @@ export async function closeMeteredUsage(
   await lockUsageWindows(ctx.db, subscription.organization_id);
   const usages: MeterWindowUsage[] = [];
   for (const price of prices) usages.push(await customerMeterWindow(ctx, subscription.customer_id, price.meter.id));
-  const at = await closingInstant(ctx, usages);
+  // The instant the windows close at, from the database's clock (as ingests stamp theirs) and after
+  // every event and credit read: ingests in flight committed before the exclusive lock was granted, and
+  // later ones are stamped after this reset (usageInstant), whatever the nodes' clocks say.
+  const latest = Math.max(...usages.map((u) => u.last_ingested_at?.getTime() ?? -Infinity));
+  const at = await usageInstant(ctx.db, subscription.organization_id, {
+    testClocks: ctx.config.devMode,
+    after: Number.isFinite(latest) ? new Date(latest) : null,
+  });
   const lines: MeteredLine[] = [];
   for (const [index, price] of prices.entries()) {
     const usage = usages[index]!;

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound, validationError } from '../../platform/http/errors.js';
 import { pageOf } from '../../platform/http/query.js';
-import { organizationClock, serverClock } from '../../platform/test-clock.js';
 import { toValidationIssues } from '../../platform/http/validation.js';
 import { countsFor, type MeterAggregation, type MeterFilter } from '../customer-meters/customer-meters.window.js';
-import { findMetersOf, lockRollupsShared, rollsUp } from '../meters/meter-rollups.repository.js';
+import { findMetersOf, lockRollupsShared, rollsUp, usageInstant } from '../meters/meter-rollups.repository.js';
 import { findVisibleMeter } from '../meters/meters.repository.js';
 import { Filter } from '../meters/meters.schemas.js';
 import { meterDefinition } from '../meters/meters.service.js';
@@ -104,17 +103,15 @@ export async function ingestEvents(
   // are maintained by this insert, and a build after waits for this transaction.
   const organizationIds = [...new Set(rows.map((row) => row.organization_id))];
   await lockRollupsShared(ctx.db, organizationIds);
-  // Stamped once the lock is held: billing closes a customer's meter window under the exclusive lock
-  // (billing.usage.ts), so it either sees this batch or resets before the batch's instant, and no
-  // event falls between two windows.
-  // The organization's clock is read again here: a test clock moved while this request waited for the lock
-  // would otherwise stamp the batch before a reset written meanwhile, in neither window.
-  const stampClock =
-    organizationIds.length === 1
-      ? await organizationClock(ctx.db, ctx.config, serverClock(ctx.clock), organizationIds[0]!)
-      : ctx.clock;
-  const ingestedAt = stampClock.now();
-  for (const row of rows) row.ingested_at = ingestedAt;
+  // Stamped once the lock is held, from the database's clock (every node reads the same one) and never
+  // before the organization's latest reset (usageInstant): billing closes a customer's meter window
+  // under the exclusive lock (billing.usage.ts), so it either saw this batch and reset after it, or
+  // committed its reset before this batch's instant; no event falls between two windows or in both.
+  const ingestedAt = new Map<string, Date>();
+  for (const id of organizationIds) {
+    ingestedAt.set(id, await usageInstant(ctx.db, id, { testClocks: ctx.config.devMode }));
+  }
+  for (const row of rows) row.ingested_at = ingestedAt.get(row.organization_id)!;
   const meters = (await findMetersOf(ctx.db, organizationIds)).map(meterDefinition);
   const insertedIds = await insertEvents(ctx.db, rows, meters.filter(rollsUp));
   const inserted = rows.filter((row) => insertedIds.has(row.id));

@@ -36,6 +36,32 @@ export async function lockRollupsExclusive(db: Executor, organizationId: string)
   await sql`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK}, hashtext(${organizationId}))`.execute(db);
 }
 
+/**
+ * The instant a usage event of the organization is stamped at (`ingested_at` of an ingest, the instant
+ * of a `meter.reset` or `meter.credited`): the database's clock plus the organization's test-clock
+ * offset (`testClocks`: outside production), never earlier than 1 ms after the organization's latest
+ * `meter.reset`, nor than 1 ms after `after`. Read under the organization's usage lock (shared for an
+ * ingest or a credit, exclusive for billing's reset): one clock for every node, and a lower bound that
+ * keeps every event in exactly one window even if the database's clock stepped back. Whole
+ * milliseconds, so the instant survives a JavaScript `Date` unchanged (windows compare them).
+ */
+export async function usageInstant(
+  db: Executor,
+  organizationId: string,
+  options: { testClocks: boolean; after?: Date | null },
+): Promise<Date> {
+  const offset = options.testClocks
+    ? sql`coalesce((SELECT offset_seconds FROM test_clocks WHERE organization_id = ${organizationId}), 0)`
+    : sql`0`;
+  const { rows } = await sql<{ at: Date }>`SELECT greatest(
+      date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${offset}),
+      (SELECT max(timestamp) FROM events WHERE organization_id = ${organizationId} AND name = 'meter.reset')
+        + interval '1 millisecond',
+      ${options.after ?? null}::timestamptz + interval '1 millisecond'
+    ) AS at`.execute(db);
+  return rows[0]!.at;
+}
+
 /** Every meter of the organizations (archived ones too: their quantities stay readable). */
 export async function findMetersOf(db: Executor, organizationIds: string[]): Promise<MeterRow[]> {
   if (organizationIds.length === 0) return [];
