@@ -2,10 +2,12 @@
  * Webhook delivery benchmark: `npx tsx bench/webhooks.ts`.
  *
  * Starts `tessera serve` (from source) on a temporary DATA_DIR (or a fresh database on DATABASE_URL),
- * points one raw endpoint at a local receiver, creates BENCH_WEBHOOK_EVENTS customers through the API
- * (each commits a `customer.created` event) from BENCH_CONNECTIONS concurrent clients, and reports:
- * deliveries per second (events / time from the first request to the last delivery) and the
- * commit-to-delivery delay (from the API's 201, i.e. after commit, to the receiver's arrival) p50/p99.
+ * points BENCH_WEBHOOK_ENDPOINTS (1) raw endpoints at a local receiver, creates BENCH_WEBHOOK_EVENTS
+ * (200) customers through the API (each commits a `customer.created` event, delivered to every endpoint)
+ * from BENCH_CONNECTIONS concurrent clients, and reports: deliveries per second (events × endpoints /
+ * time from the first request to the last delivery), the commit-to-delivery delay (from the API's 201,
+ * i.e. after commit, to the receiver's arrival) p50/p99, and whether every endpoint received its events
+ * in commit order (events of one client are committed in order, so each client's must arrive in order).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +21,7 @@ import pg from 'pg';
 const ROOT = resolve(import.meta.dirname, '..');
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1);
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -55,13 +58,21 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const databaseName = `tessera_bench_wh_${process.pid}_${randomBytes(3).toString('hex')}`;
   let server: ChildProcess | undefined;
+  // `${endpoint path} ${email}` → first arrival; per endpoint, the emails in arrival order.
   const arrivals = new Map<string, number>();
+  const sequences = new Map<string, string[]>();
   const receiver = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const email = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { email: string } }).data.email;
-      if (!arrivals.has(email)) arrivals.set(email, performance.now());
+      const key = `${req.url} ${email}`;
+      if (!arrivals.has(key)) {
+        arrivals.set(key, performance.now());
+        const sequence = sequences.get(req.url!) ?? [];
+        sequence.push(email);
+        sequences.set(req.url!, sequence);
+      }
       res.writeHead(204).end();
     });
   });
@@ -102,25 +113,27 @@ async function main(): Promise<void> {
       await output(run(['org', 'create', '--name', 'Bench', '--slug', 'bench-webhooks', '--json'], env)),
     ) as { access_token: string };
     const headers = { authorization: `Bearer ${org.access_token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/v1/webhooks/endpoints`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        url: `http://127.0.0.1:${receiverPort}/hook`,
-        format: 'raw',
-        secret: 'whsec_bench',
-        events: ['customer.created'],
-      }),
-    });
-    if (created.status !== 201) throw new Error(`endpoint create: ${created.status}`);
+    for (let index = 0; index < ENDPOINTS; index++) {
+      const created = await fetch(`${base}/v1/webhooks/endpoints`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${receiverPort}/hook/${index}`,
+          format: 'raw',
+          secret: 'whsec_bench',
+          events: ['customer.created'],
+        }),
+      });
+      if (created.status !== 201) throw new Error(`endpoint create: ${created.status}`);
+    }
 
     const committed = new Map<string, number>();
     const started = performance.now();
     let next = 0;
     await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
+      Array.from({ length: CONNECTIONS }, async (_, client) => {
         while (next < EVENTS) {
-          const email = `bench-${next++}@example.com`;
+          const email = `bench-${client}-${next++}@example.com`;
           const response = await fetch(`${base}/v1/customers/`, {
             method: 'POST',
             headers,
@@ -132,17 +145,30 @@ async function main(): Promise<void> {
       }),
     );
     const deadline = Date.now() + 300_000;
-    while (arrivals.size < EVENTS && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-    if (arrivals.size < EVENTS) throw new Error(`only ${arrivals.size}/${EVENTS} delivered`);
+    const expected = EVENTS * ENDPOINTS;
+    while (arrivals.size < expected && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    if (arrivals.size < expected) throw new Error(`only ${arrivals.size}/${expected} delivered`);
     const last = Math.max(...arrivals.values());
-    const delays = [...committed].map(([email, at]) => Math.max(0, arrivals.get(email)! - at)).sort((a, b) => a - b);
+    const delays = [...sequences.keys()]
+      .flatMap((path) => [...committed].map(([email, at]) => Math.max(0, arrivals.get(`${path} ${email}`)! - at)))
+      .sort((a, b) => a - b);
+    // Each client's events were committed one after the other: each endpoint must get them in that order.
+    const inOrder = [...sequences.values()].every((sequence) =>
+      Array.from({ length: CONNECTIONS }, (_, client) =>
+        sequence
+          .filter((email) => email.startsWith(`bench-${client}-`))
+          .map((email) => Number(email.split('-')[2]!.split('@')[0])),
+      ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
+    );
     const result = {
       database: databaseUrl ? 'postgresql' : 'embedded',
       events: EVENTS,
+      endpoints: ENDPOINTS,
       connections: CONNECTIONS,
-      'deliveries/s': Math.round((EVENTS / (last - started)) * 1000 * 10) / 10,
+      'deliveries/s': Math.round((expected / (last - started)) * 1000 * 10) / 10,
       'commit→delivery p50 ms': Math.round(percentile(delays, 50)),
       'commit→delivery p99 ms': Math.round(percentile(delays, 99)),
+      'per-endpoint order kept': inOrder,
     };
     console.table([result]);
   } finally {

@@ -40,6 +40,13 @@ export interface Config {
   checkoutTtlSeconds: number;
   /** Webhook delivery: per-attempt timeout (ms). */
   webhookTimeoutMs: number;
+  /** Webhook endpoints one worker process delivers to at once (each endpoint in order). */
+  webhookConcurrency: number;
+  /**
+   * How often (ms) a worker looks for due webhook deliveries without being woken by a commit's
+   * notification: the fallback for a lost notification or a lease left by a worker that died.
+   */
+  webhookPollIntervalMs: number;
   /** Delays (seconds) before each retry of a failed webhook delivery; exhausted ⇒ the event fails. */
   webhookRetrySchedule: number[];
   /** Random spread added to each retry delay, as a fraction of it (0.2 = up to +20 %). */
@@ -212,6 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     benchRoutes: env.TESSERA_BENCH_ROUTES === '1',
     checkoutTtlSeconds: intFromEnv(env, 'CHECKOUT_TTL_SECONDS', 24 * 60 * 60),
     webhookTimeoutMs: intFromEnv(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookConcurrency: intFromEnv(env, 'WEBHOOK_CONCURRENCY', 16),
+    webhookPollIntervalMs: intFromEnv(env, 'WEBHOOK_POLL_INTERVAL_MS', 2_000),
     webhookRetrySchedule: numberListFromEnv(env, 'WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookRetryJitter: intFromEnv(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 20) / 100,
     webhookAllowedNetworks: parseNetworks(env.WEBHOOK_ALLOWED_NETWORKS ?? ''),

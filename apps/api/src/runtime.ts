@@ -4,6 +4,7 @@ import { pino, destination } from 'pino';
 import { buildApp } from './app.js';
 import type { Config, Role } from './config.js';
 import { jobs as jobDefinitions, periodicTasks } from './modules/index.js';
+import { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 import { PeriodicScheduler } from './platform/jobs/periodic.js';
 import type { Subject } from './platform/auth/subject.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -88,6 +89,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   });
   let jobs: JobQueue | undefined;
   let app: FastifyInstance | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   try {
     const applied = await migrate(database.pool);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -114,6 +116,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     if (work) await queue.work(database.db, (db) => context(db));
     const periodic = work ? new PeriodicScheduler(queue.bind(database.db), clock, periodicTasks, log) : undefined;
     periodic?.start();
+    const root = context();
+    const webhooks = work
+      ? new WebhookDispatcher(root, root.transactions!, {
+          concurrency: config.webhookConcurrency,
+          pollIntervalMs: config.webhookPollIntervalMs,
+        })
+      : undefined;
+    await webhooks?.start(database);
+    dispatcher = webhooks;
 
     if (role !== 'worker') {
       app = await buildApp({ config, database, clock, jobs: queue, payments, routes: options.routes, logger: log });
@@ -134,6 +145,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         stopping ??= (async () => {
           await drain(app);
           await periodic?.stop();
+          await webhooks?.stop();
           await queue.stop();
           await database.close();
         })();
@@ -142,6 +154,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     };
   } catch (error) {
     await app?.close().catch(() => {});
+    await dispatcher?.stop().catch(() => {});
     await jobs?.stop().catch(() => {});
     await database.close().catch(() => {});
     throw error;

@@ -17,11 +17,6 @@ import { paymentRoutes } from './payments/payments.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { sendEmailJob, sweepEmailsJob, sweepEmailsSchedule } from '../platform/mail/sender.js';
 import { emailRoutes } from './emails/emails.routes.js';
-import {
-  deliveryJobs as webhookJobs,
-  sweepDeliveriesJob,
-  sweepDeliveriesSchedule,
-} from './webhooks/webhooks.delivery.js';
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { refundRoutes } from './refunds/refunds.routes.js';
 import { reconcileRefundsJob, reconcileRefundsSchedule } from './refunds/refunds.settle.js';
@@ -101,8 +96,6 @@ export const routes: AnyRoute[] = [
 
 /** Every background job the worker runs. */
 export const jobs: JobDefinition<never>[] = [
-  ...(webhookJobs as JobDefinition<never>[]),
-  sweepDeliveriesJob as JobDefinition<never>,
   expireCheckoutsJob as JobDefinition<never>,
   reconcileCheckoutPaymentsJob as JobDefinition<never>,
   reconcileRefundsJob as JobDefinition<never>,
@@ -131,7 +124,6 @@ export const periodicTasks: PeriodicTask[] = [
   reconcileCheckoutPaymentsSchedule,
   reconcileRefundsSchedule,
   reverseStripeTaxRefundsSchedule,
-  sweepDeliveriesSchedule,
   subscriptionBillingSchedule,
   cleanRateLimitsSchedule,
   cleanIdempotencyKeysSchedule,

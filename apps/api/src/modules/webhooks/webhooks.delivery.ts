@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
-import type { PeriodicTask } from '../../platform/jobs/periodic.js';
-import { defineJob, JOB_SCHEMA, runIn, type JobDefinition, type JobRun } from '../../platform/jobs/queue.js';
 import { serverClock } from '../../platform/test-clock.js';
 import type { WebhookEventType } from './webhooks.event-types.js';
 import { renderBody } from './webhooks.formats.js';
 import {
   claimEndpointForDelivery,
-  findHeadOfLine,
-  findStalledEndpoints,
+  findPendingEvents,
   findSubscribedEndpoints,
-  insertDelivery,
+  insertDeliveries,
   insertEndpointEvents,
   lockEndpointForUpdate,
+  markEventsDelivered,
+  notifyDelivery,
   organizationRecipients,
   releaseEndpointLease,
   updateAttemptedEvent,
@@ -22,23 +20,34 @@ import {
   type WebhookEndpointEventRow,
   type WebhookEndpointRow,
 } from './webhooks.repository.js';
-import { send, type SendResult } from './webhooks.sender.js';
-import { addressPolicy } from './webhooks.url-guard.js';
+import type { SendResult } from './webhooks.sender.js';
 
 /**
  * Delivery. Every business event becomes one row per subscribed endpoint (`webhook_endpoint_events`,
- * whose id is the `webhook-id`), written with the change itself. A job per endpoint then works that
- * endpoint's queue in order: it takes the endpoint's delivery lease (a token and an expiry on the
- * endpoint row, taken only when free or expired, so two workers never deliver to one endpoint at
- * once), attempts the oldest pending event (head of line), and moves on only when it was delivered or
- * given up, so a later event never overtakes an earlier one.
+ * whose id is the `webhook-id`), written with the change itself, together with a `pg_notify` on
+ * WAKE_CHANNEL naming the endpoint: the notification is delivered when that transaction commits, and
+ * wakes the delivery workers (webhooks.dispatcher.ts) at once; they also look for due work every
+ * poll interval, in case a notification was lost.
  *
- * No transaction is open during the HTTP call: each attempt is (a) a short transaction that claims
- * the lease and reads the head, (b) the POST, (c) a short transaction that records the attempt and
- * advances or reschedules the event. State lives in the database: a worker that dies mid-attempt
- * leaves the event pending with the same id and a lease that expires; the periodic sweep then
- * enqueues the endpoint again and the event is attempted again with the same `webhook-id`.
+ * A worker works an endpoint's queue in order under the endpoint's delivery lease (a token and an
+ * expiry on the endpoint row, taken only when free or expired, so two workers never deliver to one
+ * endpoint at once). It takes a batch of the oldest pending events that are due (head of line first),
+ * sends them one after the other — the next never starts before the previous one succeeded — and
+ * stops the batch at the first failure, so a later event never overtakes an earlier one.
+ *
+ * No transaction is open during the HTTP calls: each batch is (a) a short transaction that renews the
+ * lease and reads the batch, (b) the POSTs, (c) a short transaction that records every attempt and
+ * advances or reschedules the events. State lives in the database: a worker that dies mid-batch leaves
+ * its events pending with the same ids and a lease that expires; a worker then takes the endpoint over
+ * and sends them again with the same `webhook-id`.
  */
+
+/** The channel whose notifications wake the delivery workers (payload: an endpoint id, or empty). */
+export const WAKE_CHANNEL = 'tessera_webhooks';
+/** At most this many events are sent per batch (one pair of short transactions). */
+export const BATCH_SIZE = 50;
+/** A lease outlives the attempt timeout by this much (the commits around the POST, a busy database). */
+export const LEASE_MARGIN_MS = 5_000;
 
 /**
  * Delivery is scheduled on the server's real clock, never on an organization's test clock: the sender
@@ -52,62 +61,9 @@ export function deliveryNow(ctx: Pick<Context, 'clock'>): Date {
   return serverClock(ctx.clock).now();
 }
 
-/** Endpoints are spread over a few queues, so slow endpoints do not hold up the others. */
-export const DELIVERY_SHARDS = 4;
-/** A job stops starting new attempts after this long and hands the rest to a fresh job. */
-const JOB_BUDGET_MS = 15_000;
-/** At most this many attempts per job. */
-const JOB_MAX_ATTEMPTS = 50;
-/** A lease outlives the attempt timeout by this much (the commits around the POST, a busy database). */
-const LEASE_MARGIN_MS = 5_000;
-/** How often the sweep looks for endpoints nobody is working, and how many it re-enqueues at a time. */
-const SWEEP_EVERY_SECONDS = 10;
-const SWEEP_LIMIT = 500;
-
-const DeliverData = z.object({ endpoint_id: z.uuid() });
-type DeliverData = z.infer<typeof DeliverData>;
-
-export const deliveryJobs: JobDefinition<DeliverData>[] = Array.from({ length: DELIVERY_SHARDS }, (_, shard) =>
-  defineJob({
-    name: `webhooks.deliver.${shard}`,
-    schema: DeliverData,
-    // The handler opens its own short transactions: none may span the HTTP call.
-    transaction: false,
-    handle: (ctx, data, run) => deliverEndpoint(ctx, run ?? runIn(ctx), data.endpoint_id),
-    retryLimit: 50,
-    retryDelaySeconds: 5,
-    retryBackoff: true,
-    expireInSeconds: 120,
-  }),
-);
-
-/**
- * Re-enqueues delivery for endpoints with due pending events that nobody is working: no live lease and
- * no queued job (a job lost with a crashed process, a lease whose holder died). Recovery then takes a
- * lease expiry plus at most one period, not pg-boss's job expiry.
- */
-export const sweepDeliveriesJob = defineJob<Record<string, never>>({
-  name: 'webhooks.sweep',
-  schema: z.object({}),
-  retryLimit: 1,
-  async handle(ctx) {
-    const names = deliveryJobs.map((job) => job.name);
-    const stalled = await findStalledEndpoints(ctx.db, deliveryNow(ctx), JOB_SCHEMA, names, SWEEP_LIMIT);
-    for (const endpointId of stalled) await scheduleDelivery(ctx, endpointId);
-    if (stalled.length > 0) ctx.log.info({ endpoints: stalled.length }, 'webhook delivery re-enqueued');
-  },
-});
-
-export const sweepDeliveriesSchedule: PeriodicTask = { job: sweepDeliveriesJob, everySeconds: SWEEP_EVERY_SECONDS };
-
-function shardOf(endpointId: string): number {
-  return parseInt(endpointId.slice(0, 8), 16) % DELIVERY_SHARDS;
-}
-
-/** Enqueues work for an endpoint (in the caller's transaction), now or after `delaySeconds`. */
-export async function scheduleDelivery(ctx: Context, endpointId: string, delaySeconds = 0): Promise<void> {
-  const job = deliveryJobs[shardOf(endpointId)]!;
-  await ctx.jobs.enqueue(job, { endpoint_id: endpointId }, delaySeconds > 0 ? { startAfter: delaySeconds } : {});
+/** Wakes the delivery workers for an endpoint when the caller's transaction commits. */
+export async function wakeDelivery(ctx: Context, endpointId: string): Promise<void> {
+  await notifyDelivery(ctx.db, WAKE_CHANNEL, [endpointId]);
 }
 
 export interface FanOutInput {
@@ -120,7 +76,7 @@ export interface FanOutInput {
   createdAt: Date;
 }
 
-/** One per-endpoint event for every enabled endpoint subscribed to the type, and a job per endpoint. */
+/** One per-endpoint event for every enabled endpoint subscribed to the type, and a wake-up on commit. */
 export async function fanOutWebhookEvent(ctx: Context, input: FanOutInput): Promise<void> {
   const endpoints = await findSubscribedEndpoints(ctx.db, input.organizationId, input.type);
   if (endpoints.length === 0) return;
@@ -151,7 +107,11 @@ export async function fanOutWebhookEvent(ctx: Context, input: FanOutInput): Prom
     });
   }
   await insertEndpointEvents(ctx.db, rows);
-  for (const row of rows) await scheduleDelivery(ctx, row.endpoint_id);
+  await notifyDelivery(
+    ctx.db,
+    WAKE_CHANNEL,
+    rows.map((row) => row.endpoint_id),
+  );
 }
 
 /** The delay before retry number `attempt` (1-based), jittered; undefined when retries are exhausted. */
@@ -161,119 +121,113 @@ export function retryDelaySeconds(schedule: number[], jitter: number, attempt: n
   return base * (1 + jitter * random());
 }
 
-/** Works one endpoint's queue (the job handler, outside any transaction). */
-export async function deliverEndpoint(ctx: Context, run: JobRun, endpointId: string): Promise<void> {
-  const lease = randomUUID();
-  try {
-    await workQueue(ctx, run, endpointId, lease);
-  } catch (error) {
-    // A database error: let the lease go (best effort) so the retried job need not wait for it.
-    await run.transaction((tx) => releaseEndpointLease(tx.db, endpointId, lease)).catch(() => {});
-    throw error;
-  }
-}
-
-async function workQueue(ctx: Context, run: JobRun, endpointId: string, lease: string): Promise<void> {
-  const started = Date.now();
-  for (let attempts = 0; ; attempts++) {
-    const overBudget = attempts >= JOB_MAX_ATTEMPTS || Date.now() - started > JOB_BUDGET_MS;
-    // (a) A short transaction: take or renew the lease and read the head of line.
-    const next = await run.transaction((tx) => claimHead(tx, endpointId, lease, overBudget));
-    if (!next) return;
-    // (b) No transaction open during the POST.
-    const at = deliveryNow(ctx);
-    const result = await send({
-      url: next.endpoint.url,
-      body: next.event.body ?? next.event.payload,
-      webhookId: next.event.id,
-      secret: next.endpoint.secret,
-      timestamp: Math.floor(at.getTime() / 1000),
-      timeoutMs: ctx.config.webhookTimeoutMs,
-      policy: addressPolicy(ctx.config),
-    });
-    // (c) A second short transaction: the attempt and its consequences.
-    const outcome = await run.transaction((tx) => recordAttempt(tx, endpointId, next.event, result, lease));
-    if (outcome === 'stop') return;
-  }
+/** A batch to send: the endpoint (under this worker's lease) and its due events, in order. */
+export interface DeliveryBatch {
+  endpoint: WebhookEndpointRow;
+  events: WebhookEndpointEventRow[];
 }
 
 /**
- * Takes the endpoint's lease and returns the head of line when it is due. Otherwise gives the lease
- * back and, when there is work later, schedules it. A live lease of another worker means that worker
- * is working this queue (it reads the head again, under the row lock, before it lets go), so there is
- * nothing to do; a lease whose holder died expires and the sweep brings the endpoint back.
+ * Renews the endpoint's lease for `lease` and reads the batch: its oldest pending events up to the
+ * first one that is not due (a retry waiting for its time holds everything behind it). With nothing
+ * due it gives the lease back and answers when the head will be due (null: the queue is empty), or
+ * undefined when the endpoint is gone, disabled, or leased by another live worker.
  */
-async function claimHead(
+export async function claimBatch(
   ctx: Context,
   endpointId: string,
   lease: string,
-  overBudget: boolean,
-): Promise<{ endpoint: WebhookEndpointRow; event: WebhookEndpointEventRow } | undefined> {
+): Promise<DeliveryBatch | { dueAt: Date | null } | undefined> {
   const now = deliveryNow(ctx);
   const until = new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS);
   const endpoint = await claimEndpointForDelivery(ctx.db, endpointId, lease, now, until);
   if (endpoint === 'busy' || !endpoint) return undefined;
-  const head = await findHeadOfLine(ctx.db, endpointId);
-  // An event never attempted is due at once: only a retry waits. (Earlier versions queued events on the
-  // organization's test clock, weeks ahead; such a row would otherwise hold its endpoint's queue.)
-  const dueAt = head && head.attempts > 0 ? (head.next_attempt_at ?? now) : now;
-  const dueIn = head ? dueAt.getTime() - now.getTime() : 0;
-  if (head && dueIn <= 0 && !overBudget) return { endpoint, event: head };
+  const pending = await findPendingEvents(ctx.db, endpointId, BATCH_SIZE);
+  const events: WebhookEndpointEventRow[] = [];
+  for (const event of pending) {
+    // An event never attempted is due at once: only a retry waits. (Earlier versions queued events on
+    // the organization's test clock, weeks ahead; such a row would otherwise hold its endpoint's queue.)
+    const dueAt = event.attempts > 0 ? event.next_attempt_at : null;
+    if (dueAt && dueAt > now) {
+      if (events.length > 0) break;
+      await releaseEndpointLease(ctx.db, endpointId, lease);
+      return { dueAt };
+    }
+    events.push(event);
+  }
+  if (events.length > 0) return { endpoint, events };
   await releaseEndpointLease(ctx.db, endpointId, lease);
-  if (!head) return undefined;
-  // Not due yet: come back when it is. Over budget: a fresh job carries on.
-  await scheduleDelivery(ctx, endpointId, dueIn > 0 ? dueIn / 1000 : 0);
-  return undefined;
+  return { dueAt: null };
+}
+
+/** One attempt of a batch: the event as it was read, and what the POST answered. */
+export interface Attempt {
+  event: WebhookEndpointEventRow;
+  result: SendResult;
 }
 
 /**
- * Records one attempt and advances or reschedules the event. The endpoint row is read again under its
- * lock (counters may have changed, e.g. re-enabled meanwhile). Normally the lease is still ours; if it
- * expired and another worker took over, the attempt is still logged and applied unless that worker
- * already moved the event on, and the queue is left to it. 'next' goes on with the queue (the lease is
- * kept and renewed by the next claim), 'stop' ends the job.
+ * Records a batch's attempts: every attempt in the delivery log, the delivered events marked in one
+ * statement, and a failed last attempt (a batch stops at its first failure) rescheduled or given up by
+ * recordFailure. The endpoint row is read again under its lock (counters may have changed, e.g.
+ * re-enabled meanwhile). Normally the lease is still ours; if it expired and another worker took over,
+ * the attempts are still logged and applied unless that worker already moved the events on, and the
+ * queue is left to it. 'next' goes on with the queue (the lease is kept and renewed by the next
+ * claim), 'stop' ends this worker's turn on the endpoint.
  */
-async function recordAttempt(
+export async function recordAttempts(
   ctx: Context,
   endpointId: string,
-  event: WebhookEndpointEventRow,
-  result: SendResult,
+  attempts: readonly Attempt[],
   lease: string,
 ): Promise<'next' | 'stop'> {
   const endpoint = await lockEndpointForUpdate(ctx.db, endpointId);
   if (!endpoint) return 'stop';
   const ours = endpoint.delivery_token === lease;
   const now = deliveryNow(ctx);
-  await insertDelivery(ctx.db, {
-    id: randomUUID(),
-    created_at: now,
-    modified_at: null,
-    organization_id: endpoint.organization_id,
-    endpoint_id: endpoint.id,
-    endpoint_event_id: event.id,
-    http_code: result.httpCode,
-    succeeded: result.succeeded,
-    response: result.response,
-    error: result.error,
-    duration_ms: result.durationMs,
-  });
-  const attempts = event.attempts + 1;
-  if (result.succeeded) {
-    const applied = await updateAttemptedEvent(ctx.db, event, {
-      modified_at: now,
-      status: 'delivered',
-      attempts,
-      next_attempt_at: null,
-      last_http_code: result.httpCode,
-      succeeded: true,
-    });
-    if (applied && (endpoint.failing_since || endpoint.consecutive_failures > 0)) {
-      await updateEndpointRow(ctx.db, endpoint.id, { failing_since: null, consecutive_failures: 0 });
-    }
-    return ours ? 'next' : 'stop';
+  await insertDeliveries(
+    ctx.db,
+    attempts.map(({ event, result }) => ({
+      id: randomUUID(),
+      created_at: now,
+      modified_at: null,
+      organization_id: endpoint.organization_id,
+      endpoint_id: endpoint.id,
+      endpoint_event_id: event.id,
+      http_code: result.httpCode,
+      succeeded: result.succeeded,
+      response: result.response,
+      error: result.error,
+      duration_ms: result.durationMs,
+    })),
+  );
+  const delivered = attempts.filter((a) => a.result.succeeded);
+  const applied = await markEventsDelivered(
+    ctx.db,
+    delivered.map(({ event, result }) => ({ event, httpCode: result.httpCode })),
+    now,
+  );
+  if (applied > 0 && (endpoint.failing_since || endpoint.consecutive_failures > 0)) {
+    await updateEndpointRow(ctx.db, endpoint.id, { failing_since: null, consecutive_failures: 0 });
+    endpoint.failing_since = null;
+    endpoint.consecutive_failures = 0;
   }
+  const failed = attempts.find((a) => !a.result.succeeded);
+  if (failed && (await recordFailure(ctx, endpoint, failed, lease, now)) === 'stop') return 'stop';
+  // After a failure the retry is due later: the next claim finds the head not due and lets the lease go.
+  return ours ? 'next' : 'stop';
+}
 
+/** A failed attempt: the event is rescheduled, or given up once its retries are exhausted. */
+async function recordFailure(
+  ctx: Context,
+  endpoint: WebhookEndpointRow,
+  { event, result }: Attempt,
+  lease: string,
+  now: Date,
+): Promise<'next' | 'stop'> {
   ctx.log.debug({ endpoint: endpoint.id, event: event.id, result }, 'webhook delivery failed');
+  const attempts = event.attempts + 1;
   const delay = retryDelaySeconds(ctx.config.webhookRetrySchedule, ctx.config.webhookRetryJitter, attempts);
   const applied = await updateAttemptedEvent(ctx.db, event, {
     modified_at: now,
@@ -284,7 +238,7 @@ async function recordAttempt(
     last_http_code: result.httpCode,
     succeeded: false,
   });
-  if (!applied) return ours ? 'next' : 'stop';
+  if (!applied) return 'next';
   endpoint.failing_since ??= now;
   endpoint.consecutive_failures += 1;
   const disableReason = endpoint.enabled ? shouldDisable(ctx, endpoint, result, now) : undefined;
@@ -297,8 +251,7 @@ async function recordAttempt(
     failing_since: endpoint.failing_since,
     consecutive_failures: endpoint.consecutive_failures,
   });
-  // A retry is due later: the next claim finds the head not due, schedules it and lets the lease go.
-  return ours ? 'next' : 'stop';
+  return 'next';
 }
 
 function shouldDisable(

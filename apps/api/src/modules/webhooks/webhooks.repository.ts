@@ -181,55 +181,81 @@ export async function releaseEndpointLease(db: Executor, id: string, token: stri
 }
 
 /**
- * Enabled endpoints with a due pending event, no live lease and no delivery job waiting in the queue
- * (`jobNames`, looked up in pg-boss's table by the job's `endpoint_id`): nobody is going to work them.
- * A job that is active but whose worker died does not count, so its endpoint is found once its lease
- * has expired instead of after pg-boss's expiry.
+ * Wakes the delivery workers for these endpoints when the caller's transaction commits (`pg_notify`
+ * is delivered on commit and dropped on rollback; the payload is the endpoint id, so a worker already
+ * working that endpoint can ignore it). No id: every worker looks for due work.
  */
-export async function findStalledEndpoints(
-  db: Executor,
-  now: Date,
-  jobSchema: string,
-  jobNames: string[],
-  limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_endpoints as w')
-    .select('w.id')
-    .where('w.enabled', '=', true)
-    .where('w.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('w.delivering_until', 'is', null), eb('w.delivering_until', '<=', now)]))
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('webhook_endpoint_events as e')
-          .select(sql`1`.as('one'))
-          .whereRef('e.endpoint_id', '=', 'w.id')
-          .where('e.status', '=', 'pending')
-          .where('e.next_attempt_at', '<=', now),
-      ),
-    )
-    .where(
-      sql<boolean>`NOT EXISTS (SELECT 1 FROM ${sql.table(`${jobSchema}.job`)} j
-        WHERE j.name = ANY(${jobNames}::text[]) AND j.state IN ('created', 'retry')
-          AND j.data->>'endpoint_id' = w.id::text)`,
-    )
-    .orderBy('w.id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+export async function notifyDelivery(db: Executor, channel: string, endpointIds: readonly string[]): Promise<void> {
+  if (endpointIds.length === 0) {
+    await sql`SELECT pg_notify(${channel}, '')`.execute(db);
+    return;
+  }
+  await sql`SELECT pg_notify(${channel}, id) FROM unnest(${[...new Set(endpointIds)]}::text[]) AS id`.execute(db);
 }
 
-/** The head of line: the endpoint's oldest event not yet delivered or given up. */
-export function findHeadOfLine(db: Executor, endpointId: string) {
+/**
+ * Takes the delivery lease (`token` until `until`) of at most `limit` endpoints that have a due head
+ * of line and no live lease, leaving out `exclude` (the ones this worker is already working) and rows
+ * another worker is claiming right now (SKIP LOCKED). The head is due when it was never attempted or
+ * its retry time has come; an endpoint whose head waits for a retry is not taken, whatever follows it.
+ */
+export async function claimIdleEndpoints(
+  db: Executor,
+  options: { token: string; now: Date; until: Date; limit: number; exclude: readonly string[] },
+): Promise<WebhookEndpointRow[]> {
+  const { token, now, until, limit, exclude } = options;
+  const result = await sql<WebhookEndpointRow>`
+    UPDATE webhook_endpoints SET delivery_token = ${token}, delivering_until = ${until}
+    WHERE id IN (
+      SELECT w.id FROM webhook_endpoints w
+      WHERE w.enabled AND w.deleted_at IS NULL
+        AND (w.delivering_until IS NULL OR w.delivering_until <= ${now})
+        AND w.id <> ALL(${exclude}::uuid[])
+        AND EXISTS (
+          SELECT 1 FROM (
+            SELECT e.attempts, e.next_attempt_at FROM webhook_endpoint_events e
+            WHERE e.endpoint_id = w.id AND e.status = 'pending' ORDER BY e.seq LIMIT 1
+          ) head
+          WHERE head.attempts = 0 OR head.next_attempt_at IS NULL OR head.next_attempt_at <= ${now})
+      ORDER BY w.delivering_until NULLS FIRST, w.id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING *`.execute(db);
+  return result.rows;
+}
+
+/** The head of line and what follows it: the endpoint's oldest pending events, in order. */
+export function findPendingEvents(db: Executor, endpointId: string, limit: number) {
   return db
     .selectFrom('webhook_endpoint_events')
     .selectAll()
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .orderBy('seq')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Marks events delivered by successful attempts, each only if it is still as the attempt read it
+ * (pending, same attempts and modified_at; see updateAttemptedEvent). Returns how many were updated.
+ */
+export async function markEventsDelivered(
+  db: Executor,
+  delivered: readonly { event: WebhookEndpointEventRow; httpCode: number | null }[],
+  now: Date,
+): Promise<number> {
+  if (delivered.length === 0) return 0;
+  const result = await sql`
+    UPDATE webhook_endpoint_events e
+    SET status = 'delivered', attempts = e.attempts + 1, next_attempt_at = NULL, modified_at = ${now},
+        last_http_code = v.code, succeeded = true
+    FROM unnest(${delivered.map((d) => d.event.id)}::uuid[], ${delivered.map((d) => d.event.attempts)}::int[],
+                ${delivered.map((d) => d.event.modified_at)}::timestamptz[], ${delivered.map((d) => d.httpCode)}::int[])
+      AS v(id, attempts, modified_at, code)
+    WHERE e.id = v.id AND e.status = 'pending' AND e.attempts = v.attempts
+      AND e.modified_at IS NOT DISTINCT FROM v.modified_at`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }
 
 export async function updateEndpointEvent(
@@ -272,8 +298,8 @@ export async function makePendingDueNow(db: Executor, endpointId: string, now: D
     .execute();
 }
 
-export async function insertDelivery(db: Executor, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(row).execute();
+export async function insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
 // ---- Email outbox ----

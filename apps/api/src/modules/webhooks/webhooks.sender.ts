@@ -68,13 +68,50 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
   };
 }
 
+/**
+ * Keep-alive connection pools, one per receiving origin and address policy: consecutive deliveries to
+ * an endpoint reuse a connection instead of opening one per attempt. The policy is part of the key
+ * because a pooled connection skips the lookup that checked its address. Idle connections are closed
+ * after FREE_SOCKET_MS, below the 5 s keep-alive most servers (Node's included) close them at.
+ */
+const FREE_SOCKET_MS = 4_000;
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, policy: AddressPolicy): http.Agent {
+  const key = `${url.protocol}//${url.host} ${policy.devMode} ${JSON.stringify(policy.allowedNetworks)}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 8, maxFreeSockets: 8, timeout: FREE_SOCKET_MS };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes every pooled connection (a stopping process). */
+export function closeSenderConnections(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
 function failure(started: number, error: string): SendResult {
   return { httpCode: null, succeeded: false, response: null, error, durationMs: Date.now() - started, gone: false };
 }
 
-/** POSTs one attempt. Never throws: every outcome is a result. Redirects are not followed. */
-export function send(request: SendRequest): Promise<SendResult> {
+/**
+ * POSTs one attempt. Never throws: every outcome is a result. Redirects are not followed. A pooled
+ * connection the receiver closed just as it was reused fails before any byte was answered; that case
+ * is sent once more on a fresh connection.
+ */
+export async function send(request: SendRequest): Promise<SendResult> {
   const started = Date.now();
+  const first = await sendOnce(request, started, true);
+  if (first !== 'stale-connection') return first;
+  const second = await sendOnce(request, started, false);
+  return second === 'stale-connection' ? failure(started, 'connection reset') : second;
+}
+
+function sendOnce(request: SendRequest, started: number, pooled: boolean): Promise<SendResult | 'stale-connection'> {
   const syntax = urlSyntaxProblem(request.url, request.policy.devMode);
   if (syntax) return Promise.resolve(failure(started, syntax));
   const url = new URL(request.url);
@@ -89,7 +126,7 @@ export function send(request: SendRequest): Promise<SendResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: SendResult) => {
+    const finish = (result: SendResult | 'stale-connection') => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -99,7 +136,7 @@ export function send(request: SendRequest): Promise<SendResult> {
       url,
       {
         method: 'POST',
-        agent: false,
+        agent: pooled ? agentFor(url, request.policy) : false,
         lookup: guardedLookup(request.policy),
         headers: {
           'content-type': 'application/json',
@@ -125,13 +162,15 @@ export function send(request: SendRequest): Promise<SendResult> {
             durationMs: Date.now() - started,
             gone: status === 410,
           });
-          res.destroy();
         };
         res.on('data', (chunk: Buffer) => {
           if (length < RESPONSE_LIMIT * 4) chunks.push(chunk);
           length += chunk.length;
-          // Enough kept: stop reading a large or endless body.
-          if (length >= RESPONSE_LIMIT * 4) done();
+          // Enough kept: stop reading a large or endless body (its connection is not reused).
+          if (length >= RESPONSE_LIMIT * 4) {
+            done();
+            res.destroy();
+          }
         });
         res.on('end', done);
         res.on('error', done);
@@ -141,7 +180,11 @@ export function send(request: SendRequest): Promise<SendResult> {
       req.destroy();
       finish(failure(started, `timed out after ${request.timeoutMs} ms`));
     }, request.timeoutMs);
-    req.on('error', (error) => finish(failure(started, error.message)));
+    req.on('error', (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) finish('stale-connection');
+      else finish(failure(started, error.message));
+    });
     req.end(body);
   });
 }

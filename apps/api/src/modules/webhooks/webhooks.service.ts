@@ -3,7 +3,7 @@ import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
 import { pageOf, type Page } from '../../platform/http/query.js';
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
-import { deliveryNow, scheduleDelivery } from './webhooks.delivery.js';
+import { deliveryNow, wakeDelivery } from './webhooks.delivery.js';
 import {
   findVisibleEndpoint,
   findVisibleEndpointEvent,
@@ -98,7 +98,7 @@ export async function updateEndpoint(
   });
   if (input.enabled === true && !row.enabled) {
     await makePendingDueNow(ctx.db, id, deliveryNow(ctx));
-    await scheduleDelivery(ctx, id);
+    await wakeDelivery(ctx, id);
   }
   return getEndpoint(ctx, id);
 }
@@ -132,6 +132,6 @@ export async function redeliverEvent(ctx: Context, id: string): Promise<Record<s
     next_attempt_at: deliveryNow(ctx),
     modified_at: now,
   });
-  await scheduleDelivery(ctx, event.endpoint_id);
+  await wakeDelivery(ctx, event.endpoint_id);
   return {};
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
 import { ResourceNotFound } from '../../platform/http/errors.js';
-import { deliveryNow, scheduleDelivery } from './webhooks.delivery.js';
+import { deliveryNow, wakeDelivery } from './webhooks.delivery.js';
 import {
   findOrganizationName,
   findVisibleEndpoint,
@@ -68,6 +68,6 @@ export async function sendTestEvent(ctx: Context, id: string): Promise<{ webhook
       succeeded: null,
     },
   ]);
-  await scheduleDelivery(ctx, endpoint.id);
+  await wakeDelivery(ctx, endpoint.id);
   return { webhook_event_id: endpointEventId };
 }

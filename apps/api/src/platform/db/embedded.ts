@@ -17,6 +17,11 @@ export interface EmbeddedDatabase {
   owned: boolean;
   /** The whole database as a tarball (`PGlite.dumpDataDir`); only the owning process can take one. */
   snapshot(): Promise<Blob>;
+  /**
+   * Calls `listener` with the payload of every notification on `channel` committed by any client of
+   * the database (the owning process only; undefined in a process that joined another's socket).
+   */
+  onNotification?(channel: string, listener: (payload: string) => void): Promise<() => void>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +107,7 @@ export async function openEmbedded(options: {
     connection: connectionFor(runDir),
     owned: true,
     snapshot: async () => (await db.dumpDataDir('none')) as Blob,
+    onNotification: (channel, listener) => server.onNotification(channel, listener),
     async stop() {
       await server.close();
       await db.close();

@@ -19,12 +19,16 @@ const PROTOCOL_3 = 196608;
 /** Message types after which a connection may give up its turn (the server answers ReadyForQuery). */
 const END_OF_UNIT = new Set(['S'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 const TERMINATE = 'X'.charCodeAt(0);
+const NOTIFICATION_RESPONSE = 'A'.charCodeAt(0);
+
+/** Who holds or waits for the database: a wire connection, or this process itself (LISTEN). */
+type TurnHolder = object;
 
 class Turns {
-  private owner: Connection | null = null;
-  private readonly waiting: { connection: Connection; wake: () => void }[] = [];
+  private owner: TurnHolder | null = null;
+  private readonly waiting: { connection: TurnHolder; wake: () => void }[] = [];
 
-  async acquire(connection: Connection): Promise<void> {
+  async acquire(connection: TurnHolder): Promise<void> {
     if (this.owner === connection) return;
     if (this.owner === null && this.waiting.length === 0) {
       this.owner = connection;
@@ -33,7 +37,7 @@ class Turns {
     await new Promise<void>((wake) => this.waiting.push({ connection, wake }));
   }
 
-  release(connection: Connection): void {
+  release(connection: TurnHolder): void {
     if (this.owner !== connection) return;
     const next = this.waiting.shift();
     this.owner = next?.connection ?? null;
@@ -41,16 +45,64 @@ class Turns {
   }
 
   /** A closed connection leaves the line (and, if it held the turn, passes it on). */
-  forget(connection: Connection): void {
+  forget(connection: TurnHolder): void {
     const index = this.waiting.findIndex((w) => w.connection === connection);
     if (index >= 0) this.waiting.splice(index, 1)[0]!.wake();
     this.release(connection);
   }
 
-  holds(connection: Connection): boolean {
+  holds(connection: TurnHolder): boolean {
     return this.owner === connection;
   }
 }
+
+/**
+ * Reads the backend's messages as they stream to a client and hands NotificationResponse messages
+ * (channel and payload) to `emit`. PGlite is one session: a NOTIFY committed by any client reaches the
+ * session's own LISTEN as a message in that client's stream, which is where this process picks it up.
+ * Only message headers are looked at; bodies other than notifications are skipped over.
+ */
+class NotificationScanner {
+  private header = Buffer.alloc(0);
+  private remaining = 0;
+  private capture: Buffer[] | undefined;
+
+  constructor(private readonly emit: (channel: string, payload: string) => void) {}
+
+  feed(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.remaining === 0) {
+        const take = Math.min(5 - this.header.length, chunk.length - at);
+        this.header = Buffer.concat([this.header, chunk.subarray(at, at + take)]);
+        at += take;
+        if (this.header.length < 5) return;
+        this.remaining = this.header.readInt32BE(1) - 4;
+        this.capture = this.header[0] === NOTIFICATION_RESPONSE ? [] : undefined;
+        this.header = Buffer.alloc(0);
+        if (this.remaining === 0) this.finish();
+        continue;
+      }
+      const take = Math.min(this.remaining, chunk.length - at);
+      this.capture?.push(Buffer.from(chunk.subarray(at, at + take)));
+      at += take;
+      this.remaining -= take;
+      if (this.remaining === 0) this.finish();
+    }
+  }
+
+  private finish(): void {
+    if (!this.capture) return;
+    // int32 process id, then channel and payload as NUL-terminated strings.
+    const body = Buffer.concat(this.capture);
+    this.capture = undefined;
+    const channelEnd = body.indexOf(0, 4);
+    const payloadEnd = body.indexOf(0, channelEnd + 1);
+    this.emit(body.toString('utf8', 4, channelEnd), body.toString('utf8', channelEnd + 1, payloadEnd));
+  }
+}
+
+type NotificationListener = (channel: string, payload: string) => void;
 
 class Connection {
   private buffer = Buffer.alloc(0);
@@ -63,6 +115,7 @@ class Connection {
     private readonly db: PGlite,
     private readonly turns: Turns,
     private readonly onError: (error: unknown) => void,
+    private readonly notifications: NotificationScanner,
   ) {
     socket.setNoDelay(true);
     socket.on('data', (data) => {
@@ -118,6 +171,7 @@ class Connection {
         onRawData: (chunk) => {
           // The chunk is a view into PGlite's memory, reused once this callback returns: copy it, or a
           // write that waits in the socket's buffer (a large result) sends overwritten bytes.
+          this.notifications.feed(chunk);
           if (!this.socket.destroyed) this.socket.write(Buffer.from(chunk));
         },
       }),
@@ -147,6 +201,7 @@ export class PGliteServer {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly turns = new Turns();
+  private readonly listeners = new Set<NotificationListener>();
 
   constructor(
     private readonly db: PGlite,
@@ -157,7 +212,10 @@ export class PGliteServer {
     const server = createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-      new Connection(socket, this.db, this.turns, this.onError);
+      const scanner = new NotificationScanner((channel, payload) => {
+        for (const listener of this.listeners) listener(channel, payload);
+      });
+      new Connection(socket, this.db, this.turns, this.onError, scanner);
     });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -167,6 +225,26 @@ export class PGliteServer {
         resolve();
       });
     });
+  }
+
+  /**
+   * Calls `listener` for every notification on `channel` committed by any client: the in-process
+   * counterpart of a LISTEN connection. LISTEN runs in a turn of its own, never inside a client's
+   * transaction. Returns the function that stops listening (the session keeps its LISTEN: harmless).
+   */
+  async onNotification(channel: string, listener: (payload: string) => void): Promise<() => void> {
+    const self = {};
+    await this.turns.acquire(self);
+    try {
+      await this.db.exec(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    } finally {
+      this.turns.release(self);
+    }
+    const wrapped: NotificationListener = (name, payload) => {
+      if (name === channel) listener(payload);
+    };
+    this.listeners.add(wrapped);
+    return () => this.listeners.delete(wrapped);
   }
 
   async close(): Promise<void> {
