@@ -434,6 +434,53 @@ describe('plan change during a trial', () => {
   });
 });
 
+describe('plan change to another interval during a trial (found by the billing grid)', () => {
+  it('keeps the discount starting with the first paid period: a once discount pays for it', async () => {
+    const org = await organizationFactory(server, { name: 'Trial interval change' });
+    const productId = await trialProduct(org);
+    const yearly = await productFactory(server, org.organization.id, {
+      recurring_interval: 'year',
+      prices: [{ amount_type: 'fixed', price_amount: 12_000 }],
+    });
+    const discount = await call(org, 'POST', '/v1/discounts/', {
+      name: 'Launch',
+      type: 'fixed',
+      duration: 'once',
+      amount: 2500,
+      currency: 'usd',
+    });
+    const created = await checkoutFactory(server, org.organization.id, [productId], { discount_id: discount.id });
+    const confirmed = await server.inject({
+      method: 'POST',
+      url: `/v1/checkouts/client/${created.client_secret}/confirm`,
+      payload: {
+        customer_email: 'interval@example.com',
+        customer_name: 'Sam Buyer',
+        customer_billing_address: ADDRESS,
+        confirmation_token_id: await confirmationToken(server, CARDS.visa),
+      },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const page = await call(org, 'GET', `/v1/subscriptions/?organization_id=${org.organization.id}&limit=100`);
+    const started = page.items[0];
+    expect(started.status).toBe('trialing');
+    await advanceTo(org, '2026-01-20T12:00:00Z');
+    const changed = await call(org, 'PATCH', `/v1/subscriptions/${started.id}`, {
+      product_id: yearly.product.id,
+      proration_behavior: 'prorate',
+    });
+    expect(changed).toMatchObject({ status: 'trialing', current_period_end: TRIAL_END, discount_id: discount.id });
+    await advanceTo(org, TRIAL_END);
+    // The yearly plan's first period, from the trial end, with the once discount it was bought with.
+    expect(await orders(org, started.customer_id)).toEqual([['subscription_cycle', 12_000 - 2500, 'paid']]);
+    expect(await subscription(org, started.id)).toMatchObject({
+      status: 'active',
+      current_period_start: TRIAL_END,
+      current_period_end: '2027-01-29T12:00:00.000Z',
+    });
+  });
+});
+
 describe('metrics', () => {
   it('count a trial from its first paid period: neither active nor MRR while trialing', async () => {
     const { org } = await startTrial();

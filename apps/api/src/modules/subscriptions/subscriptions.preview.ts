@@ -14,7 +14,7 @@ import {
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import type { SubscriptionPreviewInput, SubscriptionPreviewWire } from './subscriptions.schemas.js';
 import { discountAppliedAt, loadDiscountChange, loadPlanChange } from './subscriptions.service.js';
-import { duringTrial } from './subscriptions.trials.js';
+import { duringTrial, trialEndOf } from './subscriptions.trials.js';
 import { ResourceNotFound } from '../../platform/http/errors.js';
 
 type PreviewOrder = NonNullable<SubscriptionPreviewWire['immediate']>;
@@ -48,7 +48,7 @@ export async function previewSubscriptionChange(
   if ('product_id' in input) {
     const loaded = await loadPlanChange(ctx, row, input.product_id, input.proration_behavior ?? null);
     // During a trial nothing is prorated or billed: the trial continues on the new plan (docs/trials.md).
-    const plan = row.status === 'trialing' ? duringTrial(loaded.plan) : loaded.plan;
+    const plan = row.status === 'trialing' ? duringTrial(loaded.plan, trialEndOf(row)) : loaded.plan;
     after = { ...row, ...plan.changes };
     productName = loaded.bundle.product.name;
     snapshot = loaded.newSnapshot;

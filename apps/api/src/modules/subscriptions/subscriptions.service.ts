@@ -19,7 +19,7 @@ import { findPricesOfProducts } from '../products/products.repository.js';
 import { recordAmountChange } from '../metrics/metrics.mrr.js';
 import { loadProductBundles } from '../products/products.service.js';
 import type { ProductBundle } from '../products/products.serializer.js';
-import { duringTrial } from './subscriptions.trials.js';
+import { duringTrial, trialEndOf } from './subscriptions.trials.js';
 import { AlreadyCanceledSubscription, ResourceUnavailable } from './subscriptions.errors.js';
 import { planProductChange, shortDate, type PlanChange, type PriceSnapshot } from './subscriptions.plan-change.js';
 import {
@@ -513,7 +513,7 @@ async function changeProduct(
   const { newSnapshot } = loaded;
   // During a trial the trial continues on the new plan: nothing prorated or billed (docs/trials.md).
   const trialing = row.status === 'trialing';
-  const plan = trialing ? duringTrial(loaded.plan) : loaded.plan;
+  const plan = trialing ? duringTrial(loaded.plan, trialEndOf(row)) : loaded.plan;
   const now = ctx.clock.now();
   const entries = [...plan.entries];
   // Usage so far is the old plan's: its metered prices' windows close now (unused credits carried on)

@@ -101,17 +101,30 @@ export function trialReminderAt(trialStart: Date, trialEndAt: Date): Date | null
   return new Date(trialEndAt.getTime() - before);
 }
 
+/** A trialing subscription's trial end (its current period's end, which the trial is). */
+export function trialEndOf(row: { trial_end: Date | null; current_period_end: Date | null }): Date {
+  return (row.trial_end ?? row.current_period_end)!;
+}
+
 /**
- * A product change during a trial: the trial continues on the new plan until its end, when the new
- * plan's first period is charged. Nothing is prorated or billed now, and the period (the trial) stays.
+ * A product change during a trial (ending at `trialEnd`): the trial continues on the new plan until its
+ * end, when the new plan's first period is charged. Nothing is prorated or billed now, the period (the
+ * trial) stays, and a discount kept still starts paying with the first paid period, at the trial end
+ * (a change to another interval would otherwise start it now, and a `once` discount would pay nothing).
  */
 export function duringTrial<
   P extends {
     entries: readonly unknown[];
     bill: unknown;
-    changes: { current_period_start?: Date; current_period_end?: Date; anchor_day?: number };
+    changes: {
+      current_period_start?: Date;
+      current_period_end?: Date;
+      anchor_day?: number;
+      discount_applied_at?: Date | null;
+    };
   },
->(plan: P): P {
+>(plan: P, trialEnd: Date): P {
   const { current_period_start: _start, current_period_end: _end, anchor_day: _anchor, ...changes } = plan.changes;
+  if (changes.discount_applied_at) changes.discount_applied_at = trialEnd;
   return { ...plan, entries: [], bill: null, changes } as P;
 }
