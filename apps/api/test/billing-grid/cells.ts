@@ -1,10 +1,12 @@
 import {
   periodBoundary,
+  trialEndOf,
   type DiscountSpec,
   type Interval,
   type Plan,
   type Scenario,
   type TimedAction,
+  type TrialSpec,
 } from './model.js';
 
 /**
@@ -41,6 +43,18 @@ export const REFUNDS = ['none'] as const;
 export const TAXES = ['none', 'fr-20'] as const;
 /** The rate each tax value registers, in basis points. */
 export const TAX_RATES: Record<(typeof TAXES)[number], number> = { none: 0, 'fr-20': 2000 };
+/**
+ * A free trial from the checkout (docs/trials.md): 7 days or 1 month, with the card saved at the checkout,
+ * or card-less (it ends at the trial end), or card-less with a card added in the portal during the trial.
+ */
+export const TRIALS = ['none', 'day7', 'month1', 'day7-cardless', 'month1-cardless', 'month1-cardless-added'] as const;
+export const TRIAL_SPECS: Record<Exclude<(typeof TRIALS)[number], 'none'>, TrialSpec> = {
+  day7: { interval: 'day', count: 7, cardAtCheckout: true },
+  month1: { interval: 'month', count: 1, cardAtCheckout: true },
+  'day7-cardless': { interval: 'day', count: 7, cardAtCheckout: false },
+  'month1-cardless': { interval: 'month', count: 1, cardAtCheckout: false },
+  'month1-cardless-added': { interval: 'month', count: 1, cardAtCheckout: false },
+};
 
 export interface Cell {
   interval: Interval;
@@ -51,20 +65,24 @@ export interface Cell {
   end: (typeof ENDS)[number];
   refund: (typeof REFUNDS)[number];
   tax: (typeof TAXES)[number];
+  trial: (typeof TRIALS)[number];
 }
 
 export const cellName = (cell: Cell): string =>
   [cell.interval, cell.startDay, cell.discount, cell.change, cell.payment, cell.end].join('/') +
   (cell.refund !== 'none' ? `/refund-${cell.refund}` : '') +
-  (cell.tax !== 'none' ? `/tax-${cell.tax}` : '');
+  (cell.tax !== 'none' ? `/tax-${cell.tax}` : '') +
+  (cell.trial !== 'none' ? `/trial-${cell.trial}` : '');
 
 /**
  * Cells that describe one real scenario: a discount set mid-way needs a discount; after dunning is
- * exhausted the subscription has ended, so it takes no later change or end.
+ * exhausted the subscription has ended, so it takes no later change or end; a card-less trial has no
+ * card that could decline.
  */
 export function isValidCell(cell: Cell): boolean {
   if (cell.change === 'discount-midway' && cell.discount === 'none') return false;
   if (cell.payment === 'exhausted' && (cell.change !== 'none' || cell.end !== 'renews')) return false;
+  if (cell.trial.includes('cardless') && cell.payment !== 'paid') return false;
   return true;
 }
 
@@ -77,10 +95,11 @@ export function allCells(): Cell[] {
           for (const payment of PAYMENTS)
             for (const end of ENDS)
               for (const refund of REFUNDS)
-                for (const tax of TAXES) {
-                  const cell = { interval, startDay, discount, change, payment, end, refund, tax };
-                  if (isValidCell(cell)) cells.push(cell);
-                }
+                for (const tax of TAXES)
+                  for (const trial of TRIALS) {
+                    const cell = { interval, startDay, discount, change, payment, end, refund, tax, trial };
+                    if (isValidCell(cell)) cells.push(cell);
+                  }
   return cells;
 }
 
@@ -97,28 +116,56 @@ function seeded(seed: number): () => number {
 }
 
 export const GRID_SEED = 20_261_124;
-export const FULL_GRID_SIZE = 1_200;
+export const FULL_GRID_SIZE = 1_500;
 export const SAMPLE_SIZE = 300;
+/** One cell in TRIAL_EVERY has a trial: the full grid is the 1,200 cells it had before trials, and 300 trials. */
+export const TRIAL_EVERY = 5;
 
-/** The grid in a fixed order: the valid cells shuffled with the seed; the sample is its head. */
-export function gridCells(size: number, seed = GRID_SEED): Cell[] {
-  const cells = allCells();
+function shuffled(cells: Cell[], seed: number): Cell[] {
   const random = seeded(seed);
   for (let i = cells.length - 1; i > 0; i -= 1) {
     const j = Math.floor(random() * (i + 1));
     [cells[i], cells[j]] = [cells[j]!, cells[i]!];
   }
-  return cells.slice(0, size);
+  return cells;
 }
 
-/** `BILLING_GRID=full` runs the full grid; otherwise the sample (`BILLING_GRID=<n>` for the first n cells). */
+/**
+ * The grid in a fixed order, the sample its head: the cells without a trial shuffled with the seed (the
+ * order the grid had before its trial axis), and every TRIAL_EVERY-th place a cell with a trial, from the
+ * trial cells shuffled with the next seed.
+ */
+export function gridCells(size: number, seed = GRID_SEED): Cell[] {
+  const cells = allCells();
+  const plain = shuffled(
+    cells.filter((cell) => cell.trial === 'none'),
+    seed,
+  );
+  const trials = shuffled(
+    cells.filter((cell) => cell.trial !== 'none'),
+    seed + 1,
+  );
+  const grid: Cell[] = [];
+  let [p, t] = [0, 0];
+  while (grid.length < size && (p < plain.length || t < trials.length)) {
+    const trialTurn = grid.length % TRIAL_EVERY === TRIAL_EVERY - 1;
+    if ((trialTurn && t < trials.length) || p >= plain.length) grid.push(trials[t++]!);
+    else grid.push(plain[p++]!);
+  }
+  return grid;
+}
+
+/**
+ * `BILLING_GRID=full` runs the full grid; otherwise the sample (`BILLING_GRID=<n>` for the first n cells).
+ * `BILLING_GRID_MATCH=<text>` keeps those whose name contains it (`/trial-`: the trial cells).
+ */
 export function selectedCells(env: Record<string, string | undefined> = process.env): Cell[] {
   const only = env.BILLING_GRID_CELL;
   if (only) return allCells().filter((cell) => cellName(cell).startsWith(only));
   const setting = env.BILLING_GRID;
-  if (setting === 'full') return gridCells(FULL_GRID_SIZE);
-  const size = setting && /^\d+$/.test(setting) ? Number(setting) : SAMPLE_SIZE;
-  return gridCells(size);
+  const size = setting === 'full' ? FULL_GRID_SIZE : setting && /^\d+$/.test(setting) ? Number(setting) : SAMPLE_SIZE;
+  const match = env.BILLING_GRID_MATCH;
+  return gridCells(size).filter((cell) => !match || cellName(cell).includes(match));
 }
 
 // ─── Scenario of a cell ────────────────────────────────────────────────────────────────────────────
@@ -170,6 +217,7 @@ export function startOf(cell: Cell): Date {
  * about four monthly or three yearly renewals in all.
  */
 export function scenarioOf(cell: Cell): Scenario {
+  if (cell.trial !== 'none') return trialScenarioOf(cell, TRIAL_SPECS[cell.trial]);
   const plans = PLANS[cell.interval];
   const start = startOf(cell);
   const firstRenewal = periodBoundary(start, cell.interval, 1);
@@ -180,6 +228,29 @@ export function scenarioOf(cell: Cell): Scenario {
       actions.push({ at: new Date(firstRenewal.getTime() + DAY), action: { kind: 'card_works' } });
   }
   const changeAt = new Date(firstRenewal.getTime() + (cell.interval === 'month' ? 10 : 100) * DAY + 7 * HOUR);
+  const change = cell.change;
+  actions.push(...changeAndEnd(cell, changeAt));
+
+  // A yearly plan moved to monthly renews monthly: three months after the change are enough.
+  const horizon =
+    cell.interval === 'year' && change === 'interval'
+      ? new Date(changeAt.getTime() + 92 * DAY)
+      : new Date(periodBoundary(start, cell.interval, cell.interval === 'month' ? 4 : 3).getTime() + HOUR);
+  return {
+    start,
+    plan: plans.base,
+    discount: discountSpec(cell.discount),
+    discountAt: change === 'discount-midway' ? 'action' : 'checkout',
+    actions,
+    horizon,
+    taxBasisPoints: TAX_RATES[cell.tax],
+  };
+}
+
+/** The change at `changeAt` and the end action a day later (an uncancel an hour after its cancel). */
+function changeAndEnd(cell: Cell, changeAt: Date): TimedAction[] {
+  const plans = PLANS[cell.interval];
+  const actions: TimedAction[] = [];
   const change = cell.change;
   if (change === 'discount-midway') actions.push({ at: changeAt, action: { kind: 'set_discount' } });
   else if (change === 'interval')
@@ -196,19 +267,39 @@ export function scenarioOf(cell: Cell): Scenario {
     actions.push({ at: endAt, action: { kind: 'cancel_at_period_end' } });
   if (cell.end === 'uncancel') actions.push({ at: new Date(endAt.getTime() + HOUR), action: { kind: 'uncancel' } });
   if (cell.end === 'revoke') actions.push({ at: endAt, action: { kind: 'revoke' } });
+  return actions;
+}
 
-  // A yearly plan moved to monthly renews monthly: three months after the change are enough.
-  const horizon =
-    cell.interval === 'year' && change === 'interval'
-      ? new Date(changeAt.getTime() + 92 * DAY)
-      : new Date(periodBoundary(start, cell.interval, cell.interval === 'month' ? 4 : 3).getTime() + HOUR);
+/**
+ * A trial cell's timeline: the checkout starts the trial; a card-less trial that gets one has it added
+ * a day and 3 hours in; the change 2 days 7 hours in and the end action a day later, both within the
+ * shortest trial; the card declines an hour before the trial end (the first charge) and works again a
+ * day after it; then about four monthly or three yearly periods from the trial end.
+ */
+function trialScenarioOf(cell: Cell, trial: TrialSpec): Scenario {
+  const plans = PLANS[cell.interval];
+  const start = startOf(cell);
+  const trialEnd = trialEndOf(start, trial);
+  const actions: TimedAction[] = [];
+  if (cell.trial.endsWith('-added'))
+    actions.push({ at: new Date(start.getTime() + DAY + 3 * HOUR), action: { kind: 'add_card' } });
+  if (cell.payment !== 'paid') {
+    actions.push({ at: new Date(trialEnd.getTime() - HOUR), action: { kind: 'card_declines' } });
+    if (cell.payment === 'recovered')
+      actions.push({ at: new Date(trialEnd.getTime() + DAY), action: { kind: 'card_works' } });
+  }
+  actions.push(...changeAndEnd(cell, new Date(start.getTime() + 2 * DAY + 7 * HOUR)));
+  // The plan held at the trial end sets the paid periods' length.
+  const paidInterval = cell.change === 'interval' ? plans.other.interval : cell.interval;
+  const horizon = new Date(periodBoundary(trialEnd, paidInterval, paidInterval === 'month' ? 4 : 3).getTime() + HOUR);
   return {
     start,
     plan: plans.base,
     discount: discountSpec(cell.discount),
-    discountAt: change === 'discount-midway' ? 'action' : 'checkout',
+    discountAt: cell.change === 'discount-midway' ? 'action' : 'checkout',
     actions,
     horizon,
     taxBasisPoints: TAX_RATES[cell.tax],
+    trial,
   };
 }

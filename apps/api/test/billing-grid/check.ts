@@ -89,6 +89,8 @@ export function compare(expected: Outcome, observed: Observed): Mismatch[] {
   check('subscription.cancel_at_period_end', sub.cancelAtPeriodEnd, got.cancel_at_period_end);
   check('subscription.ended_at', iso(sub.endedAt), isoOf(got.ended_at));
   check('subscription.product', sub.plan, observed.plans[got.product_id] ?? got.product_id);
+  check('subscription.trial_start', iso(sub.trialStart), isoOf(got.trial_start));
+  check('subscription.trial_end', iso(sub.trialEnd), isoOf(got.trial_end));
   check('customer.credit_balance', expected.creditBalance, observed.creditBalance ?? 'missing');
   check('customer_state.credit_balance', expected.creditBalance, observed.stateCreditBalance ?? 'missing');
 
@@ -178,6 +180,20 @@ export function invariants(observed: Observed): Mismatch[] {
     .reduce((sum, item) => sum + item.amount, 0);
   if (observed.creditBalance !== undefined && created !== paidFromBalance + balance)
     fail('invariant: credits created = applied + balance', `${paidFromBalance} + ${balance}`, `${created}`);
+
+  // Nothing is sold or charged during a trial: no order and no payment before its end, no checkout order.
+  const trialEnd = observed.subscription.trial_end ? Date.parse(observed.subscription.trial_end) : null;
+  if (trialEnd !== null) {
+    for (const [i, order] of orders.entries()) {
+      if (Date.parse(order.created_at) < trialEnd)
+        fail(`invariant: order[${i}] not during the trial`, `≥ ${observed.subscription.trial_end}`, order.created_at);
+      if (order.billing_reason === 'subscription_create')
+        fail(`invariant: order[${i}] a trial's checkout sells nothing`, 'no subscription_create', 'one');
+    }
+    for (const payment of payments)
+      if (Date.parse(payment.created_at) < trialEnd)
+        fail('invariant: no charge during the trial', `≥ ${observed.subscription.trial_end}`, payment.created_at);
+  }
 
   // Periods contiguous and never billed twice: the cycle items' ranges follow each other.
   const periodItems = orders

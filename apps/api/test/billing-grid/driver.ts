@@ -50,6 +50,8 @@ export interface WireSubscription {
   ended_at: string | null;
   product_id: string;
   customer_id: string;
+  trial_start?: string | null;
+  trial_end?: string | null;
 }
 
 export interface Observed {
@@ -120,11 +122,19 @@ export async function runScenario(server: TestServer, scenario: Scenario, dueTim
   const plans: Record<string, string> = {};
   const productIds = new Map<string, string>();
 
-  const createProduct = async (plan: Plan) => {
+  const trial = scenario.trial ?? null;
+  const createProduct = async (plan: Plan, trialOf = false) => {
     const product = await api.call('POST', '/v1/products/', {
       name: `Plan ${plan.name} ${randomBytes(2).toString('hex')}`,
       recurring_interval: plan.interval,
       prices: [{ amount_type: 'fixed', price_currency: 'usd', price_amount: plan.price }],
+      ...(trialOf && trial
+        ? {
+            trial_interval: trial.interval,
+            trial_interval_count: trial.count,
+            trial_requires_payment_method: trial.cardAtCheckout,
+          }
+        : {}),
     });
     if (!product) throw new Error(`product: ${api.errors.at(-1)}`);
     plans[product.id] = plan.name;
@@ -142,7 +152,7 @@ export async function runScenario(server: TestServer, scenario: Scenario, dueTim
   };
 
   await advanceTo(scenario.start);
-  const baseId = await createProduct(scenario.plan);
+  const baseId = await createProduct(scenario.plan, true);
   for (const { action } of scenario.actions)
     if (action.kind === 'change_product' && !productIds.has(action.to.name)) await createProduct(action.to);
 
@@ -166,14 +176,19 @@ export async function runScenario(server: TestServer, scenario: Scenario, dueTim
   });
   if (!checkout) throw new Error(`checkout: ${api.errors.at(-1)}`);
   const buyer = new Api(server, null);
-  const confirmation = await buyer.call('POST', '/simulated-processor/confirmation-tokens', {
-    card: { number: VISA, exp_month: 12, exp_year: 2040, cvc: '123' },
-  });
+  const cardToken = async (): Promise<string | undefined> =>
+    (
+      await buyer.call('POST', '/simulated-processor/confirmation-tokens', {
+        card: { number: VISA, exp_month: 12, exp_year: 2040, cvc: '123' },
+      })
+    )?.id;
+  // A card-less trial's checkout asks for no card.
+  const confirmation = trial && !trial.cardAtCheckout ? undefined : await cardToken();
   const confirmed = await buyer.call('POST', `/v1/checkouts/client/${checkout.client_secret}/confirm`, {
     customer_email: `grid-${randomBytes(4).toString('hex')}@example.com`,
     customer_name: 'Grid Buyer',
     customer_billing_address: taxed ? FRENCH_ADDRESS : ADDRESS,
-    confirmation_token_id: confirmation?.id,
+    ...(confirmation ? { confirmation_token_id: confirmation } : {}),
   });
   if (!confirmed) throw new Error(`confirm: ${buyer.errors.join('; ')}`);
   const listed = await api.call('GET', '/v1/subscriptions/?limit=1');
@@ -199,6 +214,18 @@ export async function runScenario(server: TestServer, scenario: Scenario, dueTim
         return api.call('PATCH', `/v1/subscriptions/${id}`, { cancel_at_period_end: false });
       case 'revoke':
         return api.call('DELETE', `/v1/subscriptions/${id}`);
+      case 'add_card': {
+        // The customer adds a card in the portal; it becomes the default that bills the subscription.
+        const session = await api.call('POST', '/v1/customer-sessions/', { customer_id: subscription.customer_id });
+        const customer = new Api(server, session?.token ?? null);
+        const added = await customer.call('POST', '/v1/customer-portal/customers/me/payment-methods', {
+          confirmation_token_id: await cardToken(),
+          set_default: true,
+          return_url: '/portal/grid/payment-methods',
+        });
+        api.errors.push(...customer.errors);
+        return added;
+      }
     }
   };
 

@@ -6,6 +6,7 @@ import {
   expectedOutcome,
   percentageOff,
   roundHalfEvenRatio,
+  trialEndOf,
   type Plan,
   type Scenario,
 } from './model.js';
@@ -332,5 +333,118 @@ describe('expectedOutcome', () => {
       ['2026-01-25T12:00:00.000Z', 'subscription_update', 30_000 - 2100],
     ]);
     expect(outcome.subscription.currentPeriodEnd).toEqual(at('2027-01-25T12:00:00Z'));
+  });
+});
+
+describe('trialEndOf', () => {
+  it.each([
+    ['2026-01-31T12:00:00Z', 'day', 7, '2026-02-07T12:00:00.000Z'],
+    ['2026-01-31T12:00:00Z', 'month', 1, '2026-02-28T12:00:00.000Z'],
+    ['2028-01-30T12:00:00Z', 'month', 1, '2028-02-29T12:00:00.000Z'],
+    ['2028-02-29T12:00:00Z', 'month', 1, '2028-03-29T12:00:00.000Z'],
+  ] as const)('%s + %s × %i = %s', (from, interval, count, expected) => {
+    expect(trialEndOf(at(from), { interval, count, cardAtCheckout: true }).toISOString()).toBe(expected);
+  });
+});
+
+describe('expectedOutcome of a trial', () => {
+  const start = at('2026-01-31T12:00:00Z');
+  const base = monthly('base', 5000);
+  const trial = { interval: 'month' as const, count: 1, cardAtCheckout: true };
+  const run = (scenario: Partial<Scenario>) =>
+    expectedOutcome({
+      start,
+      plan: base,
+      discount: null,
+      discountAt: 'checkout',
+      actions: [],
+      horizon: at('2026-05-28T13:00:00Z'),
+      trial,
+      ...scenario,
+    });
+  const rows = (scenario: Partial<Scenario>) =>
+    run(scenario).orders.map((o) => [o.at.toISOString().slice(0, 10), o.billingReason, o.total, o.status]);
+
+  it('nothing at the checkout, the first period charged at the trial end, renewals on its day of month', () => {
+    const outcome = run({});
+    // Jan 31 + 1 month = Feb 28: the paid periods keep day 28.
+    expect(rows({})).toEqual([
+      ['2026-02-28', 'subscription_cycle', 5000, 'paid'],
+      ['2026-03-28', 'subscription_cycle', 5000, 'paid'],
+      ['2026-04-28', 'subscription_cycle', 5000, 'paid'],
+      ['2026-05-28', 'subscription_cycle', 5000, 'paid'],
+    ]);
+    expect(outcome.payments.map((p) => p.at.toISOString().slice(0, 10))).toEqual([
+      '2026-02-28',
+      '2026-03-28',
+      '2026-04-28',
+      '2026-05-28',
+    ]);
+    expect(outcome.subscription).toMatchObject({
+      status: 'active',
+      trialStart: start,
+      trialEnd: at('2026-02-28T12:00:00Z'),
+      currentPeriodStart: at('2026-05-28T12:00:00Z'),
+      currentPeriodEnd: at('2026-06-28T12:00:00Z'),
+    });
+  });
+
+  it('a once discount redeemed at the checkout pays for the first paid period only', () => {
+    expect(rows({ discount: { duration: 'once', type: 'percentage', basisPoints: 1000 } }).map((r) => r[2])).toEqual([
+      4500, 5000, 5000, 5000,
+    ]);
+  });
+
+  it('canceled during the trial: ends at the trial end, nothing billed', () => {
+    const outcome = run({ actions: [{ at: at('2026-02-03T12:00:00Z'), action: { kind: 'cancel_at_period_end' } }] });
+    expect(outcome.orders).toEqual([]);
+    expect(outcome.payments).toEqual([]);
+    expect(outcome.subscription).toMatchObject({
+      status: 'canceled',
+      endedAt: at('2026-02-28T12:00:00Z'),
+      cancelAtPeriodEnd: true,
+    });
+  });
+
+  it('card-less: ends unpaid at the trial end, unless a card is added during the trial', () => {
+    const cardless = { ...trial, cardAtCheckout: false };
+    const unpaid = run({ trial: cardless });
+    expect(unpaid.orders).toEqual([]);
+    expect(unpaid.subscription).toMatchObject({ status: 'canceled', endedAt: at('2026-02-28T12:00:00Z') });
+    const added = run({ trial: cardless, actions: [{ at: at('2026-02-02T12:00:00Z'), action: { kind: 'add_card' } }] });
+    expect(added.orders.map((o) => o.total)).toEqual([5000, 5000, 5000, 5000]);
+    expect(added.subscription.status).toBe('active');
+  });
+
+  it('a plan change during the trial continues the trial: nothing now, the new plan from the trial end', () => {
+    const outcome = run({
+      actions: [
+        {
+          at: at('2026-02-10T12:00:00Z'),
+          action: {
+            kind: 'change_product',
+            to: { name: 'yearly', interval: 'year', price: 30_000 },
+            behavior: 'invoice',
+          },
+        },
+      ],
+    });
+    expect(outcome.orders.map((o) => [o.at.toISOString(), o.total])).toEqual([['2026-02-28T12:00:00.000Z', 30_000]]);
+    expect(outcome.subscription.currentPeriodEnd).toEqual(at('2027-02-28T12:00:00Z'));
+  });
+
+  it('a declined first charge goes through dunning from the trial end', () => {
+    const outcome = run({
+      actions: [{ at: at('2026-02-28T11:00:00Z'), action: { kind: 'card_declines' } }],
+      horizon: at('2026-04-01T00:00:00Z'),
+    });
+    expect(outcome.payments.map((p) => [p.at.toISOString().slice(0, 10), p.status])).toEqual([
+      ['2026-02-28', 'failed'],
+      ['2026-03-02', 'failed'],
+      ['2026-03-07', 'failed'],
+      ['2026-03-14', 'failed'],
+      ['2026-03-21', 'failed'],
+    ]);
+    expect(outcome.subscription).toMatchObject({ status: 'canceled', endedAt: at('2026-03-21T12:00:00Z') });
   });
 });

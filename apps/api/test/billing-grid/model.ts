@@ -30,7 +30,16 @@ export type Action =
   | { kind: 'card_works' }
   | { kind: 'cancel_at_period_end' }
   | { kind: 'uncancel' }
-  | { kind: 'revoke' };
+  | { kind: 'revoke' }
+  /** The customer saves a card in the portal (a card-less trial's way to convert). */
+  | { kind: 'add_card' };
+
+/** A free trial: its length, and whether the checkout saved a card (card-less: none). */
+export interface TrialSpec {
+  interval: 'day' | 'month';
+  count: number;
+  cardAtCheckout: boolean;
+}
 
 export interface TimedAction {
   at: Date;
@@ -48,6 +57,8 @@ export interface Scenario {
   horizon: Date;
   /** The rate of the buyer's place (0: the seller is not registered there), basis points. */
   taxBasisPoints?: number;
+  /** A free trial from the start (none: the first period is paid at the checkout). */
+  trial?: TrialSpec | null;
 }
 
 export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -91,16 +102,20 @@ export interface Outcome {
   creditsCreated: number;
   creditsApplied: number;
   subscription: {
-    status: 'active' | 'past_due' | 'canceled';
+    status: Status;
     currentPeriodStart: Date;
     currentPeriodEnd: Date | null;
     cancelAtPeriodEnd: boolean;
     endedAt: Date | null;
     plan: string;
+    trialStart: Date | null;
+    trialEnd: Date | null;
   };
   /** Due instants the run must step through (renewals, retries), in order. */
   dueTimes: Date[];
 }
+
+type Status = 'trialing' | 'active' | 'past_due' | 'canceled';
 
 const DAY = 86_400_000;
 /** Dunning: retries 2, 7, 14 and 21 days after the failed due date; the subscription ends after the last. */
@@ -126,6 +141,13 @@ export function addMonthsAnchored(from: Date, months: number, anchorDay = from.g
 /** Period k after an anchor (k = 0 is the anchor itself): periods keep the anchor's day of month. */
 export function periodBoundary(anchor: Date, interval: Interval, k: number): Date {
   return addMonthsAnchored(anchor, k * (interval === 'year' ? 12 : 1), anchor.getUTCDate());
+}
+
+/** A trial's end: days are exact 24-hour steps; months keep the start's day (or the shorter month's last day). */
+export function trialEndOf(start: Date, trial: TrialSpec): Date {
+  return trial.interval === 'day'
+    ? new Date(start.getTime() + trial.count * DAY)
+    : addMonthsAnchored(start, trial.count, start.getUTCDate());
 }
 
 /** round(a × num / den) with ties to even (Python's round, used by the reference for proration). */
@@ -194,22 +216,28 @@ interface Dunning {
 
 /** The expected orders, payments, credit balance and subscription state of a scenario. */
 export function expectedOutcome(scenario: Scenario): Outcome {
+  const trial = scenario.trial ?? null;
+  // A trial is the first period: nothing is billed in it, and the paid periods are anchored on its end.
+  const trialEnd = trial ? trialEndOf(scenario.start, trial) : null;
   let plan = scenario.plan;
-  let anchor = scenario.start;
+  let anchor = trialEnd ?? scenario.start;
   let periodIndex = 0;
   let periodStart = scenario.start;
-  let periodEnd = periodBoundary(anchor, plan.interval, 1);
-  let status: 'active' | 'past_due' | 'canceled' = 'active';
+  let periodEnd = trialEnd ?? periodBoundary(anchor, plan.interval, 1);
+  let status: Status = trial ? 'trialing' : 'active';
   let cancelAtPeriodEnd = false;
   let endedAt: Date | null = null;
+  // Card-less trials have no card to charge until the customer adds one.
+  let hasCard = trial ? trial.cardAtCheckout : true;
   let cardWorks = true;
   let balance = 0;
   let creditsCreated = 0;
   let creditsApplied = 0;
   let pending: ExpectedItem[] = [];
+  // A discount redeemed at a trial's checkout starts paying with the first paid period, the trial's end.
   let discount: ActiveDiscount | null =
     scenario.discount && scenario.discountAt === 'checkout'
-      ? { spec: scenario.discount, appliedAt: scenario.start }
+      ? { spec: scenario.discount, appliedAt: trialEnd ?? scenario.start }
       : null;
   let dunning: Dunning | null = null;
   const orders: ExpectedOrder[] = [];
@@ -310,14 +338,16 @@ export function expectedOutcome(scenario: Scenario): Outcome {
     addOrder(start, billingReason, items, covering ? discountOn(discountable, covering) : 0);
   };
 
-  // The checkout: the first period paid at once, with the buyer's discount.
-  const checkoutDiscount = discountFor(scenario.start);
-  addOrder(
-    scenario.start,
-    'subscription_create',
-    [{ amount: plan.price, proration: false }],
-    checkoutDiscount ? discountOn(plan.price, checkoutDiscount) : 0,
-  );
+  // The checkout: the first period paid at once, with the buyer's discount; a trial's checkout sells nothing yet.
+  if (!trial) {
+    const checkoutDiscount = discountFor(scenario.start);
+    addOrder(
+      scenario.start,
+      'subscription_create',
+      [{ amount: plan.price, proration: false }],
+      checkoutDiscount ? discountOn(plan.price, checkoutDiscount) : 0,
+    );
+  }
 
   const actions = [...scenario.actions].sort((a, b) => a.at.getTime() - b.at.getTime());
   let next = 0;
@@ -327,11 +357,11 @@ export function expectedOutcome(scenario: Scenario): Outcome {
     // The next due instant: a dunning retry, or the period end of a subscription in good standing.
     const d = dunning as Dunning | null;
     // Read through a cast: the closures above change it, which narrowing does not see.
-    const now = status as 'active' | 'past_due' | 'canceled';
+    const now = status as Status;
     let due: Date | null = null;
     if (now === 'past_due' && d) {
       due = new Date(d.firstDue.getTime() + RETRY_OFFSET_DAYS[d.failures - 1]! * DAY);
-    } else if (now === 'active') due = periodEnd;
+    } else if (now === 'active' || now === 'trialing') due = periodEnd;
     const action = actions[next];
     const dueFirst = due && (!action || due.getTime() <= action.at.getTime());
     const at = dueFirst ? due! : action?.at;
@@ -355,6 +385,22 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         }
         continue;
       }
+      if (now === 'trialing') {
+        // The trial ends: without a card it ends unpaid, with nothing billed.
+        if (!hasCard) {
+          status = 'canceled';
+          endedAt = due;
+          continue;
+        }
+        // Otherwise the first paid period starts at the trial end, of the plan held then, charged like a renewal.
+        status = 'active';
+        anchor = due;
+        periodIndex = 0;
+        periodStart = due;
+        periodEnd = periodBoundary(anchor, plan.interval, 1);
+        cycleOrder(periodStart);
+        continue;
+      }
       // A renewal: the next period keeps the anchor day, billed in advance (past-due subscriptions wait for dunning).
       periodIndex += 1;
       periodStart = periodEnd;
@@ -372,6 +418,10 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         cardWorks = false;
         break;
       case 'card_works':
+        cardWorks = true;
+        break;
+      case 'add_card':
+        hasCard = true;
         cardWorks = true;
         break;
       case 'cancel_at_period_end':
@@ -396,6 +446,11 @@ export function expectedOutcome(scenario: Scenario): Outcome {
         discount = { spec: scenario.discount!, appliedAt: null };
         break;
       case 'change_product': {
+        // During a trial the trial continues on the new plan: nothing prorated or billed, the period kept.
+        if (now === 'trialing') {
+          plan = what.to;
+          break;
+        }
         // Credit for the old price's unused time, at the discount that paid for this period.
         const current = discountFor(periodStart);
         const credit = prorate(
@@ -446,6 +501,8 @@ export function expectedOutcome(scenario: Scenario): Outcome {
       cancelAtPeriodEnd,
       endedAt,
       plan: plan.name,
+      trialStart: trial ? scenario.start : null,
+      trialEnd,
     },
     dueTimes,
   };
