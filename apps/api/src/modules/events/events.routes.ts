@@ -10,6 +10,7 @@ import {
   ListResourceEvent,
   ListResourceEventName,
 } from './events.schemas.js';
+import { parseIngestBodyFast } from './events.ingest-body.js';
 import { getEvent, ingestEvents, listEventNames, listEvents } from './events.service.js';
 
 const tags = ['events'];
@@ -61,6 +62,7 @@ export const eventRoutes = [
     tags,
     auth: { subjects, scopes: write('events') },
     body: EventsIngest,
+    fastBody: parseIngestBodyFast,
     status: 200,
     response: EventsIngestResponse,
     handler: (ctx, { body }) => ingestEvents(ctx, body),

@@ -43,7 +43,7 @@ function parseInputs(route: AnyRoute, request: FastifyRequest) {
   };
   const params = parse(route.params, request.params, 'path');
   const query = parse(route.query, collectMetadataQuery((request.query ?? {}) as Record<string, unknown>), 'query');
-  const body = parse(route.body, request.body, 'body');
+  const body = route.fastBody?.(request.body) ?? parse(route.body, request.body, 'body');
   // Every problem of the request at once, in one 422.
   if (issues.length > 0) throw new RequestValidationError(issues);
   return { params, query, body };
