@@ -5,6 +5,7 @@ import {
   BenefitRemoteError,
   BenefitRetriableError,
   discordApiOf,
+  DISCORD_ROLE_REFUSED,
   discordGrant,
   discordRevoke,
   githubGrant,
@@ -40,7 +41,9 @@ beforeEach(() => {
   fake.roles.set(GUILD, [
     { id: GUILD, name: '@everyone', position: 0 },
     { id: 'role-member', name: 'Member', position: 1 },
+    { id: 'role-second', name: 'Second', position: 1 },
     { id: 'role-bot', name: 'Tessera', position: 3, managed: true, tags: { bot_id: 'discord-client' } },
+    { id: 'role-admin', name: 'Admin', position: 4 },
     { id: 'role-other-bot', name: 'Other bot', position: 2, managed: true, tags: { bot_id: 'someone-else' } },
   ]);
   fake.repositories = [{ owner: 'acme', name: 'private-repo', private: true }];
@@ -159,6 +162,11 @@ describe('Discord adapter', () => {
     await expect(discordGrant(fetch, { ...input, accessToken: 'not-a-token' })).rejects.toBeInstanceOf(
       BenefitRemoteError,
     );
+    // A role above the bot's: Discord's 50013, recorded with what the seller must do.
+    await expect(discordGrant(fetch, { ...input, roleId: 'role-admin' })).rejects.toMatchObject({
+      name: 'BenefitRemoteError',
+      message: DISCORD_ROLE_REFUSED,
+    });
     await expect(discordGrant(fetch, { ...input, accountId: undefined })).rejects.toBeInstanceOf(
       BenefitActionRequiredError,
     );
@@ -169,8 +177,10 @@ describe('Discord adapter', () => {
       id: GUILD,
       name: `Guild ${GUILD}`,
       roles: [
-        { id: 'role-bot', name: 'Tessera', position: 3, color: 0, is_bot: true },
-        { id: 'role-member', name: 'Member', position: 1, color: 0, is_bot: false },
+        { id: 'role-admin', name: 'Admin', position: 4, color: 0, is_bot: false, manageable: false },
+        { id: 'role-bot', name: 'Tessera', position: 3, color: 0, is_bot: true, manageable: false },
+        { id: 'role-member', name: 'Member', position: 1, color: 0, is_bot: false, manageable: true },
+        { id: 'role-second', name: 'Second', position: 1, color: 0, is_bot: false, manageable: true },
       ],
     });
     await expect(discordGuild(fetch, config, 'unknown-guild')).rejects.toMatchObject({ kind: 'refused' });

@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DISCORD_ROLE_REFUSED } from '../src/modules/benefit-grants/benefit-grants.remote.js';
+import { signGuildToken } from '../src/modules/benefits/benefits.properties.js';
 import { cleanConnectStatesJob } from '../src/modules/integrations/integrations.jobs.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
@@ -398,7 +401,11 @@ describe("the seller's Discord server, roles and repositories", { timeout: 90_00
       headers: user.headers,
     });
     expect(lookup.statusCode).toBe(200);
-    expect(json(lookup).roles).toEqual([{ id: 'role-member', name: 'Member', position: 1, color: 0, is_bot: false }]);
+    // The bot's own role (the fake puts it on top) is shown, never given; Member is below it.
+    expect(json(lookup).roles).toEqual([
+      { id: 'role-tessera-bot', name: 'Tessera', position: 2, color: 0, is_bot: true, manageable: false },
+      { id: 'role-member', name: 'Member', position: 1, color: 0, is_bot: false, manageable: true },
+    ]);
     const badToken = await server.inject({
       method: 'GET',
       url: '/v1/integrations/discord/guild/lookup?guild_token=forged',
@@ -453,5 +460,238 @@ describe('integrations.clean_states', { timeout: 90_000 }, () => {
     (server.clock as ManualClock).advance(25 * 3600 * 1000 + 10 * 60 * 1000);
     await cleanConnectStatesJob.handle(server.context(), {});
     expect(await count()).toBe(0);
+  });
+});
+
+/** A guild with roles above and below the bot's: Discord lets the bot give only those below its highest role. */
+const HIERARCHY = [
+  { id: GUILD, name: '@everyone', position: 0 },
+  { id: 'role-member', name: 'Member', position: 1 },
+  { id: 'role-moderator', name: 'Moderator', position: 2 },
+  { id: 'role-other-bot', name: 'Other bot', position: 3, managed: true, tags: { bot_id: 'someone-else' } },
+  { id: 'role-bot', name: 'Tessera', position: 4, managed: true, tags: { bot_id: 'discord-client' } },
+  { id: 'role-admin', name: 'Admin', position: 5 },
+];
+
+const benefitCall = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+  server.inject({ method, url, headers: bearer(acme.token), payload });
+
+describe("Discord's role hierarchy", { timeout: 90_000 }, () => {
+  beforeEach(() => {
+    fake.roles.set(GUILD, HIERARCHY);
+    fake.botRoles.delete(GUILD);
+  });
+  const guildToken = () => signGuildToken(server.runtime.config.secret, GUILD, new Date());
+
+  it('the role picker says which roles the bot can give: below its highest role, never managed ones', async () => {
+    const lookup = await server.inject({
+      method: 'GET',
+      url: `/v1/integrations/discord/guild/lookup?guild_token=${encodeURIComponent(guildToken())}`,
+      headers: bearer(acme.token),
+    });
+    expect(lookup.statusCode, lookup.body).toBe(200);
+    expect(
+      json(lookup).roles.map((r: { id: string; manageable: boolean; is_bot: boolean }) => [
+        r.id,
+        r.manageable,
+        r.is_bot,
+      ]),
+    ).toEqual([
+      ['role-admin', false, false],
+      ['role-bot', false, true],
+      ['role-moderator', true, false],
+      ['role-member', true, false],
+    ]);
+    // A role the seller gave the bot raises what it can give.
+    fake.botRoles.set(GUILD, ['role-admin']);
+    fake.roles.set(GUILD, [...HIERARCHY, { id: 'role-vip', name: 'VIP', position: 4 }]);
+    const raised = await server.inject({
+      method: 'GET',
+      url: `/v1/integrations/discord/guild/lookup?guild_token=${encodeURIComponent(guildToken())}`,
+      headers: bearer(acme.token),
+    });
+    expect(json(raised).roles.find((r: { id: string }) => r.id === 'role-vip').manageable).toBe(true);
+  });
+
+  it('refuses a benefit with a role the bot cannot give (422 at the role), on create and on update', async () => {
+    for (const role of ['role-admin', 'role-bot', 'role-other-bot', GUILD, 'role-unknown']) {
+      const refused = await benefitCall('POST', '/v1/benefits/', {
+        type: 'discord',
+        description: `Refused ${role}`,
+        properties: { guild_token: guildToken(), role_id: role },
+      });
+      expect(refused.statusCode, `${role}: ${refused.body}`).toBe(422);
+      expect(json(refused).detail.map((d: { loc: unknown }) => d.loc)).toEqual([['body', 'properties', 'role_id']]);
+    }
+    const admin = await benefitCall('POST', '/v1/benefits/', {
+      type: 'discord',
+      description: 'Admin role',
+      properties: { guild_token: guildToken(), role_id: 'role-admin' },
+    });
+    expect(json(admin).detail[0].msg).toContain("move the bot's role above it");
+    const created = await benefitCall('POST', '/v1/benefits/', {
+      type: 'discord',
+      description: 'Moderator role',
+      properties: { guild_token: guildToken(), role_id: 'role-moderator' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const benefit = json(created);
+    const update = await benefitCall('PATCH', `/v1/benefits/${benefit.id}`, {
+      type: 'discord',
+      properties: { guild_token: benefit.properties.guild_token, role_id: 'role-admin' },
+    });
+    expect(update.statusCode).toBe(422);
+    expect(json(update).detail[0].loc).toEqual(['body', 'properties', 'role_id']);
+    const after = json(
+      await server.inject({ method: 'GET', url: `/v1/benefits/${benefit.id}`, headers: bearer(acme.token) }),
+    );
+    expect(after.properties.role_id).toBe('role-moderator');
+    // Discord unreachable at save time: a clear 400, nothing saved, never a 500.
+    fake.failNext(/^GET \/discord\/api\/v10\/guilds\/[^/]+$/, 503);
+    const unavailable = await benefitCall('PATCH', `/v1/benefits/${benefit.id}`, {
+      type: 'discord',
+      properties: { guild_token: benefit.properties.guild_token, role_id: 'role-member' },
+    });
+    expect(unavailable.statusCode).toBe(400);
+  });
+
+  it('a grant Discord refuses anyway (50013) is a failed grant with what to do, not retried; fixed, it is delivered', async () => {
+    // The benefit was saved while the bot could give Moderator; then the seller moved the bot's role down.
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'discord', {
+      guild_id: GUILD,
+      role_id: 'role-moderator',
+      guild_token: 'stored-token',
+    });
+    const purchase = await purchaseFactory(server, acme, [benefit.id]);
+    const grant = await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.error !== null);
+    const token = await sessionFor(purchase.customerId);
+    fake.discordAccount = { id: '5013', name: 'refused' };
+    await connect(token, 'discord');
+    fake.roles.set(
+      GUILD,
+      HIERARCHY.map((role) =>
+        role.id === 'role-bot'
+          ? { ...role, position: 2 }
+          : role.id === 'role-moderator'
+            ? { ...role, position: 3 }
+            : role,
+      ),
+    );
+    const calls = () => fake.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/members/5013')).length;
+    const before = calls();
+    expect(
+      (await patchGrant(token, grant.id, { benefit_type: 'discord', properties: { account_id: '5013' } })).statusCode,
+    ).toBe(200);
+    const failed = await waitForGrant(server, purchase.customerId, benefit.id, (g) =>
+      Boolean((g.error as { message?: string } | null)?.message === DISCORD_ROLE_REFUSED),
+    );
+    expect(failed.granted_at).toBeNull();
+    expect(failed.error).toMatchObject({ type: 'BenefitRemoteError' });
+    expect(calls() - before).toBe(1);
+    // The seller sees it on the benefit's grants.
+    const grants = json(
+      await server.inject({ method: 'GET', url: `/v1/benefits/${benefit.id}/grants`, headers: bearer(acme.token) }),
+    );
+    expect(grants.items[0].error.message).toBe(DISCORD_ROLE_REFUSED);
+    // A refusal is not retried by the queue: the job that recorded it completed, none is waiting.
+    const waiting = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pgboss.job
+          where name = 'benefit_grants.update' and data->>'grant_id' = ${grant.id}
+          and state in ('created', 'retry', 'active')`.execute(server.runtime.database.db)
+      ).rows[0]!.n;
+    await expect.poll(waiting, { timeout: 15_000 }).toBe(0);
+    expect(calls() - before).toBe(1);
+    // The seller moves the bot's role back up; the customer chooses the account again and it is delivered.
+    fake.roles.set(GUILD, HIERARCHY);
+    expect(
+      (await patchGrant(token, grant.id, { benefit_type: 'discord', properties: { account_id: '5013' } })).statusCode,
+    ).toBe(200);
+    await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.granted_at !== null && g.error === null);
+    expect([...fake.members.get(GUILD)!.get('5013')!]).toEqual(['role-moderator']);
+  });
+});
+
+describe('a benefit changed by the seller reaches its grants', { timeout: 90_000 }, () => {
+  beforeEach(() => {
+    fake.roles.set(GUILD, HIERARCHY);
+  });
+
+  it('Discord: the customers get the new role and lose the old one', async () => {
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'discord', {
+      guild_id: GUILD,
+      role_id: 'role-member',
+      guild_token: 'stored-token',
+    });
+    const purchase = await purchaseFactory(server, acme, [benefit.id]);
+    const grant = await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.error !== null);
+    const token = await sessionFor(purchase.customerId);
+    fake.discordAccount = { id: '7001', name: 'mover' };
+    await connect(token, 'discord');
+    await patchGrant(token, grant.id, { benefit_type: 'discord', properties: { account_id: '7001' } });
+    await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.granted_at !== null && !g.error);
+    expect([...fake.members.get(GUILD)!.get('7001')!]).toEqual(['role-member']);
+
+    const changed = await benefitCall('PATCH', `/v1/benefits/${benefit.id}`, {
+      type: 'discord',
+      properties: { guild_token: 'stored-token', role_id: 'role-moderator' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const updated = await waitForGrant(
+      server,
+      purchase.customerId,
+      benefit.id,
+      (g) => (g.properties as { role_id?: string }).role_id === 'role-moderator',
+    );
+    expect(updated).toMatchObject({ error: null, revoked_at: null });
+    expect([...fake.members.get(GUILD)!.get('7001')!]).toEqual(['role-moderator']);
+  });
+
+  it('GitHub: a new repository invites the customer there and removes them from the old one; a new permission re-invites', async () => {
+    fake.repositories = [
+      { owner: 'acme', name: 'private-repo', private: true },
+      { owner: 'acme', name: 'next-repo', private: true },
+    ];
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'github_repository', {
+      repository_owner: 'acme',
+      repository_name: 'private-repo',
+      permission: 'pull',
+    });
+    const purchase = await purchaseFactory(server, acme, [benefit.id]);
+    const grant = await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.error !== null);
+    const token = await sessionFor(purchase.customerId);
+    fake.githubAccount = { id: '9001', name: 'mover-gh' };
+    await connect(token, 'github');
+    await patchGrant(token, grant.id, { benefit_type: 'github_repository', properties: { account_id: '9001' } });
+    await waitForGrant(server, purchase.customerId, benefit.id, (g) => g.granted_at !== null && !g.error);
+    const invited = (repo: string) => fake.invitations.get(`acme/${repo}`)?.find((i) => i.login === 'mover-gh');
+    expect(invited('private-repo')).toMatchObject({ permission: 'pull' });
+
+    const permission = await benefitCall('PATCH', `/v1/benefits/${benefit.id}`, {
+      type: 'github_repository',
+      properties: { repository_owner: 'acme', repository_name: 'private-repo', permission: 'push' },
+    });
+    expect(permission.statusCode, permission.body).toBe(200);
+    await waitForGrant(
+      server,
+      purchase.customerId,
+      benefit.id,
+      (g) => (g.properties as { permission?: string }).permission === 'push',
+    );
+    expect(invited('private-repo')).toMatchObject({ permission: 'push' });
+
+    const moved = await benefitCall('PATCH', `/v1/benefits/${benefit.id}`, {
+      type: 'github_repository',
+      properties: { repository_owner: 'acme', repository_name: 'next-repo', permission: 'push' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await waitForGrant(
+      server,
+      purchase.customerId,
+      benefit.id,
+      (g) => (g.properties as { repository_name?: string }).repository_name === 'next-repo',
+    );
+    expect(invited('next-repo')).toMatchObject({ permission: 'push' });
+    expect(invited('private-repo')).toBeUndefined();
   });
 });

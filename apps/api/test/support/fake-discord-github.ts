@@ -9,6 +9,11 @@ import type { AddressInfo } from 'node:net';
  * member add/remove, guild roles, repository collaborator invitations and their removal, repositories.
  * It keeps state as the services do and fails the next matching calls on request. Never the network.
  *
+ * Roles have positions, as Discord's hierarchy: the bot gives (or takes) only roles below its highest
+ * role, its own managed role (`tags.bot_id` = the client id) and any role `botRoles` gives it; above
+ * that Discord answers 403 with code 50013 (Missing Permissions). A guild whose roles name no bot role
+ * gets one above every other (`role-tessera-bot`), as a seller who placed the bot's role at the top.
+ *
  * Discord lives under `/discord` (DISCORD_URL), GitHub's site under `/github` (GITHUB_URL) and its API
  * under `/github-api` (GITHUB_API_URL).
  */
@@ -63,6 +68,8 @@ export interface FakeProviders {
   botGuild: { id: string; name: string };
   /** guild id → member id → role ids. */
   members: Map<string, Map<string, Set<string>>>;
+  /** guild id → role ids the bot holds besides its own managed role (a seller gave it one). */
+  botRoles: Map<string, string[]>;
   roles: Map<string, { id: string; name: string; position: number; managed?: boolean; tags?: { bot_id?: string } }[]>;
   /** `owner/repo` → pending invitations and collaborators (logins). */
   invitations: Map<string, { id: number; login: string; permission: string }[]>;
@@ -88,6 +95,33 @@ function send(response: ServerResponse, status: number, body?: unknown): void {
   response.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
   response.end(body === undefined ? undefined : JSON.stringify(body));
 }
+
+type FakeRole = FakeProviders['roles'] extends Map<string, (infer R)[]> ? R : never;
+
+/** The guild's roles as Discord lists them: the bot's managed role added when the test named none. */
+function rolesOf(fake: FakeProviders, guildId: string): FakeRole[] | undefined {
+  const roles = fake.roles.get(guildId);
+  if (!roles || roles.some((role) => role.tags?.bot_id === DISCORD_CLIENT.id)) return roles;
+  const top = Math.max(0, ...roles.map((role) => role.position)) + 1;
+  return [
+    ...roles,
+    { id: 'role-tessera-bot', name: 'Tessera', position: top, managed: true, tags: { bot_id: DISCORD_CLIENT.id } },
+  ];
+}
+
+/** Whether the bot may give `roleId` in the guild: the role is below the bot's highest role, and no managed one. */
+function botCanGive(fake: FakeProviders, guildId: string, roleId: string): boolean {
+  const roles = rolesOf(fake, guildId) ?? [];
+  const held = new Set(fake.botRoles.get(guildId) ?? []);
+  const highest = Math.max(
+    -1,
+    ...roles.filter((r) => r.tags?.bot_id === DISCORD_CLIENT.id || held.has(r.id)).map((r) => r.position),
+  );
+  const role = roles.find((r) => r.id === roleId);
+  return Boolean(role && !role.managed && role.id !== guildId && role.position < highest);
+}
+
+const MISSING_PERMISSIONS = { message: 'Missing Permissions', code: 50013 };
 
 export async function startFakeProviders(): Promise<FakeProviders> {
   const codes = new Map<string, Code>();
@@ -201,7 +235,22 @@ export async function startFakeProviders(): Promise<FakeProviders> {
           : send(response, 404, { message: 'Unknown Guild' });
       }
       if ((match = rest.match(/^\/guilds\/([^/]+)\/roles$/)) && method === 'GET') {
-        return send(response, 200, fake.roles.get(match[1]!) ?? []);
+        return send(response, 200, rolesOf(fake, match[1]!) ?? []);
+      }
+      // The bot's own member: its user id is the application's (client) id.
+      if ((match = rest.match(/^\/guilds\/([^/]+)\/members\/([^/]+)$/)) && method === 'GET') {
+        const [, guild, user] = match as unknown as [string, string, string];
+        if (user === DISCORD_CLIENT.id && fake.roles.has(guild)) {
+          const own = (rolesOf(fake, guild) ?? []).filter((r) => r.tags?.bot_id === DISCORD_CLIENT.id).map((r) => r.id);
+          return send(response, 200, {
+            user: { id: user, bot: true },
+            roles: [...own, ...(fake.botRoles.get(guild) ?? [])],
+          });
+        }
+        const member = fake.members.get(guild)?.get(user);
+        return member
+          ? send(response, 200, { user: { id: user }, roles: [...member] })
+          : send(response, 404, { message: 'Unknown Member', code: 10007 });
       }
       if ((match = rest.match(/^\/guilds\/([^/]+)\/members\/([^/]+)$/)) && method === 'PUT') {
         const [, guild, user] = match as unknown as [string, string, string];
@@ -211,13 +260,16 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         const members = fake.members.get(guild) ?? new Map<string, Set<string>>();
         fake.members.set(guild, members);
         if (members.has(user)) return send(response, 204);
-        members.set(user, new Set((body.roles as string[] | undefined) ?? []));
+        const given = (body.roles as string[] | undefined) ?? [];
+        if (!given.every((role) => botCanGive(fake, guild, role))) return send(response, 403, MISSING_PERMISSIONS);
+        members.set(user, new Set(given));
         return send(response, 201, { user: { id: user } });
       }
       if ((match = rest.match(/^\/guilds\/([^/]+)\/members\/([^/]+)\/roles\/([^/]+)$/))) {
         const [, guild, user, role] = match as unknown as [string, string, string, string];
         const member = fake.members.get(guild)?.get(user);
         if (!member) return send(response, 404, { message: 'Unknown Member' });
+        if (!botCanGive(fake, guild, role)) return send(response, 403, MISSING_PERMISSIONS);
         if (method === 'PUT') member.add(role);
         else if (method === 'DELETE') member.delete(role);
         return send(response, 204);
@@ -302,6 +354,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     githubAccount: { id: '583231', name: 'octocat' },
     botGuild: { id: '290926798626357250', name: 'Guild 290926798626357250' },
     members: new Map(),
+    botRoles: new Map(),
     roles: new Map(),
     invitations: new Map(),
     collaborators: new Map(),

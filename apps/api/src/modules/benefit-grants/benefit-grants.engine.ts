@@ -299,6 +299,27 @@ async function localRevoke(ctx: Context, benefit: BenefitRow, grant: BenefitGran
   }
 }
 
+/**
+ * Whether the grant delivered another Discord role (or server) or another GitHub repository than the
+ * benefit now names: what it holds must then be taken back before the new one is given. A permission
+ * change alone is not: inviting again with the new permission replaces it.
+ */
+function remoteTargetChanged(benefit: BenefitRow, grant: BenefitGrantRow): boolean {
+  const held = (grant.properties ?? {}) as Props;
+  if (benefit.type === 'discord') {
+    const p = benefit.properties as StoredProperties['discord'];
+    return typeof held.guild_id === 'string' && (held.guild_id !== p.guild_id || held.role_id !== p.role_id);
+  }
+  if (benefit.type === 'github_repository') {
+    const p = benefit.properties as StoredProperties['github_repository'];
+    return (
+      typeof held.repository_owner === 'string' &&
+      (held.repository_owner !== p.repository_owner || held.repository_name !== p.repository_name)
+    );
+  }
+  return false;
+}
+
 /** Whether a change of a benefit's properties must reach its grants (the reference's `requires_update`). */
 export function requiresUpdate(type: string, previous: unknown, next: unknown): boolean {
   const a = (previous ?? {}) as Props;
@@ -466,15 +487,19 @@ export async function runUpdate(
   if (!prepared) return;
   const { benefit, grant } = prepared;
 
-  if (revokeAccountId && revokeAccountId !== (grant.properties as Props | null)?.account_id) {
+  // What the grant gave and no longer should is taken back first: everything the previous account got
+  // when the customer moved the grant, or the old role or repository when the seller changed the benefit
+  // (the reference's `benefit.updated`). A refusal is logged and the update goes on; a transient failure retries.
+  const moved = revokeAccountId && revokeAccountId !== (grant.properties as Props | null)?.account_id;
+  if (moved || remoteTargetChanged(benefit, grant)) {
     try {
-      await remoteRevoke(ctx, fetchFn, benefit, grant, revokeAccountId);
+      await remoteRevoke(ctx, fetchFn, benefit, grant, moved ? revokeAccountId : undefined);
     } catch (error) {
       if (error instanceof BenefitRetriableError) {
         await recordFailure(run, grant.id, error);
         throw error;
       }
-      ctx.log.warn({ err: error, grant: grant.id }, 'the previous account could not be revoked');
+      ctx.log.warn({ err: error, grant: grant.id }, 'what the grant gave before could not be taken back');
     }
   }
 

@@ -69,6 +69,25 @@ export interface DiscordGrantInput {
   accessToken: string | undefined;
 }
 
+/**
+ * Discord's 403 with code 50013 (Missing Permissions) on a role: the role is above the bot's highest
+ * role (or the bot lost Manage Roles). Only the seller can fix it, so it is recorded with what to do and
+ * never retried on its own; the seller's role check at save time makes it rare.
+ */
+export const DISCORD_ROLE_REFUSED =
+  "Discord refused to give the role (Missing Permissions): the bot's role must be above the benefit's role. " +
+  "The seller can move the bot's role up in the Discord server's settings (Roles), then retry the grant.";
+
+async function discordRoleCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BenefitRemoteError && /answered 403: .*"code":\s*50013/.test(error.message))
+      throw new BenefitRemoteError(DISCORD_ROLE_REFUSED);
+    throw error;
+  }
+}
+
 export async function discordGrant(fetchFn: Fetch, input: DiscordGrantInput) {
   if (!input.botToken)
     throw new BenefitActionRequiredError('Discord is not configured on this server: set DISCORD_BOT_TOKEN.');
@@ -76,15 +95,19 @@ export async function discordGrant(fetchFn: Fetch, input: DiscordGrantInput) {
     throw new BenefitActionRequiredError('The customer needs to connect their Discord account');
   const headers = { authorization: `Bot ${input.botToken}`, 'content-type': 'application/json' };
   const member = `${input.api ?? DISCORD_API}/guilds/${input.guildId}/members/${input.accountId}`;
-  const added = await send(
-    fetchFn,
-    member,
-    { method: 'PUT', headers, body: JSON.stringify({ access_token: input.accessToken, roles: [input.roleId] }) },
-    'Discord',
+  const added = await discordRoleCall(() =>
+    send(
+      fetchFn,
+      member,
+      { method: 'PUT', headers, body: JSON.stringify({ access_token: input.accessToken, roles: [input.roleId] }) },
+      'Discord',
+    ),
   );
   // 201: added with the role. Otherwise already a member: give the role.
   if (added.status !== 201) {
-    await send(fetchFn, `${member}/roles/${input.roleId}`, { method: 'PUT', headers }, 'Discord');
+    await discordRoleCall(() =>
+      send(fetchFn, `${member}/roles/${input.roleId}`, { method: 'PUT', headers }, 'Discord'),
+    );
   }
   return { account_id: input.accountId, guild_id: input.guildId, role_id: input.roleId };
 }

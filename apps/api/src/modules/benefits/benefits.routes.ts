@@ -44,7 +44,10 @@ export const benefitRoutes = [
     summary: 'Create a benefit',
     tags,
     auth: { subjects, scopes: write('benefits') },
+    // A Discord benefit's role is checked with Discord before the benefit's transaction opens.
+    transaction: false,
     body: BenefitCreate,
+    errors: ['BadRequest'],
     status: 201,
     response: Benefit,
     handler: async (ctx, { body }) => serializeBenefit(await createBenefit(ctx, body)),
@@ -70,8 +73,10 @@ export const benefitRoutes = [
     tags,
     auth: { subjects, scopes: write('benefits') },
     params: IdParams,
+    // A Discord benefit's new role is checked with Discord before the benefit's transaction opens.
+    transaction: false,
     body: BenefitUpdate,
-    errors: ['ResourceNotFound'],
+    errors: ['ResourceNotFound', 'BadRequest'],
     status: 200,
     response: Benefit,
     handler: async (ctx, { params, body }) => serializeBenefit(await updateBenefit(ctx, params.id, body)),

@@ -1,7 +1,15 @@
 import { revokeBenefitGrantsJob } from '../benefit-grants/benefit-grants.jobs.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
-import { IssueCollector, NotPermitted, ResourceNotFound, validationError } from '../../platform/http/errors.js';
+import {
+  BadRequest,
+  IssueCollector,
+  NotPermitted,
+  ResourceNotFound,
+  validationError,
+} from '../../platform/http/errors.js';
+import { runIn } from '../../platform/jobs/queue.js';
+import { discordGuild, ProviderError } from '../integrations/integrations.providers.js';
 import { pageOf } from '../../platform/http/query.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { enqueueGrantUpdates } from '../benefit-grants/benefit-grants.service.js';
@@ -91,13 +99,44 @@ async function resolveProperties(
   }
 }
 
+/**
+ * Whether the Discord bot can give a benefit's role, asked of Discord before any transaction is open:
+ * null when it can (or when this server has no bot to ask with), else the 422 message at
+ * `properties.role_id`. Discord gives a bot only roles below its own highest role, never managed roles.
+ */
+async function discordRoleIssue(ctx: Context, guildId: string | null, roleId: string): Promise<string | null> {
+  if (!guildId || !ctx.config.discordBotToken) return null;
+  const guild = await discordGuild(fetch, ctx.config, guildId).catch((error: unknown) => {
+    if (error instanceof ProviderError) throw new BadRequest(error.message);
+    throw error;
+  });
+  const role = guild.roles.find((candidate) => candidate.id === roleId);
+  if (!role) return 'This role does not exist on the Discord server, or it cannot be given.';
+  if (role.manageable) return null;
+  if (role.is_bot) return "This is the bot's own role: it cannot be given.";
+  return `The bot cannot give the role "${role.name}": in the Discord server's settings (Roles), move the bot's role above it.`;
+}
+
 function usageBasedBillingEnabled(organization: OrganizationRow): boolean {
   return Boolean(
     (organization.feature_settings as { usage_based_billing_enabled?: boolean } | null)?.usage_based_billing_enabled,
   );
 }
 
+/** Runs with no transaction open (the route's `transaction: false`): Discord is asked about the role first. */
 export async function createBenefit(ctx: Context, input: BenefitCreateInput): Promise<BenefitRow> {
+  const roleIssue =
+    input.type === 'discord'
+      ? await discordRoleIssue(
+          ctx,
+          verifyGuildToken(ctx.config.secret, input.properties.guild_token, ctx.clock.now()),
+          input.properties.role_id,
+        )
+      : null;
+  return (ctx.transactions ?? runIn(ctx)).transaction((tx) => insertNewBenefit(tx, input, roleIssue));
+}
+
+async function insertNewBenefit(ctx: Context, input: BenefitCreateInput, roleIssue: string | null) {
   const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
   const issues = new IssueCollector();
   // As the reference did at the pinned version: meter credits need usage-based billing switched on.
@@ -105,6 +144,7 @@ export async function createBenefit(ctx: Context, input: BenefitCreateInput): Pr
     issues.add(['body', 'type'], 'Usage based billing is not enabled on your organization.');
   }
   const properties = await resolveProperties(ctx, organization.id, input as AnyCreateProperties, issues);
+  if (roleIssue) issues.add([...PROPERTIES, 'role_id'], roleIssue);
   issues.throwIfAny();
 
   const row = await insertBenefit(ctx.db, {
@@ -139,9 +179,35 @@ export async function listBenefits(ctx: Context, params: BenefitListParams) {
 
 /**
  * `type` must be the stored type; `description` and `metadata` change when sent; `properties`, when
- * sent, are validated again and replace the stored ones whole.
+ * sent, are validated again and replace the stored ones whole. Runs with no transaction open: a
+ * Discord benefit's new role (or server) is checked with Discord first.
  */
 export async function updateBenefit(ctx: Context, id: string, input: BenefitUpdateInput): Promise<BenefitRow> {
+  let roleIssue: string | null = null;
+  let checked: StoredProperties['discord'] | null = null;
+  if (input.type === 'discord' && input.properties != null) {
+    const seen = await findVisibleBenefit(ctx.db, ctx.subject, id);
+    const stored = seen?.type === 'discord' ? (seen.properties as StoredProperties['discord']) : undefined;
+    const { guild_token, role_id } = input.properties as CreateProperties<'discord'>;
+    const guildId =
+      stored && stored.guild_token === guild_token
+        ? stored.guild_id
+        : verifyGuildToken(ctx.config.secret, guild_token, ctx.clock.now());
+    if (guildId && (guildId !== stored?.guild_id || role_id !== stored.role_id)) {
+      roleIssue = await discordRoleIssue(ctx, guildId, role_id);
+      checked = { guild_id: guildId, role_id, guild_token };
+    }
+  }
+  return (ctx.transactions ?? runIn(ctx)).transaction((tx) => applyBenefitUpdate(tx, id, input, roleIssue, checked));
+}
+
+async function applyBenefitUpdate(
+  ctx: Context,
+  id: string,
+  input: BenefitUpdateInput,
+  roleIssue: string | null,
+  checked: StoredProperties['discord'] | null,
+): Promise<BenefitRow> {
   const current = await lockVisibleBenefit(ctx.db, ctx.subject, id);
   if (!current) throw new ResourceNotFound();
   if (input.type !== current.type) throw validationError(['body', 'type'], 'Benefit type cannot be changed.');
@@ -158,6 +224,16 @@ export async function updateBenefit(ctx: Context, id: string, input: BenefitUpda
       issues,
       current.properties,
     );
+    if (roleIssue) issues.add([...PROPERTIES, 'role_id'], roleIssue);
+    if (current.type === 'discord' && ctx.config.discordBotToken) {
+      const before = current.properties as StoredProperties['discord'];
+      const saving = changes.properties as StoredProperties['discord'];
+      const changed = saving.guild_id !== before.guild_id || saving.role_id !== before.role_id;
+      const asChecked = checked?.guild_id === saving.guild_id && checked.role_id === saving.role_id;
+      // The benefit changed between Discord's answer and this transaction: what would be saved was never checked.
+      if (changed && saving.guild_id && !asChecked)
+        throw new BadRequest('The benefit changed meanwhile. Please try again.');
+    }
   }
   issues.throwIfAny();
 

@@ -182,6 +182,11 @@ export interface DiscordRole {
   color: number;
   /** The bot's own role: benefit roles must sit below it for the bot to give them. */
   is_bot: boolean;
+  /**
+   * Whether the bot can give it: Discord lets a bot manage only roles below its highest role (else 403,
+   * code 50013 Missing Permissions), never managed roles or `@everyone`.
+   */
+  manageable: boolean;
 }
 
 export async function discordGuild(
@@ -205,18 +210,31 @@ export async function discordGuild(
     managed?: boolean;
     tags?: { bot_id?: string };
   }[];
+  // The bot's member (its user id is the application's): the roles it holds beyond its own managed one.
+  // Unreadable, its managed role alone counts (a role the bot could give may then be shown as not).
+  const isBotRole = (role: { tags?: { bot_id?: string } }) =>
+    role.tags?.bot_id !== undefined && role.tags.bot_id === config.discordClientId;
+  const botMember = await call(
+    fetchFn,
+    'Discord',
+    `${api}/guilds/${encodeURIComponent(guildId)}/members/${encodeURIComponent(config.discordClientId ?? '')}`,
+    { headers },
+  );
+  const held = new Set(botMember.ok ? (((await botMember.json()) as { roles?: string[] }).roles ?? []) : []);
+  const highest = Math.max(-1, ...roleList.filter((r) => isBotRole(r) || held.has(r.id)).map((r) => r.position));
   return {
     id: guildBody.id,
     name: guildBody.name,
     roles: roleList
       // @everyone (the guild's own id) cannot be given; other bots' and integrations' roles neither.
-      .filter((role) => role.id !== guildId && (!role.managed || role.tags?.bot_id === config.discordClientId))
+      .filter((role) => role.id !== guildId && (!role.managed || isBotRole(role)))
       .map((role) => ({
         id: role.id,
         name: role.name,
         position: role.position,
         color: role.color ?? 0,
-        is_bot: role.tags?.bot_id !== undefined && role.tags.bot_id === config.discordClientId,
+        is_bot: isBotRole(role),
+        manageable: !role.managed && role.position < highest,
       }))
       .sort((a, b) => b.position - a.position),
   };

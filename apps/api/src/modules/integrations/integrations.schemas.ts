@@ -33,6 +33,11 @@ export const DiscordGuildRole = z
     position: z.int(),
     color: z.int(),
     is_bot: z.boolean().meta({ description: "The bot's own role: a benefit's role must be below it." }),
+    manageable: z.boolean().meta({
+      description:
+        "Whether the bot can give the role: below the bot's highest role and not managed by an integration. " +
+        'A benefit accepts only such a role.',
+    }),
   })
   .meta({ id: 'DiscordGuildRole' });
 
