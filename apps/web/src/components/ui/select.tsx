@@ -4,6 +4,8 @@ import { cn } from '../../lib/cn';
 export interface SelectOption {
   value: string;
   label: string;
+  /** Shown, not choosable (the label should say why). */
+  disabled?: boolean;
 }
 
 export interface SelectProps {
@@ -51,7 +53,8 @@ export function Select({ value, onValueChange, options, placeholder, className, 
               <SelectPrimitive.Item
                 key={option.value}
                 value={option.value}
-                className="cursor-default rounded px-2 py-1.5 text-sm text-slate-900 outline-none select-none data-[highlighted]:bg-blue-50 data-[highlighted]:text-blue-900 data-[state=checked]:font-semibold"
+                disabled={option.disabled}
+                className="cursor-default rounded px-2 py-1.5 text-sm text-slate-900 outline-none select-none data-[disabled]:text-slate-600 data-[highlighted]:bg-blue-50 data-[highlighted]:text-blue-900 data-[state=checked]:font-semibold"
               >
                 <SelectPrimitive.ItemText>{option.label}</SelectPrimitive.ItemText>
               </SelectPrimitive.Item>

@@ -24,6 +24,8 @@ export interface DiscordRole {
   position: number;
   color: number;
   is_bot: boolean;
+  /** Whether the bot can give it (below the bot's highest role, not managed); only these can be saved. */
+  manageable: boolean;
 }
 
 export interface DiscordGuild {

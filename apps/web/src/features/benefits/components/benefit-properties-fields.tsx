@@ -211,17 +211,34 @@ function DiscordFields({ values, set, errorFor, organizationId }: BenefitPropert
       </div>
     );
   const roles = (guild.data?.roles ?? []).filter((role) => !role.is_bot);
+  // Discord lets the bot give only roles below its own highest role: the others are shown, not choosable.
+  const botRole = guild.data?.roles.find((role) => role.is_bot);
+  const blocked = roles.filter((role) => !role.manageable);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <Field label="Discord server" hint="The server the bot was added to.">
         <Input value={guild.data?.name ?? values.guildId} readOnly />
       </Field>
       {roles.length > 0 ? (
-        <Field label="Role" hint="The role customers receive on the server." error={errorFor('properties.role_id')}>
+        <Field
+          label="Role"
+          hint={
+            blocked.length > 0
+              ? `The role customers receive on the server. The bot can give only roles below its own role${
+                  botRole ? ` (${botRole.name})` : ''
+                }: to offer ${blocked.map((role) => role.name).join(', ')}, move the bot's role above it in the server's settings (Roles).`
+              : 'The role customers receive on the server.'
+          }
+          error={errorFor('properties.role_id')}
+        >
           <Select
             value={values.roleId}
             placeholder="Choose a role"
-            options={roles.map((role) => ({ value: role.id, label: role.name }))}
+            options={roles.map((role) => ({
+              value: role.id,
+              label: role.manageable ? role.name : `${role.name} (above the bot's role)`,
+              disabled: !role.manageable,
+            }))}
             onValueChange={(roleId) => set({ roleId })}
           />
         </Field>
