@@ -47,6 +47,35 @@ export interface Scenario {
 
 export const bearer = (ctx: BenchContext): Record<string, string> => ({ authorization: `Bearer ${ctx.token}` });
 
+/** A 1×1 PNG: product media the files API accepts. */
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Uploads one product image through the files API (create, PUT its one part, complete); answers its id. */
+async function uploadProductMedia(ctx: BenchContext, name: string): Promise<string> {
+  const file = (await ctx.request('POST', '/v1/files/', {
+    name,
+    mime_type: 'image/png',
+    size: PIXEL_PNG.length,
+    service: 'product_media',
+    upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: PIXEL_PNG.length }] },
+  })) as {
+    id: string;
+    upload: { id: string; path: string; parts: { number: number; url: string; headers: Record<string, string> }[] };
+  };
+  const part = file.upload.parts[0]!;
+  const put = await fetch(part.url, { method: 'PUT', headers: part.headers, body: PIXEL_PNG });
+  if (!put.ok) throw new Error(`PUT part of ${name}: ${put.status} ${await put.text()}`);
+  await ctx.request('POST', `/v1/files/${file.id}/uploaded`, {
+    id: file.upload.id,
+    path: file.upload.path,
+    parts: [{ number: 1, checksum_etag: put.headers.get('etag'), checksum_sha256_base64: null }],
+  });
+  return file.id;
+}
+
 /**
  * Measured first, in the same run: every scenario's requests/s is reported as a ratio of these.
  * `constant` is the HTTP stack alone; `select1` adds one database round trip through the pool.
@@ -78,13 +107,45 @@ export const scenarios: Scenario[] = [
     body: (_ctx, seq) => ({ name: `Bench ${seq}` }),
   },
   {
+    // A page of 10 full products: each with a price, two benefits and an image.
+    name: 'products.list',
+    method: 'GET',
+    path: (ctx) => `/v1/products/?limit=10&organization_id=${ctx.organizationId}`,
+    headers: bearer,
+    setup: async (ctx) => {
+      const benefits = [];
+      for (const description of ['Bench license', 'Bench notes']) {
+        const benefit = (await ctx.request('POST', '/v1/benefits/', {
+          type: 'custom',
+          description,
+          properties: { note: 'Thanks for buying.' },
+        })) as { id: string };
+        benefits.push(benefit.id);
+      }
+      for (let i = 1; i <= 10; i++) {
+        const media = await uploadProductMedia(ctx, `bench-${i}.png`);
+        const product = (await ctx.request('POST', '/v1/products/', {
+          name: `Bench product ${i}`,
+          description: 'A product of the products.list scenario.',
+          recurring_interval: 'month',
+          prices: [{ amount_type: 'fixed', price_amount: 1000 + i, price_currency: 'usd' }],
+          medias: [media],
+        })) as { id: string };
+        await ctx.request('POST', `/v1/products/${product.id}/benefits`, { benefits });
+      }
+      return {};
+    },
+  },
+  {
     name: 'webhooks.endpoints.list',
     method: 'GET',
     path: () => '/v1/webhooks/endpoints?limit=10',
     headers: bearer,
     setup: async (ctx) => {
       const endpoint = (await ctx.request('POST', '/v1/webhooks/endpoints', {
-        url: 'http://127.0.0.1:9/bench',
+        // Never called (no event type). Production mode takes https only, and loopback only because the
+        // bench allows it (WEBHOOK_ALLOWED_NETWORKS).
+        url: 'https://127.0.0.1:9/bench',
         format: 'raw',
         secret: 'whsec_bench',
         events: [],
