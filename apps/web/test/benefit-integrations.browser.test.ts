@@ -1,6 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRANTABLE_SCOPES } from '../../api/src/platform/auth/scopes.js';
 import { systemClock } from '../../api/src/platform/clock.js';
+import { purchaseFactory, waitForGrant } from '../../api/test/factories/benefit-grants.js';
+import { tokenFactory } from '../../api/test/factories/organizations.js';
 import { startTestServer, type TestServer } from '../../api/test/harness.js';
 import { startFakeProviders, type FakeProviders } from '../../api/test/support/fake-discord-github.js';
 import {
@@ -152,5 +155,34 @@ describe.skipIf(!hasChromium)("the seller's Discord and GitHub benefit forms", (
       repository_name: 'private-repo',
       permission: 'maintain',
     });
+  }, 120_000);
+
+  it("shows the seller a Discord benefit's customers still waiting for access, with the reason", async () => {
+    const organization = await server.runtime.database.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('slug', '=', SLUG)
+      .executeTakeFirstOrThrow();
+    const token = await tokenFactory(server, organization.id, GRANTABLE_SCOPES);
+    const benefit = await server.runtime.database.db
+      .selectFrom('benefits')
+      .select('id')
+      .where('organization_id', '=', organization.id)
+      .where('type', '=', 'discord')
+      .executeTakeFirstOrThrow();
+    const purchase = await purchaseFactory(server, { organization, token }, [benefit.id], {
+      email: 'waiting@example.com',
+    });
+    await waitForGrant(server, purchase.customerId, benefit.id, (grant) => grant.error !== null);
+
+    await page.getByRole('button', { name: 'Edit Moderators' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Moderators' });
+    const waiting = dialog.getByRole('region', { name: 'Customers waiting for access (1)' });
+    await waiting.waitFor();
+    expect(await waiting.textContent()).toContain(
+      'waiting@example.com: The customer needs to connect their Discord account',
+    );
+    await expectNoSeriousA11yViolations(page, 'benefit-discord-waiting');
+    await screenshot(page, 'benefit-discord-waiting');
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { fieldError } from '../../../lib/api-error';
 import { useCreateBenefit } from '../api/create-benefit';
 import { useUpdateBenefit } from '../api/update-benefit';
 import { BenefitPropertiesFields } from './benefit-properties-fields';
+import { FailedGrants } from './failed-grants';
 import { BENEFIT_TYPE_OPTIONS, BENEFIT_TYPES } from './benefit-types';
 import {
   benefitCreateBody,
@@ -128,6 +129,9 @@ export function BenefitFormDialog({
             organizationId={organizationId}
             meterOptions={meterOptions}
           />
+          {benefit && (benefit.type === 'discord' || benefit.type === 'github_repository') && (
+            <FailedGrants benefitId={benefit.id} />
+          )}
           <DialogActions>
             <Button variant="secondary" onClick={() => setOpen(false)}>
               {submittable ? 'Cancel' : 'Close'}
