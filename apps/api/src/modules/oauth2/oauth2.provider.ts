@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { generateKeyPairSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config.js';
-import { errors, Provider } from './oidc-provider.js';
+import { loadOidcProvider, type Provider } from './oidc-provider.js';
 import { GRANTABLE_SCOPES } from '../../platform/auth/scopes.js';
 import { generateToken, hashToken, TOKEN_PREFIX } from '../../platform/auth/tokens.js';
 import type { Db } from '../../platform/db/database.js';
@@ -150,8 +150,9 @@ async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayl
 export const RETIRED_KEY_PUBLISHED_MS = 7 * 86_400_000;
 
 /**
- * The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key`. Every server
- * picks a rotation up while running (createOAuth2Server checks the keys' version).
+ * The signing keys: generated at the first OAuth2 request ever served, rotated by
+ * `tessera oauth2 rotate-key`. Every server picks a rotation up while running (createOAuth2Server
+ * checks the keys' version).
  */
 export async function loadSigningKeys(db: Db, now = new Date()): Promise<object[]> {
   let keys = await listSigningKeys(db);
@@ -249,30 +250,32 @@ export async function createOAuth2Server(
     const now = new Date();
     const keys = await loadSigningKeys(db, now);
     const version = await signingKeysVersion(db, now);
-    const provider = buildProvider(db, config, keys);
+    const provider = await buildProvider(db, config, keys);
     onBuilt(provider);
     return { provider, version };
   };
-  let built = await build();
-  let checkedAt = Date.now();
-  let checking: Promise<void> | undefined;
-  const check = async () => {
-    const version = await signingKeysVersion(db, new Date());
-    if (version !== built.version) built = await build();
+  // Built at the first OAuth2 request, not at start: loading oidc-provider costs start-up time that a
+  // server whose OAuth2 endpoints nobody calls should not pay.
+  let built: { provider: Provider; version: string } | undefined;
+  let checkedAt = 0;
+  let refreshing: Promise<void> | undefined;
+  const refresh = async () => {
+    if (!built || (await signingKeysVersion(db, new Date())) !== built.version) built = await build();
     checkedAt = Date.now();
   };
   return {
     async current() {
-      if (Date.now() - checkedAt >= KEY_CHECK_INTERVAL_MS) {
-        checking ??= check().finally(() => (checking = undefined));
-        await checking;
+      if (!built || Date.now() - checkedAt >= KEY_CHECK_INTERVAL_MS) {
+        refreshing ??= refresh().finally(() => (refreshing = undefined));
+        await refreshing;
       }
-      return built.provider;
+      return built!.provider;
     },
   };
 }
 
-function buildProvider(db: Db, config: Config, keys: object[]): Provider {
+async function buildProvider(db: Db, config: Config, keys: object[]): Promise<Provider> {
+  const { default: OidcProvider, errors } = await loadOidcProvider();
   const configuration: Configuration = {
     adapter: storeAdapter(db, config.secret) as unknown as Configuration['adapter'],
     jwks: { keys: keys as never },
@@ -358,7 +361,7 @@ function buildProvider(db: Db, config: Config, keys: object[]): Provider {
       ctx.body = out;
     },
   };
-  const provider = new Provider(config.baseUrl, configuration);
+  const provider = new OidcProvider(config.baseUrl, configuration);
   provider.proxy = config.trustProxy === true;
 
   // The library has no option for opaque token values; its models generate them in generateTokenId.

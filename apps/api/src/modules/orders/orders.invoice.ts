@@ -13,7 +13,6 @@ import {
   NotPaidOrder,
 } from './orders.errors.js';
 import { invoiceDocumentOf, type InvoiceAddress, type InvoiceInput } from './orders.invoice-document.js';
-import { renderInvoicePdf } from './orders.invoice-pdf.js';
 import {
   findCustomersByIds,
   findInvoiceSeller,
@@ -115,6 +114,8 @@ export async function generateInvoice(ctx: Context, orderId: string, run: JobRun
 
   const key = invoiceStorageKey(snapshot.order);
   const document = invoiceDocumentOf(snapshot.input);
+  // pdfkit (with its fonts) is loaded by the first invoice rendered, not at every start.
+  const { renderInvoicePdf } = await import('./orders.invoice-pdf.js');
   await objectStorage(ctx.config).put(key, renderInvoicePdf(document, { createdAt: snapshot.order.created_at }), {
     contentType: 'application/pdf',
   });

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One message as the sender hands it to a transport. */
 export interface OutgoingMessage {
@@ -34,13 +34,23 @@ export const outboxTransport: MailTransport = {
   close() {},
 };
 
-/** SMTP through nodemailer (`SMTP_URL`, e.g. smtps://user:password@smtp.example.com:465). */
+/**
+ * SMTP through nodemailer (`SMTP_URL`, e.g. smtps://user:password@smtp.example.com:465), loaded at the
+ * first message rather than at every start.
+ */
 export function smtpTransport(url: string, messageIdDomain: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  let transporter: Promise<Transporter> | undefined;
+  let opened: Transporter | undefined;
+  const open = () =>
+    (transporter ??= import('nodemailer').then(
+      ({ default: nodemailer }) => (opened = nodemailer.createTransport(url)),
+    ));
   return {
     name: 'smtp',
     async send(message) {
-      await transporter.sendMail({
+      await (
+        await open()
+      ).sendMail({
         messageId: `<${message.id}@${messageIdDomain}>`,
         from: message.from,
         to: message.to,
@@ -50,7 +60,7 @@ export function smtpTransport(url: string, messageIdDomain: string): MailTranspo
       });
     },
     close() {
-      transporter.close();
+      opened?.close();
     },
   };
 }

@@ -35,6 +35,7 @@ import {
   type UploadPartSpec,
 } from './storage.js';
 import { contentDisposition } from './content-disposition.js';
+import { s3PublicUrl } from './s3-lazy.js';
 
 export interface S3StorageOptions {
   /** Unset: AWS's own endpoint for the region. MinIO, R2, Ceph: their URL. */
@@ -131,14 +132,7 @@ export class S3Storage implements ObjectStorage {
   }
 
   publicUrl(key: string): string {
-    const bucket = this.bucketOf(key);
-    const path = key.split('/').map(encodeURIComponent).join('/');
-    if (this.options.endpoint) {
-      const endpoint = new URL(this.options.endpoint);
-      if (this.options.forcePathStyle) return `${endpoint.origin}/${bucket}/${path}`;
-      return `${endpoint.protocol}//${bucket}.${endpoint.host}/${path}`;
-    }
-    return `https://${bucket}.s3.${this.options.region}.amazonaws.com/${path}`;
+    return s3PublicUrl(this.options, key);
   }
 
   async createMultipartUpload(key: string, options: MultipartCreateOptions): Promise<{ uploadId: string }> {
