@@ -9,9 +9,7 @@
  *  3. reads `GET /v1/metrics/` one at a time, BENCH_METRICS_READS times per case after a warm-up: a year
  *     by day in UTC and in Europe/Paris, a year by day for one product, a year by month; and the
  *     `/__bench/select1` baseline (one database round trip through the same server) in the same run.
- * Prints a table and writes bench/results/metrics.json. BENCH_METRICS_KEEP=1 leaves the database;
- * BENCH_METRICS_DATABASE=<its name> reads a database left that way instead of loading a new world (the
- * server migrates it first, so a new migration's backfill is measured too; a new token is created).
+ * Prints a table and writes bench/results/metrics.json. BENCH_METRICS_KEEP=1 leaves the database.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +19,6 @@ import pg from 'pg';
 import {
   createServerDatabase,
   ensureBuilt,
-  type ServerDatabase,
   freePort,
   ROOT,
   runCli,
@@ -37,8 +34,6 @@ const CHECKOUTS = Number(process.env.BENCH_METRICS_CHECKOUTS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_METRICS_CUSTOMERS ?? 100_000);
 const READS = Number(process.env.BENCH_METRICS_READS ?? 100);
 const WARMUP = 3;
-/** A database kept by an earlier run (BENCH_METRICS_KEEP=1): read, not loaded again. */
-const REUSE = process.env.BENCH_METRICS_DATABASE;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -131,32 +126,12 @@ function loadStatements(org: string): string[] {
   ];
 }
 
-/** The database `name` on the server of `adminUrl`, kept by an earlier run; never dropped. */
-function reuseDatabase(adminUrl: string, name: string): ServerDatabase {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: async () => undefined };
-}
-
-/** The kept world's organization, with a new token (the secret of the earlier run is gone). */
-async function reuseOrganization(client: pg.Client, env: NodeJS.ProcessEnv) {
-  const found = await client.query<{ id: string; slug: string }>(
-    `SELECT id, slug FROM organizations WHERE slug LIKE 'metrics-%' ORDER BY created_at LIMIT 1`,
-  );
-  const organization = found.rows[0];
-  if (!organization) throw new Error(`no bench organization in ${REUSE!}`);
-  const token = JSON.parse(
-    (await runCli(['token', 'create', '--org', organization.slug, '--json'], env)).trim().split('\n').pop()!,
-  ) as { access_token: string };
-  return { organization: { id: organization.id }, access_token: token.access_token };
-}
-
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('bench:metrics measures PostgreSQL: set DATABASE_URL=postgres://…');
   if (process.env.BENCH_NO_BUILD !== '1') await ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-metrics-'));
-  const database = REUSE ? reuseDatabase(adminUrl, REUSE) : await createServerDatabase(adminUrl);
+  const database = await createServerDatabase(adminUrl);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -172,7 +147,6 @@ async function main(): Promise<void> {
     RATE_LIMIT_API_PER_MINUTE: '100000000',
     RATE_LIMIT_SCALE: '100000',
   };
-  let started = performance.now();
   const server: RunningServer = startServer(env, port);
   const client = new pg.Client({ connectionString: database.url });
   const results: Record<string, unknown> = {
@@ -184,32 +158,33 @@ async function main(): Promise<void> {
     reads: READS,
   };
   try {
-    started = performance.now();
-    await waitReady(server, 1_800_000);
-    results.start_s = ms((performance.now() - started) / 1000);
+    await waitReady(server, 180_000);
     await client.connect();
-    const created = REUSE
-      ? await reuseOrganization(client, env)
-      : (JSON.parse(
-          (
-            await runCli(
-              ['org', 'create', '--name', 'Metrics', '--slug', `metrics-${randomBytes(3).toString('hex')}`, '--json'],
-              env,
-            )
-          )
-            .trim()
-            .split('\n')
-            .pop()!,
-        ) as { organization: { id: string }; access_token: string });
+    const created = JSON.parse(
+      (
+        await runCli(
+          ['org', 'create', '--name', 'Metrics', '--slug', `metrics-${randomBytes(3).toString('hex')}`, '--json'],
+          env,
+        )
+      )
+        .trim()
+        .split('\n')
+        .pop()!,
+    ) as { organization: { id: string }; access_token: string };
     const org = created.organization.id;
 
-    started = performance.now();
-    for (const statement of REUSE ? [] : loadStatements(org)) await client.query(statement);
+    let started = performance.now();
+    for (const statement of loadStatements(org)) await client.query(statement);
     results.load_s = ms((performance.now() - started) / 1000);
     started = performance.now();
-    for (const table of REUSE
-      ? []
-      : ['products', 'customers', 'subscriptions', 'subscription_amount_changes', 'orders', 'checkouts']) {
+    for (const table of [
+      'products',
+      'customers',
+      'subscriptions',
+      'subscription_amount_changes',
+      'orders',
+      'checkouts',
+    ]) {
       await client.query(`VACUUM ANALYZE ${table}`);
     }
     results.vacuum_s = ms((performance.now() - started) / 1000);

@@ -1,12 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimeInterval } from '../src/modules/metrics/metrics.periods.js';
-import {
-  aggregateMetrics,
-  rollupsAnswer,
-  type MetricsRow,
-  type MetricsScope,
-} from '../src/modules/metrics/metrics.repository.js';
+import { aggregateMetrics, type MetricsRow, type MetricsScope } from '../src/modules/metrics/metrics.repository.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { referenceMetrics } from './support/metrics-reference.js';
@@ -168,18 +163,6 @@ beforeAll(async () => {
               product_price_id, amount, currency, allow_discount_codes, require_billing_address,
               is_business_customer, customer_id)
             VALUES ${sql.join(rows.checkouts)}`.execute(db);
-  // Writes after the inserts, which the rollups follow (migration 0046): orders paid, refunded, moved
-  // to another hour, deleted; checkouts succeeding and changing product.
-  await sql`UPDATE orders SET status = 'paid' WHERE invoice_number IN ('EQ-3', 'EQ-11', 'EQ-19', 'EQ-27')`.execute(db);
-  await sql`UPDATE orders SET status = 'partially_refunded', refunded_amount = net_amount / 2
-            WHERE status = 'paid' AND invoice_number LIKE 'EQ-%5'`.execute(db);
-  await sql`UPDATE orders SET created_at = created_at + interval '61 minutes' WHERE invoice_number LIKE 'EQ-%7'`.execute(
-    db,
-  );
-  await sql`DELETE FROM orders WHERE invoice_number LIKE 'EQ-%9'`.execute(db);
-  await sql`UPDATE checkouts SET status = 'succeeded' WHERE client_secret LIKE 'cs_eq_%3\_%'`.execute(db);
-  await sql`UPDATE checkouts SET product_id = ${products[0]!.id}, product_price_id = ${prices.get(products[0]!.id)!}
-            WHERE client_secret LIKE 'cs_eq_%4\_%'`.execute(db);
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -201,45 +184,29 @@ const RANGES: [TimeInterval, string, string][] = [
   ['year', '2025-01-01', '2026-12-31'],
 ];
 
-/** Both paths of the statement (hourly rollups where they answer, base tables) against the definitions. */
-async function compare(scope: MetricsScope, range: Parameters<typeof aggregateMetrics>[2], label: string) {
-  const db = server.runtime.database.db;
-  const expected = normalized(await referenceMetrics(db, scope, range));
-  expect(normalized(await aggregateMetrics(db, scope, range)), `${label} (rollups)`).toEqual(expected);
-  expect(normalized(await aggregateMetrics(db, scope, range, { rollups: false })), `${label} (rows)`).toEqual(expected);
-  return expected;
-}
-
 describe('aggregateMetrics equals the definitions', () => {
-  it('the rollups answer whole-hour zones without a customer filter, not Asia/Kolkata or a customer', () => {
-    const scope: MetricsScope = { organizationIds: [acme.organization.id] };
-    for (const [interval, startDate, endDate] of RANGES) {
-      for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York']) {
-        expect(rollupsAnswer(scope, { startDate, endDate, interval, timezone })).toBe(true);
-      }
-      expect(rollupsAnswer(scope, { startDate, endDate, interval, timezone: 'Asia/Kolkata' })).toBe(false);
-      const range = { startDate, endDate, interval, timezone: 'UTC' };
-      expect(rollupsAnswer({ ...scope, customerIds: [customers[0]!] }, range)).toBe(false);
-    }
-  });
-
-  for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata']) {
+  for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York']) {
     it(`every interval in ${timezone}`, async () => {
       const scope: MetricsScope = { organizationIds: [acme.organization.id] };
       for (const [interval, startDate, endDate] of RANGES) {
         const range = { startDate, endDate, interval, timezone };
-        const expected = await compare(scope, range, `${interval} ${startDate}..${endDate}`);
+        const db = server.runtime.database.db;
+        const expected = normalized(await referenceMetrics(db, scope, range));
         if (interval === 'day') {
           // The world has trials of every fate inside the range.
           expect(expected.some((row) => Number(row.trial_conversions) > 0)).toBe(true);
           expect(expected.some((row) => Number(row.ended_trials) > Number(row.trial_conversions))).toBe(true);
           expect(expected.some((row) => Number(row.active_trials) > 0)).toBe(true);
         }
+        expect(normalized(await aggregateMetrics(db, scope, range)), `${interval} ${startDate}..${endDate}`).toEqual(
+          expected,
+        );
       }
     });
   }
 
   it('with filters: products, billing type, customers, several organizations', async () => {
+    const db = server.runtime.database.db;
     const range = {
       startDate: '2025-12-28',
       endDate: '2026-04-05',
@@ -257,22 +224,13 @@ describe('aggregateMetrics equals the definitions', () => {
       },
       { organizationIds: [acme.organization.id, other.organization.id] },
       { organizationIds: [other.organization.id] },
-      { organizationIds: [acme.organization.id], productIds: [products[1]!.id], billingTypes: ['one_time'] },
-      { organizationIds: [acme.organization.id], customerIds: customers.slice(4, 6) },
     ];
-    for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York']) {
-      for (const interval of ['day', 'month'] as const) {
-        for (const scope of scopes) {
-          const expected = await compare(
-            scope,
-            { ...range, interval, timezone },
-            `${interval} ${timezone} ${JSON.stringify(scope)}`,
-          );
-          expect(
-            expected.some((row) => Number(row.orders) > 0) || scope.organizationIds[0] === other.organization.id,
-          ).toBe(true);
-        }
-      }
+    for (const scope of scopes) {
+      const expected = normalized(await referenceMetrics(db, scope, range));
+      expect(expected.some((row) => Number(row.orders) > 0) || scope.organizationIds[0] === other.organization.id).toBe(
+        true,
+      );
+      expect(normalized(await aggregateMetrics(db, scope, range)), JSON.stringify(scope)).toEqual(expected);
     }
   });
 });

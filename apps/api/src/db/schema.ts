@@ -19,7 +19,6 @@ import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
 import type { PaymentMethodsTables } from './tables/payment-methods.js';
 import type { RefundsTables } from './tables/refunds.js';
 import type { MeterRollupTables } from './tables/meter-rollups.js';
-import type { MetricsRollupTables } from './tables/metrics-rollups.js';
 import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
 import type { OAuth2Tables } from './tables/oauth2.js';
@@ -52,7 +51,6 @@ export interface DB
     RateLimitTables,
     IdempotencyKeyTables,
     MeterRollupTables,
-    MetricsRollupTables,
     TaxTables,
     FilesTables,
     OAuth2Tables,

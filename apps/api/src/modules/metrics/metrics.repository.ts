@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
-import { periodsOf, type TimeInterval } from './metrics.periods.js';
+import type { TimeInterval } from './metrics.periods.js';
 
 export interface MetricsScope {
   organizationIds: string[];
@@ -41,24 +41,6 @@ export interface MetricsRow {
   ended_trials: string;
 }
 
-/**
- * True when the hourly rollups (migration 0046) give the definitions' numbers exactly: no customer
- * filter (they have no customer), and every period starts and ends on a whole UTC hour, so each period
- * is a union of rollup hours. That holds for every zone whose offsets over the range are whole hours
- * (UTC, Europe/Paris, America/New_York…); a half- or quarter-hour zone (Asia/Kolkata) is answered from
- * the base tables.
- */
-export function rollupsAnswer(
-  scope: MetricsScope,
-  range: { startDate: string; endDate: string; interval: TimeInterval; timezone: string },
-): boolean {
-  if (scope.customerIds?.length) return false;
-  const hour = 3_600_000;
-  return periodsOf(range.startDate, range.endDate, range.interval, range.timezone).every(
-    (period) => period.start.getTime() % hour === 0 && period.end.getTime() % hour === 0,
-  );
-}
-
 /** Revenue statuses: a pending or failed order brought no money. */
 const PAID = sql`('paid', 'refunded', 'partially_refunded')`;
 
@@ -85,10 +67,8 @@ export async function aggregateMetrics(
   db: Executor,
   scope: MetricsScope,
   range: { startDate: string; endDate: string; interval: TimeInterval; timezone: string },
-  options: { rollups?: boolean } = {},
 ): Promise<MetricsRow[]> {
   const { startDate, endDate, interval, timezone } = range;
-  const rollups = (options.rollups ?? true) && rollupsAnswer(scope, range);
   const step = sql.lit(`1 ${interval}`);
   const unit = sql.lit(interval);
   // Local bounds (wall times in the zone) and the same as instants.
@@ -109,23 +89,6 @@ export async function aggregateMetrics(
                    least(g + interval ${step}, ${le}) AT TIME ZONE ${timezone} AS end_at
             FROM generate_series(date_trunc(${unit}, ${ls}), ${le} - interval '1 microsecond', interval ${step}) g`;
   const byProduct = scope.billingTypes?.length === 1;
-  /** The rollups' filters: organization, product, billing type (never a customer: no rollup then). */
-  const rollupFilters = (alias: string) => {
-    const parts: RawBuilder<unknown>[] = [
-      sql`${sql.ref(`${alias}.organization_id`)} IN (${sql.join(scope.organizationIds)})`,
-    ];
-    if (scope.productIds?.length) {
-      parts.push(sql`${sql.ref(`${alias}.product_id`)} IN (${sql.join(scope.productIds)})`);
-    }
-    if (byProduct) {
-      parts.push(
-        scope.billingTypes![0] === 'recurring'
-          ? sql`pr.recurring_interval IS NOT NULL`
-          : sql`pr.recurring_interval IS NULL`,
-      );
-    }
-    return sql.join(parts, sql` AND `);
-  };
   const productJoin = (alias: string) =>
     byProduct ? sql`JOIN products pr ON pr.id = ${sql.ref(`${alias}.product_id`)}` : sql``;
   const filters = (alias: string) => {
@@ -163,19 +126,15 @@ export async function aggregateMetrics(
         AND o.status IN ${PAID}
         AND o.created_at >= ${rs} AND o.created_at < ${re}
     ),
-    order_rows AS (
-      -- The distinct counts and "started in the same period" need the rows; with rollups the plain
-      -- sums come from metrics_order_hours below.
+    order_stats AS (
       SELECT k,
-             ${
-               rollups
-                 ? sql``
-                 : sql`count(*) AS orders, sum(net_amount) AS revenue,
-             sum(net_amount - refunded_amount) AS net_revenue, ceil(avg(net_amount)) AS average_order_value,
-             count(*) FILTER (WHERE subscription_id IS NULL) AS one_time_products,
-             coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NULL), 0) AS one_time_products_revenue,`
-             }
+             count(*) AS orders,
+             sum(net_amount) AS revenue,
+             sum(net_amount - refunded_amount) AS net_revenue,
+             ceil(avg(net_amount)) AS average_order_value,
              count(DISTINCT customer_id) AS ordering_customers,
+             count(*) FILTER (WHERE subscription_id IS NULL) AS one_time_products,
+             coalesce(sum(net_amount) FILTER (WHERE subscription_id IS NULL), 0) AS one_time_products_revenue,
              coalesce(sum(net_amount) FILTER (WHERE same_period), 0) AS new_subscriptions_revenue,
              count(DISTINCT subscription_id) FILTER (WHERE subscription_id IS NOT NULL AND NOT same_period)
                AS renewed_subscriptions,
@@ -184,44 +143,11 @@ export async function aggregateMetrics(
       FROM range_orders
       GROUP BY k
     ),
-    ${
-      rollups
-        ? sql`order_hours AS (
-      SELECT ${periodKey(sql`m.hour`)} AS k,
-             sum(m.orders) AS orders, sum(m.revenue) AS revenue, sum(m.net_revenue) AS net_revenue,
-             ceil(sum(m.revenue)::numeric / nullif(sum(m.orders), 0)) AS average_order_value,
-             sum(m.one_time_orders) AS one_time_products, sum(m.one_time_revenue) AS one_time_products_revenue
-      FROM metrics_order_hours m
-      ${productJoin('m')}
-      WHERE ${rollupFilters('m')} AND m.hour >= ${rs} AND m.hour < ${re}
-      GROUP BY 1
-    ),
-    order_stats AS (
-      SELECT coalesce(h.k, r.k) AS k, coalesce(h.orders, 0) AS orders, coalesce(h.revenue, 0) AS revenue,
-             coalesce(h.net_revenue, 0) AS net_revenue, coalesce(h.average_order_value, 0) AS average_order_value,
-             coalesce(h.one_time_products, 0) AS one_time_products,
-             coalesce(h.one_time_products_revenue, 0) AS one_time_products_revenue,
-             coalesce(r.ordering_customers, 0) AS ordering_customers,
-             coalesce(r.new_subscriptions_revenue, 0) AS new_subscriptions_revenue,
-             coalesce(r.renewed_subscriptions, 0) AS renewed_subscriptions,
-             coalesce(r.renewed_subscriptions_revenue, 0) AS renewed_subscriptions_revenue
-      FROM order_hours h FULL JOIN order_rows r ON r.k = h.k
-    ),`
-        : sql`order_stats AS (SELECT * FROM order_rows),`
-    }
-    revenue_before AS (${
-      rollups
-        ? sql`
-      SELECT coalesce(sum(m.revenue), 0) AS amount
-      FROM metrics_order_hours m
-      ${productJoin('m')}
-      WHERE ${rollupFilters('m')} AND m.hour < ${rs}`
-        : sql`
+    revenue_before AS (
       SELECT coalesce(sum(o.net_amount), 0) AS amount
       FROM orders o
       ${productJoin('o')}
-      WHERE ${filters('o')} AND o.status IN ${PAID} AND o.created_at < ${rs}`
-    }
+      WHERE ${filters('o')} AND o.status IN ${PAID} AND o.created_at < ${rs}
     ),
     first_changes AS (
       SELECT DISTINCT ON (ch.subscription_id) ch.subscription_id,
@@ -322,24 +248,14 @@ export async function aggregateMetrics(
       WHERE at >= ${rs} AND at < ${re}
       GROUP BY 1
     ),
-    checkout_stats AS (${
-      rollups
-        ? sql`
-      SELECT ${periodKey(sql`m.hour`)} AS k,
-             sum(m.checkouts) AS checkouts, sum(m.succeeded_checkouts) AS succeeded_checkouts
-      FROM metrics_checkout_hours m
-      ${productJoin('m')}
-      WHERE ${rollupFilters('m')} AND m.hour >= ${rs} AND m.hour < ${re}
-      GROUP BY 1`
-        : sql`
+    checkout_stats AS (
       SELECT ${periodKey(sql`c.created_at`)} AS k,
              count(*) AS checkouts,
              count(*) FILTER (WHERE c.status = 'succeeded') AS succeeded_checkouts
       FROM checkouts c
       ${productJoin('c')}
       WHERE ${filters('c')} AND c.created_at >= ${rs} AND c.created_at < ${re}
-      GROUP BY 1`
-    }
+      GROUP BY 1
     ),
     running AS (
       SELECT p.k, p.start_at, p.end_at,
