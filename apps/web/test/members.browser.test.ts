@@ -109,6 +109,38 @@ describe.skipIf(!hasChromium)('members in the browser', () => {
     await again.close();
   });
 
+  it('the owner makes the teammate an owner and back; the last owner cannot step down', async () => {
+    await owner.reload();
+    const teammateRole = owner.getByRole('combobox', { name: `Role of ${teammateEmail}` });
+    await teammateRole.click();
+    await owner.getByRole('option', { name: 'Owner' }).click();
+    await owner.getByText(`${teammateEmail} is now owner`).waitFor(SLOW);
+    // As an owner, the teammate now gets the role pickers too.
+    await teammate.reload();
+    await teammate.getByRole('combobox', { name: `Role of owner-${suffix}@example.com` }).waitFor(SLOW);
+    await screenshot(owner, 'members-roles');
+    await expectNoSeriousA11yViolations(owner, 'members page with role pickers');
+
+    await teammateRole.click();
+    await owner.getByRole('option', { name: 'Member' }).click();
+    await owner.getByText(`${teammateEmail} is now member`).waitFor(SLOW);
+    await teammate.reload();
+    await teammate.getByRole('table', { name: 'Members' }).getByText(`owner-${suffix}@example.com`).waitFor(SLOW);
+    await expect(teammate.getByRole('combobox', { name: /^Role of / }).count()).resolves.toBe(0);
+
+    // The owner is the last one: stepping down is refused in words, and the role stays.
+    await owner.getByRole('combobox', { name: `Role of owner-${suffix}@example.com` }).click();
+    await owner.getByRole('option', { name: 'Member' }).click();
+    await owner
+      .getByText('The last owner of an organization cannot be demoted: make another member owner first.')
+      .waitFor(SLOW);
+    await owner.reload();
+    await owner
+      .getByRole('combobox', { name: `Role of owner-${suffix}@example.com` })
+      .getByText('Owner')
+      .waitFor(SLOW);
+  });
+
   it('the owner removes the teammate, whose open dashboard loses the organization at once', async () => {
     await owner.reload();
     const row = owner.getByRole('row').filter({ hasText: teammateEmail });
