@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import type { ManualClock } from '../apps/api/src/platform/clock.js';
 import { runSubscriptionBilling } from '../apps/api/src/modules/subscriptions/subscriptions.renewal.js';
 import { organizationFactory } from '../apps/api/test/factories/organizations.js';
-import { subscriptionFactory } from '../apps/api/test/factories/subscriptions.js';
+import { copySubscriptions, subscriptionFactory } from '../apps/api/test/factories/subscriptions.js';
 import { startTestServer } from '../apps/api/test/harness.js';
 
 const COUNT = Number(process.env.BENCH_RENEWALS ?? 10_000);
@@ -29,35 +29,8 @@ async function main(): Promise<void> {
     const first = await subscriptionFactory(server, organization.id, { price: 1500 });
 
     const seeding = performance.now();
-    await db.transaction().execute(async (tx) => {
-      // One customer, one saved card and one subscription (with its price snapshot) per copy.
-      await sql`
-        CREATE TEMP TABLE bench_copies ON COMMIT DROP AS
-        SELECT n, gen_random_uuid() AS customer_id, gen_random_uuid() AS subscription_id,
-               'pm_bench_' || n AS payment_method_id
-        FROM generate_series(1, ${COUNT - 1}) AS n`.execute(tx);
-      await sql`
-        INSERT INTO customers (id, created_at, organization_id, email, name, metadata)
-        SELECT c.customer_id, s.created_at, s.organization_id, 'bench-' || c.n || '@example.com', 'Bench ' || c.n, '{}'
-        FROM bench_copies c, subscriptions s WHERE s.id = ${first.id}`.execute(tx);
-      await sql`
-        INSERT INTO simulated_payment_methods (id, created_at, customer_id, brand, last4, exp_month, exp_year, outcome)
-        SELECT c.payment_method_id, m.created_at, c.customer_id::text, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
-        FROM bench_copies c, simulated_payment_methods m, subscriptions s
-        WHERE s.id = ${first.id} AND m.id = s.payment_method_id`.execute(tx);
-      await sql`
-        INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
-          recurring_interval, status, current_period_start, current_period_end, anchor_day, started_at,
-          metadata, custom_field_data, payment_method_id)
-        SELECT c.subscription_id, s.created_at, s.organization_id, c.customer_id, s.product_id, s.amount,
-          s.currency, s.recurring_interval, s.status, s.current_period_start, s.current_period_end,
-          s.anchor_day, s.started_at, s.metadata, s.custom_field_data, c.payment_method_id
-        FROM bench_copies c, subscriptions s WHERE s.id = ${first.id}`.execute(tx);
-      await sql`
-        INSERT INTO subscription_prices (subscription_id, product_price_id, position, amount)
-        SELECT c.subscription_id, p.product_price_id, p.position, p.amount
-        FROM bench_copies c, subscription_prices p WHERE p.subscription_id = ${first.id}`.execute(tx);
-    });
+    // One customer, one saved card and one subscription (with its price snapshot) per copy.
+    await copySubscriptions(server, first.id, COUNT - 1);
     await sql`ANALYZE`.execute(db);
     const seededMs = performance.now() - seeding;
 

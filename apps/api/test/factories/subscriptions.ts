@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { SubscriptionWire } from '../../src/modules/subscriptions/subscriptions.serializer.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './checkouts.js';
 import { productFactory } from './products.js';
@@ -56,4 +57,43 @@ export async function subscriptionFactory(
   });
   const { getSubscription } = await import('../../src/modules/subscriptions/subscriptions.service.js');
   return getSubscription(ctx, row.id);
+}
+
+/**
+ * `count` more subscriptions like `subscriptionId` (same product, price snapshot and period), each of a
+ * customer of its own with a saved card of the simulated processor, written in SQL: volumes a test or a
+ * benchmark could not buy one checkout at a time. Returns the new subscriptions' ids.
+ */
+export async function copySubscriptions(server: TestServer, subscriptionId: string, count: number): Promise<string[]> {
+  return server.runtime.database.db.transaction().execute(async (tx) => {
+    await sql`
+      CREATE TEMP TABLE subscription_copies ON COMMIT DROP AS
+      SELECT n, gen_random_uuid() AS customer_id, gen_random_uuid() AS subscription_id,
+             'pm_copy_' || replace(gen_random_uuid()::text, '-', '') AS payment_method_id
+      FROM generate_series(1, ${count}) AS n`.execute(tx);
+    await sql`
+      INSERT INTO customers (id, created_at, organization_id, email, name, metadata)
+      SELECT c.customer_id, s.created_at, s.organization_id, 'copy-' || c.customer_id || '@example.com',
+             'Copy ' || c.n, '{}'
+      FROM subscription_copies c, subscriptions s WHERE s.id = ${subscriptionId}`.execute(tx);
+    await sql`
+      INSERT INTO simulated_payment_methods (id, created_at, customer_id, brand, last4, exp_month, exp_year, outcome)
+      SELECT c.payment_method_id, m.created_at, c.customer_id::text, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
+      FROM subscription_copies c, simulated_payment_methods m, subscriptions s
+      WHERE s.id = ${subscriptionId} AND m.id = s.payment_method_id`.execute(tx);
+    await sql`
+      INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
+        recurring_interval, status, current_period_start, current_period_end, anchor_day, started_at,
+        metadata, custom_field_data, payment_method_id)
+      SELECT c.subscription_id, s.created_at, s.organization_id, c.customer_id, s.product_id, s.amount,
+        s.currency, s.recurring_interval, s.status, s.current_period_start, s.current_period_end,
+        s.anchor_day, s.started_at, s.metadata, s.custom_field_data, c.payment_method_id
+      FROM subscription_copies c, subscriptions s WHERE s.id = ${subscriptionId}`.execute(tx);
+    await sql`
+      INSERT INTO subscription_prices (subscription_id, product_price_id, position, amount)
+      SELECT c.subscription_id, p.product_price_id, p.position, p.amount
+      FROM subscription_copies c, subscription_prices p WHERE p.subscription_id = ${subscriptionId}`.execute(tx);
+    const rows = await sql<{ subscription_id: string }>`SELECT subscription_id FROM subscription_copies`.execute(tx);
+    return rows.rows.map((row) => row.subscription_id);
+  });
 }

@@ -89,6 +89,9 @@ export interface SubscriptionsTable {
   trial_start: NullableTimestamp;
   trial_end: NullableTimestamp;
   trial_reminded_at: NullableTimestamp;
+  /** Migration 0047: a billing run's claim on the due renewal, until `renewal_claimed_until`. */
+  renewal_claim: ColumnType<string | null, string | null | undefined, string | null>;
+  renewal_claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SubscriptionPricesTable {

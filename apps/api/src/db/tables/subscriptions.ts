@@ -19,6 +19,9 @@ export interface SubscriptionChargesTable {
   next_attempt_at: NullableTimestamp;
   /** The processor's payment to refund (migration 0014). */
   refund_payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A billing run's claim on the due charge, until `claimed_until` (migration 0047). */
+  claim: ColumnType<string | null, string | null | undefined, string | null>;
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SubscriptionBillingEntriesTable {

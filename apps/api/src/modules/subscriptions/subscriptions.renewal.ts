@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
 import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
-import { onOrganizationClock, organizationsWithTestClocks } from '../../platform/test-clock.js';
+import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult } from '../../platform/payments/processor.js';
@@ -24,14 +25,17 @@ import { nextPeriodEnd } from './subscriptions.periods.js';
 import { remindEndingTrials } from './subscriptions.trial-reminders.js';
 import { cycleLines, periodLabel } from './subscriptions.plan-change.js';
 import {
+  type BillingClaim,
   type BillingScope,
+  claimDueCharges,
+  claimDueSubscriptions,
   claimPeriod,
-  findDueCharges,
-  findDueSubscriptionIds,
   findRefundingCharges,
   findSubscriptionPrices,
   lockCharge,
   lockSubscriptionById,
+  releaseChargeClaims,
+  releaseRenewalClaims,
   updateCharge,
   updateSubscriptionRow,
 } from './subscriptions.repository.js';
@@ -44,8 +48,13 @@ import {
   recordSubscriptionEvents,
 } from './subscriptions.service.js';
 
-/** How many subscriptions (and charges) one query hands out; the loop asks again until none are due. */
+/** How many subscriptions (and charges) one claim hands out; the loop claims again until none are due. */
 const BATCH = 500;
+/**
+ * How long a run's claim on a batch holds off other runs (server clock). A run lets its claims go when
+ * the batch is done; this only bounds how long a run that died keeps its batch waiting.
+ */
+const CLAIM_MS = 5 * 60_000;
 /**
  * Renewals and charges in flight at once. Each is independent (its own rows, its own transaction, its
  * own idempotency key), so they overlap their database round trips and processor calls; four leaves
@@ -342,8 +351,13 @@ export async function refundCharge(ctx: Context, run: JobRun, orderId: string): 
 
 /**
  * Everything that became due by the app clock: renewals (each in its own transaction), then charges
- * and dunning retries (processor calls outside transactions). Safe to run twice at once. `scope` limits
- * the run to one organization (its test clock) or leaves out organizations whose test clock runs ahead.
+ * and dunning retries (processor calls outside transactions). Safe to run twice at once: each run
+ * claims its batches in one statement (`FOR UPDATE SKIP LOCKED`, a claim with an expiry on the rows),
+ * so concurrent runs and workers share the due work instead of racing for the same rows; a renewal
+ * still happens once per period because its period is claimed by a conditional UPDATE, and a charge
+ * attempt is recorded once because its attempt counter is checked under the charge's lock. `scope`
+ * limits the run to one organization (its test clock) or leaves out organizations whose test clock
+ * runs ahead.
  */
 export async function runSubscriptionBilling(
   ctx: Context,
@@ -352,34 +366,60 @@ export async function runSubscriptionBilling(
 ): Promise<BillingRunSummary> {
   const summary: BillingRunSummary = { renewals: 0, charge_attempts: 0 };
   for (;;) {
-    const due = await findDueSubscriptionIds(ctx.db, ctx.clock.now(), BATCH, scope);
-    // Stripe Tax (when the organization uses it) is asked before the transaction that writes the order;
-    // while Stripe cannot be reached, the renewal waits for the next run.
-    const progressed = await forEachConcurrently(due, CONCURRENCY, ({ id, current_period_end }) =>
-      withStripeTax(
-        ctx,
-        run,
-        (tx) => cycleSubscription(tx, id, current_period_end!),
-        () => false,
-      ),
-    );
+    const claim = newClaim(ctx);
+    const due = await claimDueSubscriptions(ctx.db, ctx.clock.now(), claim, BATCH, scope);
+    if (due.length === 0) break;
+    let progressed = 0;
+    try {
+      // Stripe Tax (when the organization uses it) is asked before the transaction that writes the
+      // order; while Stripe cannot be reached, the renewal waits for the next run.
+      progressed = await forEachConcurrently(due, CONCURRENCY, ({ id, current_period_end }) =>
+        withStripeTax(
+          ctx,
+          run,
+          (tx) => cycleSubscription(tx, id, current_period_end!),
+          () => false,
+        ),
+      );
+    } finally {
+      await releaseRenewalClaims(
+        ctx.db,
+        due.map((row) => row.id),
+        claim.token,
+      );
+    }
     summary.renewals += progressed;
     if (progressed === 0) break;
   }
   const seen = new Set<string>();
   for (;;) {
-    const charges = (await findDueCharges(ctx.db, ctx.clock.now(), BATCH, scope)).filter((c) => !seen.has(c.order_id));
+    const claim = newClaim(ctx);
+    const claimed = await claimDueCharges(ctx.db, ctx.clock.now(), claim, BATCH, scope);
+    const charges = claimed.filter((c) => !seen.has(c.order_id));
+    try {
+      for (const charge of charges) seen.add(charge.order_id);
+      summary.charge_attempts += await forEachConcurrently(charges, CONCURRENCY, (charge) =>
+        attemptCharge(ctx, run, charge.order_id),
+      );
+    } finally {
+      await releaseChargeClaims(
+        ctx.db,
+        claimed.map((c) => c.order_id),
+        claim.token,
+      );
+    }
     if (charges.length === 0) break;
-    for (const charge of charges) seen.add(charge.order_id);
-    summary.charge_attempts += await forEachConcurrently(charges, CONCURRENCY, (charge) =>
-      attemptCharge(ctx, run, charge.order_id),
-    );
   }
   // Refunds a crash left half-way (the processor call is idempotent by charge).
   const refunding = await findRefundingCharges(ctx.db, BATCH, scope);
   await forEachConcurrently(refunding, CONCURRENCY, (charge) => refundCharge(ctx, run, charge.order_id));
   await remindEndingTrials(ctx, run, scope);
   return summary;
+}
+
+function newClaim(ctx: Context): BillingClaim {
+  const serverNow = serverClock(ctx.clock).now();
+  return { token: randomUUID(), serverNow, until: new Date(serverNow.getTime() + CLAIM_MS) };
 }
 
 export interface BillingRunSummary {

@@ -277,7 +277,6 @@ export async function replaceSubscriptionPrices(
     .execute();
 }
 
-/** Active subscriptions whose period has ended by `now`, oldest first. */
 /**
  * Which organizations a billing run covers: one (its test clock), or every organization except those
  * whose test clock runs ahead (they are run on their own clocks), or all.
@@ -292,16 +291,88 @@ function aheadOfServerClock(eb: ExpressionBuilder<DB, 'subscriptions' | 'subscri
   return eb.selectFrom('test_clocks').select('test_clocks.organization_id').where('test_clocks.offset_seconds', '>', 0);
 }
 
-export async function findDueSubscriptionIds(db: Executor, now: Date, limit: number, scope: BillingScope = {}) {
-  let query = db
+/** A billing run's claim: its token, until when (the server's clock), and the server's time now. */
+export interface BillingClaim {
+  token: string;
+  until: Date;
+  serverNow: Date;
+}
+
+/**
+ * Claims up to `limit` subscriptions due by `now` (the organization's clock) in one statement: rows
+ * another run is claiming right now are skipped (SKIP LOCKED), rows under a live claim are left alone.
+ * Returns them oldest period end first.
+ */
+export async function claimDueSubscriptions(
+  db: Executor,
+  now: Date,
+  claim: BillingClaim,
+  limit: number,
+  scope: BillingScope = {},
+) {
+  let due = db
     .selectFrom('subscriptions')
-    .select(['id', 'current_period_end'])
+    .select('id')
     .where('status', 'in', [...ACTIVE])
     .where('current_period_end', 'is not', null)
-    .where('current_period_end', '<=', now);
-  if (scope.organizationId) query = query.where('organization_id', '=', scope.organizationId);
-  else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
-  return query.orderBy('current_period_end').limit(limit).execute();
+    .where('current_period_end', '<=', now)
+    .where((eb) =>
+      eb.or([eb('renewal_claimed_until', 'is', null), eb('renewal_claimed_until', '<=', claim.serverNow)]),
+    );
+  if (scope.organizationId) due = due.where('organization_id', '=', scope.organizationId);
+  else if (scope.skipTestClocks) due = due.where('organization_id', 'not in', aheadOfServerClock);
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({ renewal_claim: claim.token, renewal_claimed_until: claim.until })
+    .where('id', 'in', due.orderBy('current_period_end').limit(limit).forUpdate().skipLocked())
+    .returning(['id', 'current_period_end'])
+    .execute();
+  return rows.sort((a, b) => a.current_period_end!.getTime() - b.current_period_end!.getTime());
+}
+
+/** Lets the run's claims go (a subscription due for several periods is claimed again for the next). */
+export async function releaseRenewalClaims(db: Executor, ids: readonly string[], token: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('subscriptions')
+    .set({ renewal_claim: null, renewal_claimed_until: null })
+    .where('id', 'in', [...ids])
+    .where('renewal_claim', '=', token)
+    .execute();
+}
+
+/** Claims up to `limit` pending charges due by `now`, as claimDueSubscriptions does. */
+export async function claimDueCharges(
+  db: Executor,
+  now: Date,
+  claim: BillingClaim,
+  limit: number,
+  scope: BillingScope = {},
+) {
+  let due = db
+    .selectFrom('subscription_charges')
+    .select('order_id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', claim.serverNow)]));
+  if (scope.organizationId) due = due.where('organization_id', '=', scope.organizationId);
+  else if (scope.skipTestClocks) due = due.where('organization_id', 'not in', aheadOfServerClock);
+  return db
+    .updateTable('subscription_charges')
+    .set({ claim: claim.token, claimed_until: claim.until })
+    .where('order_id', 'in', due.orderBy('next_attempt_at').limit(limit).forUpdate().skipLocked())
+    .returning(['order_id'])
+    .execute();
+}
+
+export async function releaseChargeClaims(db: Executor, orderIds: readonly string[], token: string): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db
+    .updateTable('subscription_charges')
+    .set({ claim: null, claimed_until: null })
+    .where('order_id', 'in', [...orderIds])
+    .where('claim', '=', token)
+    .execute();
 }
 
 export async function insertBillingEntries(db: Executor, rows: Insertable<SubscriptionBillingEntriesTable>[]) {
@@ -358,18 +429,6 @@ export async function lockCharge(db: Executor, orderId: string) {
 
 export async function updateCharge(db: Executor, orderId: string, changes: Updateable<SubscriptionChargesTable>) {
   await db.updateTable('subscription_charges').set(changes).where('order_id', '=', orderId).execute();
-}
-
-/** Pending charges whose next attempt is due. */
-export async function findDueCharges(db: Executor, now: Date, limit: number, scope: BillingScope = {}) {
-  let query = db
-    .selectFrom('subscription_charges')
-    .select(['order_id', 'attempts'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now);
-  if (scope.organizationId) query = query.where('organization_id', '=', scope.organizationId);
-  else if (scope.skipTestClocks) query = query.where('organization_id', 'not in', aheadOfServerClock);
-  return query.orderBy('next_attempt_at').limit(limit).execute();
 }
 
 /**
