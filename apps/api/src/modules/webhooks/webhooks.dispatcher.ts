@@ -112,10 +112,10 @@ export class WebhookDispatcher {
 
   private startLane(endpointId: string, lease: string): void {
     const lane = this.work(endpointId, lease)
-      .catch(async (error: unknown) => {
+      .catch((error: unknown) => {
+        // A database error: the lease is kept and expires (attempt timeout + margin), which is the
+        // back-off; letting it go would have the next look take the endpoint again at once.
         this.ctx.log.warn({ err: error, endpoint: endpointId }, 'webhook delivery interrupted');
-        // Let the lease go (best effort) so the endpoint need not wait for it to expire.
-        await this.run.transaction((tx) => releaseEndpointLease(tx.db, endpointId, lease)).catch(() => {});
       })
       .finally(() => {
         this.lanes.delete(endpointId);
