@@ -326,9 +326,10 @@ export type OrganizationInviteCreate = S["OrganizationInviteCreate"];
 export type OrganizationInviteStatus = S["OrganizationInviteStatus"];
 export type OrganizationMember = S["OrganizationMember"];
 /**
- * `owner`: created the organization (owners alone may remove an owner); `member`: joined by invitation.
+ * `owner`: created the organization or was made owner (owners alone change roles and remove an owner); `member`: joined by invitation.
  */
 export type OrganizationMemberRole = S["OrganizationMemberRole"];
+export type OrganizationMemberUpdate = S["OrganizationMemberUpdate"];
 export type OrganizationSocialLink = S["OrganizationSocialLink"];
 export type OrganizationSocialLinkInput = S["OrganizationSocialLinkInput"];
 export type OrganizationSubscriptionSettings = S["OrganizationSubscriptionSettings"];
@@ -429,6 +430,9 @@ export type WebhookEndpoint = S["WebhookEndpoint"];
 export type WebhookEndpointCreate = S["WebhookEndpointCreate"];
 export type WebhookEndpointUpdate = S["WebhookEndpointUpdate"];
 export type WebhookEvent = S["WebhookEvent"];
+/**
+ * The reference's event types, then Tessera's extensions (`organization.member_removed`), sent only to endpoints that subscribe to them by name.
+ */
 export type WebhookEventType = S["WebhookEventType"];
 export type WebhookFormat = S["WebhookFormat"];
 export type WebhookRedeliveryAccepted = S["WebhookRedeliveryAccepted"];
@@ -1805,6 +1809,19 @@ export interface OrganizationsListMembersRequest {
 }
 /** Response of `organizations:list_members`. */
 export type OrganizationsListMembersResponse = O["organizations:list_members"]['responses'][200]['content']['application/json'];
+
+/** Request of `organizations:update_member` (PATCH /v1/organizations/{id}/members/{user_id}). */
+export interface OrganizationsUpdateMemberRequest {
+  id: O["organizations:update_member"]['parameters']['path']["id"];
+  user_id: O["organizations:update_member"]['parameters']['path']["user_id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["organizations:update_member"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["organizations:update_member"]['requestBody']>['content']["application/json"];
+}
+/** Response of `organizations:update_member`. */
+export type OrganizationsUpdateMemberResponse = O["organizations:update_member"]['responses'][200]['content']['application/json'];
 
 /** Request of `organizations:remove_member` (DELETE /v1/organizations/{id}/members/{user_id}). */
 export interface OrganizationsRemoveMemberRequest {

@@ -144,13 +144,14 @@ export const benefitsCreateOperation: Operation<M.BenefitsCreateRequest, M.Benef
   request: Z.BenefitsCreateRequestSchema,
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 201, mediaType: "application/json", schema: Z.BenefitSchema }],
-  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
   security: [["bearer"],["cookie"]],
 };
 
 /**
  * Create a benefit
  * `POST /v1/benefits/` (`benefits:create`)
+ * @throws 400 BadRequest
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 422 Validation error
@@ -198,13 +199,14 @@ export const benefitsUpdateOperation: Operation<M.BenefitsUpdateRequest, M.Benef
   request: Z.BenefitsUpdateRequestSchema,
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 200, mediaType: "application/json", schema: Z.BenefitSchema }],
-  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
   security: [["bearer"],["cookie"]],
 };
 
 /**
  * Update a benefit
  * `PATCH /v1/benefits/{id}` (`benefits:update`)
+ * @throws 400 BadRequest
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
@@ -3362,17 +3364,18 @@ export const organizationsInviteMemberOperation: Operation<M.OrganizationsInvite
   request: Z.OrganizationsInviteMemberRequestSchema,
   body: { mediaType: "application/json", required: true },
   responses: [{ status: 201, mediaType: "application/json", schema: Z.OrganizationInviteSchema }],
-  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema, 429: Z.NamedErrorSchema },
   security: [["bearer"],["cookie"]],
 };
 
 /**
- * Invite someone by email (a single-use link, valid for 7 days)
+ * Invite someone by email (a single-use link, valid for 7 days; 20 an hour per organization)
  * `POST /v1/organizations/{id}/invites` (`organizations:invite_member`)
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
  * @throws 404 ResourceNotFound
  * @throws 422 Validation error
+ * @throws 429 TooManyRequests
  */
 export function organizationsInviteMember(
   client: TesseraCore,
@@ -3461,6 +3464,34 @@ export function organizationsListMembers(
   options?: RequestOptions,
 ): Promise<PageIterator<M.OrganizationsListMembersResponse, M.OrganizationsListMembersRequest>> {
   return paginate(client, organizationsListMembersOperation, request, options);
+}
+
+export const organizationsUpdateMemberOperation: Operation<M.OrganizationsUpdateMemberRequest, M.OrganizationsUpdateMemberResponse> = {
+  id: "organizations:update_member",
+  method: "PATCH",
+  path: "/v1/organizations/{id}/members/{user_id}",
+  parameters: [{ name: "id", in: "path" }, { name: "user_id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.OrganizationsUpdateMemberRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OrganizationMemberSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Change a member's role (by an owner; never demoting the last owner)
+ * `PATCH /v1/organizations/{id}/members/{user_id}` (`organizations:update_member`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function organizationsUpdateMember(
+  client: TesseraCore,
+  request: M.OrganizationsUpdateMemberRequest,
+  options?: RequestOptions,
+): Promise<M.OrganizationsUpdateMemberResponse> {
+  return call(client, organizationsUpdateMemberOperation, request, options);
 }
 
 export const organizationsRemoveMemberOperation: Operation<M.OrganizationsRemoveMemberRequest, M.OrganizationsRemoveMemberResponse> = {
@@ -5650,7 +5681,7 @@ export class OrganizationsResource {
   }
 
   /**
-   * Invite someone by email (a single-use link, valid for 7 days)
+   * Invite someone by email (a single-use link, valid for 7 days; 20 an hour per organization)
    * `POST /v1/organizations/{id}/invites`; see {@link organizationsInviteMember}.
    */
   inviteMember(request: M.OrganizationsInviteMemberRequest, options?: RequestOptions): Promise<M.OrganizationsInviteMemberResponse> {
@@ -5679,6 +5710,14 @@ export class OrganizationsResource {
    */
   listMembers(request: M.OrganizationsListMembersRequest, options?: RequestOptions): Promise<PageIterator<M.OrganizationsListMembersResponse, M.OrganizationsListMembersRequest>> {
     return organizationsListMembers(this.client, request, options);
+  }
+
+  /**
+   * Change a member's role (by an owner; never demoting the last owner)
+   * `PATCH /v1/organizations/{id}/members/{user_id}`; see {@link organizationsUpdateMember}.
+   */
+  updateMember(request: M.OrganizationsUpdateMemberRequest, options?: RequestOptions): Promise<M.OrganizationsUpdateMemberResponse> {
+    return organizationsUpdateMember(this.client, request, options);
   }
 
   /**

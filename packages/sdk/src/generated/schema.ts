@@ -1465,7 +1465,7 @@ export interface paths {
         /** List the open invitations of an organization */
         get: operations["organizations:list_invites"];
         put?: never;
-        /** Invite someone by email (a single-use link, valid for 7 days) */
+        /** Invite someone by email (a single-use link, valid for 7 days; 20 an hour per organization) */
         post: operations["organizations:invite_member"];
         delete?: never;
         options?: never;
@@ -1538,7 +1538,8 @@ export interface paths {
         delete: operations["organizations:remove_member"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a member's role (by an owner; never demoting the last owner) */
+        patch: operations["organizations:update_member"];
         trace?: never;
     };
     "/v1/payments/": {
@@ -4748,6 +4749,14 @@ export interface components {
             expansion_monthly_recurring_revenue: number;
             /** @description Extension (docs/metrics.md). */
             contraction_monthly_recurring_revenue: number;
+            /** @description Extension (docs/metrics.md). */
+            active_trials: number;
+            /** @description Extension (docs/metrics.md). */
+            new_trials: number;
+            /** @description Extension (docs/metrics.md). */
+            trial_conversions: number;
+            /** @description Extension (docs/metrics.md). */
+            trial_conversion_rate: number;
         };
         Metrics: {
             orders: components["schemas"]["Metric"];
@@ -4773,6 +4782,10 @@ export interface components {
             churned_monthly_recurring_revenue: components["schemas"]["Metric"];
             expansion_monthly_recurring_revenue: components["schemas"]["Metric"];
             contraction_monthly_recurring_revenue: components["schemas"]["Metric"];
+            active_trials: components["schemas"]["Metric"];
+            new_trials: components["schemas"]["Metric"];
+            trial_conversions: components["schemas"]["Metric"];
+            trial_conversion_rate: components["schemas"]["Metric"];
         };
         MetricsIntervalLimit: {
             max_days: number;
@@ -4820,6 +4833,10 @@ export interface components {
             churned_monthly_recurring_revenue: number;
             expansion_monthly_recurring_revenue: number;
             contraction_monthly_recurring_revenue: number;
+            active_trials: number;
+            new_trials: number;
+            trial_conversions: number;
+            trial_conversion_rate: number;
         };
         /** @enum {string} */
         MetricType: "scalar" | "currency" | "percentage";
@@ -5247,10 +5264,13 @@ export interface components {
             created_at: string;
         };
         /**
-         * @description `owner`: created the organization (owners alone may remove an owner); `member`: joined by invitation.
+         * @description `owner`: created the organization or was made owner (owners alone change roles and remove an owner); `member`: joined by invitation.
          * @enum {string}
          */
         OrganizationMemberRole: "owner" | "member";
+        OrganizationMemberUpdate: {
+            role: components["schemas"]["OrganizationMemberRole"];
+        };
         OrganizationSocialLink: {
             /** @enum {string} */
             platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "other";
@@ -6082,8 +6102,11 @@ export interface components {
             succeeded: boolean | null;
             payload: string;
         };
-        /** @enum {string} */
-        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated";
+        /**
+         * @description The reference's event types, then Tessera's extensions (`organization.member_removed`), sent only to endpoints that subscribe to them by name.
+         * @enum {string}
+         */
+        WebhookEventType: "checkout.created" | "checkout.updated" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "subscription.created" | "subscription.updated" | "subscription.active" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "refund.created" | "refund.updated" | "product.created" | "product.updated" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.cycled" | "benefit_grant.updated" | "benefit_grant.revoked" | "organization.updated" | "organization.member_removed";
         /** @enum {string} */
         WebhookFormat: "raw" | "discord" | "slack";
         WebhookRedeliveryAccepted: Record<string, never>;
@@ -6317,6 +6340,15 @@ export interface operations {
                     "application/json": components["schemas"]["Benefit"];
                 };
             };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
@@ -6488,6 +6520,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -13104,6 +13145,15 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description TooManyRequests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
         };
     };
     "organizations:revoke_invite": {
@@ -13307,6 +13357,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "organizations:update_member": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationMemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationMember"];
+                };
             };
             /** @description Missing or invalid credentials */
             401: {

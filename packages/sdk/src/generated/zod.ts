@@ -2382,6 +2382,10 @@ export const MetricPeriodSchema: z.ZodType<M.MetricPeriod> = /* @__PURE__ */ z.l
   churned_monthly_recurring_revenue: z.number(),
   expansion_monthly_recurring_revenue: z.number(),
   contraction_monthly_recurring_revenue: z.number(),
+  active_trials: z.number(),
+  new_trials: z.number(),
+  trial_conversions: z.number(),
+  trial_conversion_rate: z.number(),
 }));
 
 export const MetricsSchema: z.ZodType<M.Metrics> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2408,6 +2412,10 @@ export const MetricsSchema: z.ZodType<M.Metrics> = /* @__PURE__ */ z.lazy(() => 
   churned_monthly_recurring_revenue: MetricSchema,
   expansion_monthly_recurring_revenue: MetricSchema,
   contraction_monthly_recurring_revenue: MetricSchema,
+  active_trials: MetricSchema,
+  new_trials: MetricSchema,
+  trial_conversions: MetricSchema,
+  trial_conversion_rate: MetricSchema,
 }));
 
 export const MetricsIntervalLimitSchema: z.ZodType<M.MetricsIntervalLimit> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2457,6 +2465,10 @@ export const MetricsTotalsSchema: z.ZodType<M.MetricsTotals> = /* @__PURE__ */ z
   churned_monthly_recurring_revenue: z.number(),
   expansion_monthly_recurring_revenue: z.number(),
   contraction_monthly_recurring_revenue: z.number(),
+  active_trials: z.number(),
+  new_trials: z.number(),
+  trial_conversions: z.number(),
+  trial_conversion_rate: z.number(),
 }));
 
 export const MetricTypeSchema: z.ZodType<M.MetricType> = /* @__PURE__ */ z.lazy(() => z.enum(["scalar", "currency", "percentage"]));
@@ -2813,6 +2825,10 @@ export const OrganizationMemberSchema: z.ZodType<M.OrganizationMember> = /* @__P
 }));
 
 export const OrganizationMemberRoleSchema: z.ZodType<M.OrganizationMemberRole> = /* @__PURE__ */ z.lazy(() => z.enum(["owner", "member"]));
+
+export const OrganizationMemberUpdateSchema: z.ZodType<M.OrganizationMemberUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  role: OrganizationMemberRoleSchema,
+}));
 
 export const OrganizationSocialLinkSchema: z.ZodType<M.OrganizationSocialLink> = /* @__PURE__ */ z.lazy(() => z.object({
   platform: z.enum(["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "other"]),
@@ -3524,7 +3540,7 @@ export const WebhookEventSchema: z.ZodType<M.WebhookEvent> = /* @__PURE__ */ z.l
   payload: z.string(),
 }));
 
-export const WebhookEventTypeSchema: z.ZodType<M.WebhookEventType> = /* @__PURE__ */ z.lazy(() => z.enum(["checkout.created", "checkout.updated", "customer.created", "customer.updated", "customer.deleted", "customer.state_changed", "order.created", "order.updated", "order.paid", "order.refunded", "subscription.created", "subscription.updated", "subscription.active", "subscription.canceled", "subscription.uncanceled", "subscription.revoked", "refund.created", "refund.updated", "product.created", "product.updated", "benefit.created", "benefit.updated", "benefit_grant.created", "benefit_grant.cycled", "benefit_grant.updated", "benefit_grant.revoked", "organization.updated"]));
+export const WebhookEventTypeSchema: z.ZodType<M.WebhookEventType> = /* @__PURE__ */ z.lazy(() => z.enum(["checkout.created", "checkout.updated", "customer.created", "customer.updated", "customer.deleted", "customer.state_changed", "order.created", "order.updated", "order.paid", "order.refunded", "subscription.created", "subscription.updated", "subscription.active", "subscription.canceled", "subscription.uncanceled", "subscription.revoked", "refund.created", "refund.updated", "product.created", "product.updated", "benefit.created", "benefit.updated", "benefit_grant.created", "benefit_grant.cycled", "benefit_grant.updated", "benefit_grant.revoked", "organization.updated", "organization.member_removed"]));
 
 export const WebhookFormatSchema: z.ZodType<M.WebhookFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["raw", "discord", "slack"]));
 
@@ -4265,6 +4281,13 @@ export const OrganizationsListMembersRequestSchema: z.ZodType<M.OrganizationsLis
   id: z.uuid(),
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
+}));
+
+export const OrganizationsUpdateMemberRequestSchema: z.ZodType<M.OrganizationsUpdateMemberRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  user_id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: OrganizationMemberUpdateSchema,
 }));
 
 export const OrganizationsRemoveMemberRequestSchema: z.ZodType<M.OrganizationsRemoveMemberRequest> = /* @__PURE__ */ z.lazy(() => z.object({
