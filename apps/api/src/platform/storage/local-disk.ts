@@ -64,9 +64,24 @@ export class PartRejected extends Error {
 }
 
 /**
+ * Makes a rename or a new file in `directory` durable: on Linux a file's name lives in its directory,
+ * which must itself reach the disk for the name to survive a power loss.
+ */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Objects as files under one directory, the key as the relative path. A put streams into a temporary
  * file beside the target and renames it into place, so a reader sees the whole old file or the whole
- * new one, never a partial write. Downloads go through the server's signed-link route.
+ * new one, never a partial write. Downloads go through the server's signed-link route. An object is on
+ * the disk (its bytes and its name flushed) before a put or a completed upload returns: what the API
+ * says is stored survives a crash or a power loss.
  *
  * Multipart uploads: the upload is one data file under `.uploads/<id>/`, each part streamed straight
  * to its own byte range of it (parts arrive in parallel, nothing is held in memory), with the part's
@@ -98,8 +113,11 @@ export class LocalDiskStorage implements ObjectStorage {
     });
     const source = body instanceof Readable ? body : Readable.from([body]);
     try {
-      await pipeline(source, counter, createWriteStream(temporary, { mode: 0o600 }));
+      // `flush`: the bytes reach the disk before the stream closes, so the rename never names a file
+      // whose contents a crash could still lose.
+      await pipeline(source, counter, createWriteStream(temporary, { mode: 0o600, flush: true }));
       await rename(temporary, path);
+      await syncDirectory(dirname(path));
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
@@ -260,8 +278,16 @@ export class LocalDiskStorage implements ObjectStorage {
         throw new UploadRejected('The file does not match its SHA-256 checksum.');
       }
     }
+    // The parts were written without flushing (in parallel, at their offsets): flushed once, here.
+    const handle = await open(data, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
     await mkdir(dirname(path), { recursive: true });
     await rename(data, path);
+    await syncDirectory(dirname(path));
     await rm(directory, { recursive: true, force: true });
     const etag = `"${createHash('sha256')
       .update(parts.map((p) => p.etag).join(''))
