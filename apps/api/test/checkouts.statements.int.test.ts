@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADDRESS, confirmationToken } from './factories/checkouts.js';
+import { benefitFactory } from './factories/benefits.js';
+import { customFieldFactory } from './factories/custom-fields.js';
+import { discountFactory } from './factories/discounts.js';
+import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { productFactory } from './factories/products.js';
+import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+
+/**
+ * The SQL statements (BEGIN and COMMIT included) each step of a typical purchase sends: one product
+ * with a fixed price, a benefit and a custom field, a discount. The counts guard the checkout path's
+ * round trips: a change that adds one fails here and says which statements the step now sends.
+ */
+let server: TestServer;
+let acme: OrganizationFixture;
+let counter: StatementCounter;
+
+beforeAll(async () => {
+  counter = installStatementCounter();
+  server = await startTestServer({ work: false });
+  acme = await organizationFactory(server, { name: 'Acme' });
+});
+afterAll(async () => {
+  await server?.stop();
+  counter?.uninstall();
+});
+
+const EXPECTED = { create: 31, clientGet: 12, clientUpdate: 29, confirm: 103 };
+
+it('each checkout step sends a known number of statements', async () => {
+  const field = await customFieldFactory(server, acme.organization.id);
+  const product = await productFactory(server, acme.organization.id, {
+    attached_custom_fields: [{ custom_field_id: field.id, required: true }],
+  });
+  const benefit = await benefitFactory(server, acme.organization.id);
+  const attached = await server.inject({
+    method: 'POST',
+    url: `/v1/products/${product.product.id}/benefits`,
+    headers: bearer(acme.token),
+    payload: { benefits: [benefit.id] },
+  });
+  expect(attached.statusCode).toBe(200);
+  const discount = await discountFactory(server, acme.organization.id);
+  const token = await confirmationToken(server);
+
+  const step = async (request: Parameters<TestServer['inject']>[0], status: number) => {
+    const { result, statements } = await counter.count(() => server.inject(request));
+    expect(result.statusCode, result.body).toBe(status);
+    return { body: json(result), statements };
+  };
+
+  const create = await step(
+    {
+      method: 'POST',
+      url: '/v1/checkouts/',
+      headers: bearer(acme.token),
+      payload: { products: [product.product.id], discount_id: discount.id },
+    },
+    201,
+  );
+  const secret = create.body.client_secret as string;
+  const clientGet = await step({ method: 'GET', url: `/v1/checkouts/client/${secret}` }, 200);
+  const clientUpdate = await step(
+    {
+      method: 'PATCH',
+      url: `/v1/checkouts/client/${secret}`,
+      payload: {
+        customer_email: 'buyer@example.com',
+        customer_name: 'Bea Buyer',
+        customer_billing_address: ADDRESS,
+        custom_field_data: { [field.slug]: 'blue' },
+      },
+    },
+    200,
+  );
+  const confirm = await step(
+    { method: 'POST', url: `/v1/checkouts/client/${secret}/confirm`, payload: { confirmation_token_id: token } },
+    200,
+  );
+  expect(confirm.body.status).toBe('confirmed');
+  expect(confirm.body.discount_id).toBe(discount.id);
+
+  const steps = { create, clientGet, clientUpdate, confirm };
+  const counts = Object.fromEntries(Object.entries(steps).map(([name, { statements }]) => [name, statements.length]));
+  if (process.env.PRINT_STATEMENTS)
+    for (const [name, { statements }] of Object.entries(steps))
+      console.log(`--- ${name} (${statements.length})\n${statements.map((s) => s.replace(/\s+/g, ' ')).join('\n')}`);
+  expect(counts).toEqual(EXPECTED);
+});

@@ -1,0 +1,42 @@
+import pg from 'pg';
+
+/**
+ * Test support: counts the SQL statements a piece of work sends to the database. Every statement goes
+ * through `pg`'s `Client.query` (Kysely's driver, the pool, the embedded database's socket alike); the
+ * ones sent while `count(work)` runs are recorded with their text, `BEGIN` and `COMMIT` included (each
+ * is a round trip). Everything the process sends meanwhile counts (a request's context does not survive
+ * `inject`), so count one piece of work at a time on a server started with `work: false`.
+ */
+const originalQuery = pg.Client.prototype.query;
+let recording: string[] | undefined;
+
+export interface StatementCounter {
+  /** Runs `work` and returns its result with the statements sent meanwhile, in order. */
+  count<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  uninstall(): void;
+}
+
+export function installStatementCounter(): StatementCounter {
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (recording) {
+      const first = args[0] as string | { text?: string };
+      recording.push(typeof first === 'string' ? first : (first?.text ?? String(first)));
+    }
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  return {
+    async count(work) {
+      if (recording) throw new Error('statement counter: one count at a time');
+      const statements: string[] = [];
+      recording = statements;
+      try {
+        return { result: await work(), statements };
+      } finally {
+        recording = undefined;
+      }
+    },
+    uninstall() {
+      pg.Client.prototype.query = originalQuery;
+    },
+  };
+}
