@@ -250,7 +250,7 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await page.getByRole('button', { name: 'Save endpoint' }).click();
       await page.getByText('Webhook endpoint saved').waitFor();
       const endpoints = await api('GET', `/v1/webhooks/endpoints?organization_id=${organizationId}`);
-      expect(endpoints.items[0].events).toHaveLength(27);
+      expect(endpoints.items[0].events).toHaveLength(28);
 
       await page.getByRole('button', { name: 'Disable endpoint' }).click();
       await page.getByRole('button', { name: 'Enable endpoint' }).waitFor();
