@@ -41,6 +41,9 @@ export async function saveTaxSettings(db: Executor, organizationId: string, sett
     .execute();
 }
 
+const REGISTRATIONS_JSON = sql<RegistrationRow[]>`coalesce(json_agg(json_build_object(
+  'country', country, 'state', state, 'rate_basis_points', rate_basis_points, 'label', label)), '[]'::json)`;
+
 /**
  * The rules a checkout or an order of the organization is taxed by, as they are now (a renewal reads
  * the rates in force at the renewal).
@@ -49,23 +52,36 @@ export async function findTaxRules(
   db: Executor,
   organizationId: string,
 ): Promise<TaxRules & { stripeTaxEnabled: boolean }> {
-  const [settings, registrations] = await Promise.all([
-    findTaxSettings(db, organizationId),
-    db
-      .selectFrom('tax_registrations')
-      .select(['country', 'state', 'rate_basis_points', 'label'])
-      .where('organization_id', '=', organizationId)
-      .execute(),
-  ]);
+  // One statement: the settings with the registrations gathered beside them.
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => [
+      'tax_settings',
+      eb
+        .selectFrom('tax_registrations')
+        .select(REGISTRATIONS_JSON.as('list'))
+        .where('tax_registrations.organization_id', '=', organizationId)
+        .as('registrations'),
+    ])
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  const settings = taxSettingsOf(row?.tax_settings);
   return {
     pricesIncludeTax: settings.prices_include_tax,
     homeCountry: settings.home_country,
     stripeTaxEnabled: settings.stripe_tax_enabled,
-    registrations: registrations.map((registration) => ({
+    registrations: (row?.registrations ?? []).map((registration) => ({
       ...registration,
       state: registration.state === '' ? null : registration.state,
     })),
   };
+}
+
+interface RegistrationRow {
+  country: string;
+  state: string;
+  rate_basis_points: number;
+  label: string;
 }
 
 /** false for a product the seller marked exempt from tax. */
