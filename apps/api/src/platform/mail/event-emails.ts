@@ -102,6 +102,7 @@ export async function queueEmailsForEvent(
       const o = order.data;
       await queueEmail(ctx, {
         organizationId,
+        organization,
         to: o.customer.email,
         template: o.billing_reason === 'subscription_cycle' ? 'subscription_renewal_receipt' : 'order_receipt',
         data: {
@@ -127,6 +128,7 @@ export async function queueEmailsForEvent(
       if (s.ended_at) return;
       await queueEmail(ctx, {
         organizationId,
+        organization,
         to: s.customer.email,
         template: 'subscription_canceled',
         data: {
@@ -144,6 +146,7 @@ export async function queueEmailsForEvent(
       const s = parsed.data;
       await queueEmail(ctx, {
         organizationId,
+        organization,
         to: s.customer.email,
         template: 'subscription_ended',
         data: {
@@ -168,6 +171,7 @@ export async function queueEmailsForEvent(
       if (!customer) return;
       await queueEmail(ctx, {
         organizationId,
+        organization,
         to: customer.email,
         template: 'refund_issued',
         once: r.id,

@@ -4,6 +4,8 @@ import type { Executor } from '../db/database.js';
 
 export type EmailRow = Selectable<EmailsTable>;
 
+export type OrganizationForMail = NonNullable<Awaited<ReturnType<typeof findOrganizationForMail>>>;
+
 export async function findOrganizationForMail(db: Executor, organizationId: string) {
   return db
     .selectFrom('organizations')

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import { serverClock } from '../test-clock.js';
-import { emailOfKindExists, findOrganizationForMail, insertEmailRow } from './mail.repository.js';
+import {
+  emailOfKindExists,
+  findOrganizationForMail,
+  insertEmailRow,
+  type OrganizationForMail,
+} from './mail.repository.js';
 import { sendEmailJob } from './sender.js';
 import { templateEnabled } from './settings.js';
 import { renderTemplate, type TemplateData, type TemplateName } from './templates.js';
 
 export interface QueueEmailInput<K extends TemplateName> {
   organizationId: string;
+  /** The organization as findOrganizationForMail reads it, when the caller already has (saves the read). */
+  organization?: OrganizationForMail;
   to: string | string[];
   template: K;
   data: TemplateData[K];
@@ -30,7 +37,7 @@ export async function queueEmail<K extends TemplateName>(
 ): Promise<string | null> {
   const to = (Array.isArray(input.to) ? input.to : [input.to]).filter((address) => address.trim() !== '');
   if (to.length === 0) return null;
-  const organization = await findOrganizationForMail(ctx.db, input.organizationId);
+  const organization = input.organization ?? (await findOrganizationForMail(ctx.db, input.organizationId));
   if (!organization) return null;
   if (!templateEnabled(input.template, organization.customer_email_settings)) return null;
   const kind = input.once === undefined ? input.template : `${input.template}:${input.once}`;
