@@ -105,13 +105,15 @@ export async function findInvoicePrefix(db: Executor, organizationId: string): P
   return row?.customer_invoice_prefix;
 }
 
-export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<void> {
-  await db.insertInto('orders').values(row).execute();
+/** Inserts the order; returns the row as written. */
+export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<OrderRow> {
+  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertOrderItems(db: Executor, rows: Insertable<OrderItemsTable>[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('order_items').values(rows).execute();
+/** Inserts the items in one statement; returns the rows as written. */
+export async function insertOrderItems(db: Executor, rows: Insertable<OrderItemsTable>[]) {
+  if (rows.length === 0) return [];
+  return db.insertInto('order_items').values(rows).returningAll().execute();
 }
 
 export type OrderChanges = Partial<

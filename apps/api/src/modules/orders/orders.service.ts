@@ -43,25 +43,35 @@ import { onOrderPaidRecordStripeTax } from '../tax-settings/tax-settings.stripe-
 export type SubscriptionsByOrder = ReadonlyMap<string, OrderSubscriptionWire | null>;
 
 /** Serializes orders with everything they embed, loading each kind of relation once for the page. */
+/** What a caller already holds of the orders' parts (each saves its read). */
+interface KnownOrderParts {
+  items?: Awaited<ReturnType<typeof findItemsOfOrders>>;
+  customers?: Awaited<ReturnType<typeof findCustomersByIds>>;
+  products?: Awaited<ReturnType<typeof findProductRowsByIds>>;
+}
+
 export async function serializeOrders(
   ctx: Context,
   rows: OrderRow[],
   subscriptions: SubscriptionsByOrder = new Map(),
+  known: KnownOrderParts = {},
 ): Promise<OrderWire[]> {
   const ids = rows.map((row) => row.id);
   const subscriptionIds = [
     ...new Set(rows.flatMap((row) => (row.subscription_id && !subscriptions.has(row.id) ? [row.subscription_id] : []))),
   ];
   const [items, customers, products, discounts, subscriptionRows] = await Promise.all([
-    findItemsOfOrders(ctx.db, ids),
-    findCustomersByIds(
-      ctx.db,
-      rows.map((row) => row.customer_id),
-    ),
-    findProductRowsByIds(
-      ctx.db,
-      rows.map((row) => row.product_id),
-    ),
+    known.items ?? findItemsOfOrders(ctx.db, ids),
+    known.customers ??
+      findCustomersByIds(
+        ctx.db,
+        rows.map((row) => row.customer_id),
+      ),
+    known.products ??
+      findProductRowsByIds(
+        ctx.db,
+        rows.map((row) => row.product_id),
+      ),
     findDiscountsByIds(ctx.db, [...new Set(rows.flatMap((row) => (row.discount_id ? [row.discount_id] : [])))]),
     findSubscriptionsByIds(ctx.db, subscriptionIds),
   ]);
@@ -280,7 +290,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
 
   const id = randomUUID();
   const now = ctx.clock.now();
-  await insertOrder(ctx.db, {
+  const row = await insertOrder(ctx.db, {
     id,
     created_at: now,
     modified_at: null,
@@ -307,7 +317,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
     metadata: JSON.stringify(input.metadata ?? {}),
     custom_field_data: JSON.stringify(input.custom_field_data ?? {}),
   });
-  await insertOrderItems(
+  const items = await insertOrderItems(
     ctx.db,
     input.items.map((item, position) => ({
       id: randomUUID(),
@@ -322,7 +332,16 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
       product_price_id: item.product_price_id,
     })),
   );
-  const order = await loadOrder(ctx, id, input.subscription);
+  // Serialized from the rows as written and the customer and product read above.
+  const given: SubscriptionsByOrder =
+    input.subscription === undefined ? new Map() : new Map([[id, input.subscription]]);
+  const order = (
+    await serializeOrders(ctx, [row], given, {
+      items: new Map([[id, items.sort((a, b) => a.position - b.position)]]),
+      customers,
+      products,
+    })
+  )[0]!;
   await recordWebhookEvent(ctx, input.organization_id, 'order.created', order);
   if (input.status === 'paid') {
     await recordWebhookEvent(ctx, input.organization_id, 'order.paid', order);
