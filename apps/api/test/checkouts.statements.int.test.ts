@@ -27,7 +27,7 @@ afterAll(async () => {
   counter?.uninstall();
 });
 
-const EXPECTED = { create: 31, clientGet: 12, clientUpdate: 29, confirm: 103 };
+const EXPECTED = { create: 18, clientGet: 10, clientUpdate: 16, confirm: 70 };
 
 it('each checkout step sends a known number of statements', async () => {
   const field = await customFieldFactory(server, acme.organization.id);

@@ -201,6 +201,7 @@ export function draftChanges(draft: Draft, now: Date): CheckoutChanges {
   const row = draft.row;
   return {
     modified_at: now,
+    status: row.status,
     product_id: row.product_id,
     product_price_id: row.product_price_id,
     amount: row.amount,

@@ -12,17 +12,15 @@ import { NotOpenCheckout, PaymentError, PaymentNotConfirmed } from './checkouts.
 import {
   attemptCall,
   askProcessor,
-  idempotencyKeyOf,
+  idempotencyKeyPrefix,
   settleAttempt,
   type AttemptCall,
   type Settlement,
 } from './checkouts.payment.js';
 import {
-  insertPaymentAttempt,
+  insertNextPaymentAttempt,
   lockDiscountForRedemption,
   lockUnsettledAttempt,
-  nextAttemptNumber,
-  updateCheckoutRow,
   updatePaymentAttempt,
 } from './checkouts.repository.js';
 import { isRedeemable } from './checkouts.rules.js';
@@ -155,14 +153,12 @@ async function begin(base: Context, clientSecret: string, input: CheckoutConfirm
 
   // confirmed, then succeeded: sellers see the reference's sequence of checkout.updated events.
   draft.row.status = 'confirmed';
-  await updateCheckoutRow(ctx.db, draft.row.id, { status: 'confirmed' });
   const confirmed = await saveDraft(ctx, draft);
   if (!flags.is_payment_form_required) {
     await fulfilCheckout(ctx, { ...confirmed, row: { ...confirmed.row } }, customer, {
       paymentId: null,
       paymentMethodId: null,
     });
-    await updateCheckoutRow(ctx.db, draft.row.id, { status: 'succeeded' });
     const succeeded = await saveDraft(ctx, { ...confirmed, row: { ...confirmed.row, status: 'succeeded' } });
     const token = issueCustomerSession ? await openCustomerSession(ctx, customer.id) : null;
     return { kind: 'done', answer: answerOf(ctx, succeeded, token) };
@@ -170,27 +166,28 @@ async function begin(base: Context, clientSecret: string, input: CheckoutConfirm
   // A deployment without a processor refuses before anything is committed (as every payment call does).
   if (!ctx.payments || ctx.payments instanceof UnavailablePaymentProcessor) throw new PaymentProcessorUnavailable();
   const now = ctx.clock.now();
-  const number = await nextAttemptNumber(ctx.db, draft.row.id);
-  const attempt = await insertPaymentAttempt(ctx.db, {
-    id: randomUUID(),
-    created_at: now,
-    modified_at: now,
-    organization_id: draft.row.organization_id,
-    checkout_id: draft.row.id,
-    attempt: number,
-    kind: flags.is_payment_required ? 'charge' : 'setup',
-    status: 'pending',
-    idempotency_key: idempotencyKeyOf(draft.row.id, number),
-    processor: ctx.payments.name,
-    confirmation_token_id: input.confirmation_token_id!,
-    customer_id: customer.id,
-    issue_customer_session: issueCustomerSession,
-    amount: flags.is_payment_required ? amounts.total_amount : 0,
-    currency: draft.row.currency,
-    save_payment_method: draft.product.product.recurring_interval !== null,
-    processor_payment_id: null,
-    payment_id: null,
-  });
+  const attempt = await insertNextPaymentAttempt(
+    ctx.db,
+    {
+      id: randomUUID(),
+      created_at: now,
+      modified_at: now,
+      organization_id: draft.row.organization_id,
+      checkout_id: draft.row.id,
+      kind: flags.is_payment_required ? 'charge' : 'setup',
+      status: 'pending',
+      processor: ctx.payments.name,
+      confirmation_token_id: input.confirmation_token_id!,
+      customer_id: customer.id,
+      issue_customer_session: issueCustomerSession,
+      amount: flags.is_payment_required ? amounts.total_amount : 0,
+      currency: draft.row.currency,
+      save_payment_method: draft.product.product.recurring_interval !== null,
+      processor_payment_id: null,
+      payment_id: null,
+    },
+    idempotencyKeyPrefix(draft.row.id),
+  );
   return { kind: 'attempt', call: { attempt, customer }, resume: false };
 }
 

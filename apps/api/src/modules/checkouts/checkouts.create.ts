@@ -23,7 +23,6 @@ import { findOrganizationSubscription } from '../subscriptions/subscriptions.rep
 import { priceAmount, priceCurrency, presetForcesFullAddress } from './checkouts.amounts.js';
 import { customFieldsOf } from './checkouts.changes.js';
 import {
-  findCheckoutById,
   findOrganizationCustomer,
   findOrganizationsByIds,
   insertCheckout,
@@ -32,7 +31,7 @@ import {
 import { checkCustomAmount, checkTaxId, computeTax, defaultPrice, validatedDiscount } from './checkouts.rules.js';
 import type { CheckoutCreateInput } from './checkouts.schemas.js';
 import { serializeCheckout, type CheckoutWire } from './checkouts.serializer.js';
-import { loadCheckoutState, type CheckoutState } from './checkouts.state.js';
+import { isTrialRedeemed, type CheckoutState } from './checkouts.state.js';
 
 type CheckoutFields = Omit<
   NewCheckoutRow,
@@ -79,7 +78,7 @@ export async function insertNewCheckout(base: Context, input: NewCheckout): Prom
   });
   const id = randomUUID();
   const ttl = ctx.config.checkoutTtlSeconds * 1000;
-  await insertCheckout(
+  const row = await insertCheckout(
     ctx.db,
     {
       ...input.fields,
@@ -102,7 +101,17 @@ export async function insertNewCheckout(base: Context, input: NewCheckout): Prom
     },
     input.products.map((bundle) => bundle.product.id),
   );
-  const state = await loadCheckoutState(ctx.db, (await findCheckoutById(ctx.db, id))!);
+  // The state from what the checkout was made of, as loadCheckoutState would read it back.
+  const state: CheckoutState = {
+    row,
+    organization: input.organization,
+    products: input.products,
+    product: input.product,
+    price: input.price,
+    discount: input.discount,
+    trialRedeemed: false,
+  };
+  state.trialRedeemed = await isTrialRedeemed(ctx.db, state);
   await recordWebhookEvent(ctx, input.organization.id, 'checkout.created', serializeCheckout(ctx.config, state));
   return state;
 }
@@ -142,6 +151,7 @@ export async function createCheckout(ctx: Context, input: CheckoutCreateInput): 
   const bundles = await loadProductBundles(
     ctx.db,
     ids.map((id) => found.get(id)!),
+    new Map(ids.map((id) => [id, found.get(id)!.prices])),
   );
   const product = bundles[0]!;
   const price = defaultPrice(product);

@@ -18,7 +18,6 @@ import {
   findCheckoutById,
   findCustomerById,
   lockPaymentAttempt,
-  updateCheckoutRow,
   updatePaymentAttempt,
   type PaymentAttemptRow,
 } from './checkouts.repository.js';
@@ -41,8 +40,9 @@ import { fulfilCheckout } from './checkouts.success.js';
 /** What the processor said; `interrupted`: no answer (timeout, network), the money may have moved. */
 export type AttemptOutcome = CheckoutChargeResult | SetupResult | { status: 'interrupted' };
 
-export function idempotencyKeyOf(checkoutId: string, attempt: number): string {
-  return `checkout:${checkoutId}:attempt:${attempt}`;
+/** The idempotency keys of a checkout's attempts: this, then the attempt's number (`…:attempt:1`). */
+export function idempotencyKeyPrefix(checkoutId: string): string {
+  return `checkout:${checkoutId}:attempt:`;
 }
 
 function processorCustomer(attempt: PaymentAttemptRow, customer: { email: string; name: string | null }) {
@@ -184,7 +184,6 @@ export async function settleAttempt(
       // A customer found by email stays unlinked: the next attempt finds it again, without a session.
       draft.row.status = 'open';
       if (!attempt.issue_customer_session) draft.row.customer_id = null;
-      await updateCheckoutRow(ctx.db, checkout.id, { status: 'open', customer_id: draft.row.customer_id });
       await saveDraft(ctx, draft);
       return { status: 'failed', declineMessage: outcome.declineMessage };
     }
@@ -203,7 +202,6 @@ export async function settleAttempt(
         card: outcome.card,
       });
     }
-    await updateCheckoutRow(ctx.db, checkout.id, { status: 'succeeded' });
     const succeeded = await saveDraft(ctx, { ...draft, row: { ...draft.row, status: 'succeeded' } });
     const token = options.answer && attempt.issue_customer_session ? await openCustomerSession(ctx, customer.id) : null;
     return { status: 'succeeded', state: succeeded, customerSessionToken: token };

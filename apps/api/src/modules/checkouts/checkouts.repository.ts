@@ -1,6 +1,7 @@
-import { type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CheckoutsTable } from '../../db/tables/checkouts.js';
 import type { CheckoutPaymentAttemptsTable } from '../../db/tables/payment-attempts.js';
+import type { ProductsTable } from '../../db/tables/products.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -64,33 +65,47 @@ export async function listVisibleCheckouts(db: Executor, subject: Subject, param
   return paginate(db, query.orderBy('checkouts.id'), params);
 }
 
-export async function insertCheckout(db: Executor, row: NewCheckoutRow, productIds: readonly string[]): Promise<void> {
-  await db.insertInto('checkouts').values(row).execute();
-  await db
-    .insertInto('checkout_products')
-    .values(productIds.map((productId, order) => ({ checkout_id: row.id, product_id: productId, order })))
-    .execute();
+/** Inserts the checkout and its products in one statement; returns the row as written. */
+export async function insertCheckout(
+  db: Executor,
+  row: NewCheckoutRow,
+  productIds: readonly string[],
+): Promise<CheckoutRow> {
+  return db
+    .with('inserted', (db) => db.insertInto('checkouts').values(row).returningAll())
+    .with('offered', (db) =>
+      db
+        .insertInto('checkout_products')
+        .values(productIds.map((productId, order) => ({ checkout_id: row.id, product_id: productId, order })))
+        .returning('checkout_id'),
+    )
+    .selectFrom('inserted')
+    .selectAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function updateCheckoutRow(db: Executor, id: string, changes: CheckoutChanges): Promise<void> {
-  await db.updateTable('checkouts').set(changes).where('id', '=', id).execute();
+/** Writes the changes and returns the row as written. */
+export async function updateCheckoutRow(db: Executor, id: string, changes: CheckoutChanges): Promise<CheckoutRow> {
+  return db.updateTable('checkouts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The products of each checkout, in order. */
-export async function findCheckoutProductIds(
+/** The products of each checkout, in order, with one join. */
+export async function findCheckoutProducts(
   db: Executor,
   checkoutIds: readonly string[],
-): Promise<Map<string, string[]>> {
-  const byCheckout = new Map<string, string[]>(checkoutIds.map((id) => [id, []]));
+): Promise<Map<string, Selectable<ProductsTable>[]>> {
+  const byCheckout = new Map<string, Selectable<ProductsTable>[]>(checkoutIds.map((id) => [id, []]));
   if (checkoutIds.length === 0) return byCheckout;
   const rows = await db
     .selectFrom('checkout_products')
-    .select(['checkout_id', 'product_id'])
-    .where('checkout_id', 'in', [...checkoutIds])
-    .orderBy('checkout_id')
-    .orderBy('order')
+    .innerJoin('products', 'products.id', 'checkout_products.product_id')
+    .selectAll('products')
+    .select('checkout_products.checkout_id as offered_in')
+    .where('checkout_products.checkout_id', 'in', [...checkoutIds])
+    .orderBy('checkout_products.checkout_id')
+    .orderBy('checkout_products.order')
     .execute();
-  for (const row of rows) byCheckout.get(row.checkout_id)?.push(row.product_id);
+  for (const { offered_in, ...product } of rows) byCheckout.get(offered_in)?.push(product);
   return byCheckout;
 }
 
@@ -180,21 +195,21 @@ export type PaymentAttemptRow = Selectable<CheckoutPaymentAttemptsTable>;
 
 const UNSETTLED = ['pending', 'interrupted', 'requires_action', 'processing'] as const;
 
-/** The number of the checkout's next attempt (1 for the first). */
-export async function nextAttemptNumber(db: Executor, checkoutId: string): Promise<number> {
-  const row = await db
-    .selectFrom('checkout_payment_attempts')
-    .select((eb) => eb.fn.max<number | null>('attempt').as('last'))
-    .where('checkout_id', '=', checkoutId)
-    .executeTakeFirst();
-  return Number(row?.last ?? 0) + 1;
-}
-
-export async function insertPaymentAttempt(
+/**
+ * Inserts the checkout's next attempt in one statement: numbered after its last one (1 for the first),
+ * its idempotency key `keyPrefix` followed by that number. The caller holds the checkout's row lock.
+ */
+export async function insertNextPaymentAttempt(
   db: Executor,
-  row: Insertable<CheckoutPaymentAttemptsTable>,
+  row: Omit<Insertable<CheckoutPaymentAttemptsTable>, 'attempt' | 'idempotency_key'>,
+  keyPrefix: string,
 ): Promise<PaymentAttemptRow> {
-  return db.insertInto('checkout_payment_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+  const next = sql<number>`(select coalesce(max(attempt), 0) + 1 from checkout_payment_attempts where checkout_id = ${row.checkout_id})`;
+  return db
+    .insertInto('checkout_payment_attempts')
+    .values({ ...row, attempt: next, idempotency_key: sql<string>`${keyPrefix}::text || ${next}::text` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The checkout's unsettled attempt, locked. */

@@ -7,7 +7,6 @@ import { applyChanges, draftChanges, finalizeDraft, type Draft } from './checkou
 import { ExpiredCheckoutError, NotOpenCheckout } from './checkouts.errors.js';
 import {
   findCheckoutByClientSecret,
-  findCheckoutById,
   findUnsettledAttemptStatus,
   findVisibleCheckout,
   listVisibleCheckouts,
@@ -22,7 +21,7 @@ import {
   type CheckoutPublicWire,
   type CheckoutWire,
 } from './checkouts.serializer.js';
-import { loadCheckoutState, loadCheckoutStates, type CheckoutState } from './checkouts.state.js';
+import { isTrialRedeemed, loadCheckoutState, loadCheckoutStates, type CheckoutState } from './checkouts.state.js';
 
 export async function getCheckout(ctx: Context, id: string): Promise<CheckoutWire> {
   const row = await findVisibleCheckout(ctx.db, ctx.subject, id);
@@ -68,10 +67,14 @@ export function draftOf(state: CheckoutState): Draft {
   return { ...state, row: { ...state.row } };
 }
 
-/** Writes the draft, records `checkout.updated` and returns the new state. */
+/**
+ * Writes the draft (its status included), records `checkout.updated` and returns the new state: the
+ * row as written, with the draft's products, price, discount and organization (what it was built from).
+ */
 export async function saveDraft(ctx: Context, draft: Draft): Promise<CheckoutState> {
-  await updateCheckoutRow(ctx.db, draft.row.id, draftChanges(draft, ctx.clock.now()));
-  const state = await loadCheckoutState(ctx.db, (await findCheckoutById(ctx.db, draft.row.id))!);
+  const row = await updateCheckoutRow(ctx.db, draft.row.id, draftChanges(draft, ctx.clock.now()));
+  const state: CheckoutState = { ...draft, row, trialRedeemed: false };
+  state.trialRedeemed = await isTrialRedeemed(ctx.db, state);
   await recordWebhookEvent(ctx, state.row.organization_id, 'checkout.updated', serializeCheckout(ctx.config, state));
   return state;
 }

@@ -8,7 +8,7 @@ import { loadProductBundles } from '../products/products.service.js';
 import { hasRedeemedTrial } from '../subscriptions/subscriptions.trials.repository.js';
 import { checkoutTrial } from '../subscriptions/subscriptions.trials.js';
 import { checkoutAmounts, checkoutFlags, type CheckoutAmounts, type CheckoutFlags } from './checkouts.amounts.js';
-import { findCheckoutProductIds, findOrganizationsByIds, type CheckoutRow } from './checkouts.repository.js';
+import { findCheckoutProducts, findOrganizationsByIds, type CheckoutRow } from './checkouts.repository.js';
 
 /** A checkout with everything its rules and wire shapes need. */
 export interface CheckoutState {
@@ -28,15 +28,20 @@ export interface CheckoutState {
 /** Loads several checkouts' states with one query per kind of thing. */
 export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Promise<CheckoutState[]> {
   if (rows.length === 0) return [];
-  const productIds = await findCheckoutProductIds(
+  const offered = await findCheckoutProducts(
     db,
     rows.map((row) => row.id),
   );
-  const allProductIds = [...new Set([...rows.map((row) => row.product_id), ...[...productIds.values()].flat()])];
-  const [bundles, prices, discounts, organizations] = await Promise.all([
-    findProductRows(db, allProductIds).then((products) => loadProductBundles(db, products)),
-    findPricesOfProducts(db, [...new Set(rows.map((row) => row.product_id))]),
-    findDiscountsByIds(db, [...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null))]),
+  const productById = new Map([...offered.values()].flat().map((product) => [product.id, product]));
+  // The selected product is always offered; read apart only if it is not.
+  const missing = [...new Set(rows.map((row) => row.product_id))].filter((id) => !productById.has(id));
+  for (const product of await findProductRows(db, missing)) productById.set(product.id, product);
+  const discountIds = [...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null))];
+  // Every price of the products (archived ones too: a checkout keeps the price it selected).
+  const prices = await findPricesOfProducts(db, [...productById.keys()]);
+  const [bundles, discounts, organizations] = await Promise.all([
+    loadProductBundles(db, [...productById.values()], prices),
+    findDiscountsByIds(db, discountIds),
     findOrganizationsByIds(db, [...new Set(rows.map((row) => row.organization_id))]),
   ]);
   const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
@@ -45,7 +50,7 @@ export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Pro
   const states = rows.map((row) => ({
     row,
     organization: organizationById.get(row.organization_id)!,
-    products: (productIds.get(row.id) ?? []).map((id) => bundleById.get(id)!).filter(Boolean),
+    products: (offered.get(row.id) ?? []).map((product) => bundleById.get(product.id)!).filter(Boolean),
     product: bundleById.get(row.product_id)!,
     price: (prices.get(row.product_id) ?? []).find((price) => price.id === row.product_price_id)!,
     discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,

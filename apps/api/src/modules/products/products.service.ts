@@ -49,17 +49,25 @@ import type {
 import { serializeProduct, type ProductBundle } from './products.serializer.js';
 
 /** Loads what the wire shape embeds (prices, benefits, custom fields) for several products at once. */
-export async function loadProductBundles(db: Executor, products: ProductRow[]): Promise<ProductBundle[]> {
+/**
+ * The products with their visible prices, benefits, custom fields and medias. `prices`: the products'
+ * prices when the caller has already read them (archived ones may be included), saving that query.
+ */
+export async function loadProductBundles(
+  db: Executor,
+  products: ProductRow[],
+  prices?: ReadonlyMap<string, readonly PriceWithMeter[]>,
+): Promise<ProductBundle[]> {
   const ids = products.map((product) => product.id);
-  const [prices, benefits, customFields, medias] = await Promise.all([
-    findPricesOfProducts(db, ids),
+  const [pricesOf, benefits, customFields, medias] = await Promise.all([
+    prices ?? findPricesOfProducts(db, ids),
     findBenefitsOfProducts(db, ids),
     findCustomFieldsOfProducts(db, ids),
     findProductMedias(db, ids),
   ]);
   return products.map((product) => ({
     product,
-    prices: visiblePrices(prices.get(product.id) ?? []),
+    prices: visiblePrices(pricesOf.get(product.id) ?? []),
     benefits: benefits.get(product.id) ?? [],
     customFields: customFields.get(product.id) ?? [],
     medias: medias.get(product.id) ?? [],
