@@ -150,8 +150,7 @@ async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayl
 export const RETIRED_KEY_PUBLISHED_MS = 7 * 86_400_000;
 
 /**
- * The signing keys: generated at the first OAuth2 request ever served, rotated by
- * `tessera oauth2 rotate-key`. Every server picks a rotation up while running (createOAuth2Server
+ * The signing keys: generated once on first start, rotated by `tessera oauth2 rotate-key`. Every server picks a rotation up while running (createOAuth2Server
  * checks the keys' version).
  */
 export async function loadSigningKeys(db: Db, now = new Date()): Promise<object[]> {
@@ -246,6 +245,9 @@ export async function createOAuth2Server(
   onBuilt: (provider: Provider) => void = () => {},
 ): Promise<OAuth2Server> {
   await hashLegacyClientSecrets(db, (secret) => hashToken(secret, config.secret));
+  // The first start generates the signing key (node:crypto, no oidc-provider needed), so that no OAuth2
+  // request, refused ones included, ever writes one.
+  await loadSigningKeys(db);
   const build = async (): Promise<{ provider: Provider; version: string }> => {
     const now = new Date();
     const keys = await loadSigningKeys(db, now);
