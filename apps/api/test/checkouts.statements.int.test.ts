@@ -81,6 +81,15 @@ it('each checkout step sends a known number of statements', async () => {
   );
   expect(confirm.body.status).toBe('confirmed');
   expect(confirm.body.discount_id).toBe(discount.id);
+  // The attempt's number and idempotency key are computed in its insert.
+  const attempts = await server.runtime.database.db
+    .selectFrom('checkout_payment_attempts')
+    .select(['attempt', 'idempotency_key', 'status'])
+    .where('checkout_id', '=', create.body.id)
+    .execute();
+  expect(attempts).toEqual([
+    { attempt: 1, idempotency_key: `checkout:${create.body.id}:attempt:1`, status: 'succeeded' },
+  ]);
 
   const steps = { create, clientGet, clientUpdate, confirm };
   const counts = Object.fromEntries(Object.entries(steps).map(([name, { statements }]) => [name, statements.length]));

@@ -128,6 +128,14 @@ async function organizationOf(ctx: Context, input: CheckoutCreateInput): Promise
 
 /** `POST /v1/checkouts/`: a checkout of the given products, the first one selected. */
 export async function createCheckout(ctx: Context, input: CheckoutCreateInput): Promise<CheckoutWire> {
+  return serializeCheckout(ctx.config, await insertNewCheckout(ctx, await prepareCheckout(ctx, input)));
+}
+
+/**
+ * Reads and checks what a new checkout is made of (one 422 with every problem). It takes no lock and
+ * writes nothing, so the request runs it before its transaction, which only writes the checkout.
+ */
+export async function prepareCheckout(ctx: Context, input: CheckoutCreateInput): Promise<NewCheckout> {
   const issues = new IssueCollector();
   const organization = await organizationOf(ctx, input);
   if (!organization) {
@@ -204,7 +212,7 @@ export async function createCheckout(ctx: Context, input: CheckoutCreateInput): 
     : null;
   issues.throwIfAny();
 
-  const state = await insertNewCheckout(ctx, {
+  return {
     organization,
     products: bundles,
     product,
@@ -233,6 +241,5 @@ export async function createCheckout(ctx: Context, input: CheckoutCreateInput): 
       trial_interval: input.trial_interval ?? null,
       trial_interval_count: input.trial_interval_count ?? null,
     },
-  });
-  return serializeCheckout(ctx.config, state);
+  };
 }

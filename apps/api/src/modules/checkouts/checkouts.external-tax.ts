@@ -13,7 +13,7 @@ import {
   type CheckoutUpdateInput,
   type CheckoutUpdatePublicInput,
 } from './checkouts.schemas.js';
-import type { CheckoutPublicWire, CheckoutWire } from './checkouts.serializer.js';
+import { serializeCheckout, type CheckoutPublicWire, type CheckoutWire } from './checkouts.serializer.js';
 import {
   clientGetCheckout,
   clientUpdateCheckout,
@@ -23,7 +23,7 @@ import {
   saveDraft,
   updateCheckout,
 } from './checkouts.service.js';
-import { createCheckout } from './checkouts.create.js';
+import { insertNewCheckout, prepareCheckout } from './checkouts.create.js';
 import { loadCheckoutState } from './checkouts.state.js';
 
 /**
@@ -100,7 +100,12 @@ export async function clientUpdateCheckoutWithTax(
  */
 export async function createCheckoutWithTax(base: Context, input: CheckoutCreateInput): Promise<CheckoutWire> {
   const run = base.transactions ?? runIn(base);
-  const created = await run.transaction((tx) => createCheckout({ ...tx, log: base.log, request: base.request }, input));
+  // The reads and checks need no transaction: the transaction only writes the checkout.
+  const prepared = await prepareCheckout(base, input);
+  const created = serializeCheckout(
+    base.config,
+    await run.transaction((tx) => insertNewCheckout({ ...tx, log: base.log, request: base.request }, prepared)),
+  );
   if (!(await settleExternalTax(base, created.client_secret))) return created;
   return run.transaction((tx) => getCheckout(tx, created.id));
 }
