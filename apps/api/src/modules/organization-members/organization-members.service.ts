@@ -75,18 +75,27 @@ export async function listMembers(ctx: Context, organizationId: string, params: 
  * Removes a member. The last member stays (an organization always has someone to act for it); only an
  * owner removes another owner. When the last owner goes, the longest-standing member becomes owner.
  */
-export async function removeMember(
-  ctx: Context,
-  organizationId: string,
-  userId: string,
-  reason: 'removed' | 'left' = 'removed',
-): Promise<void> {
+/**
+ * The organization locked (one change of its members at a time), its members, the member `userId`
+ * (404 when not one) and the acting user's own membership, if any.
+ */
+async function lockedMembers(ctx: Context, organizationId: string, userId: string) {
   const organization = await visibleOrganization(ctx, organizationId, { lock: true });
   const members = await listAllMembers(ctx.db, organization.id);
   const target = members.find((member) => member.user_id === userId);
   if (!target) throw new ResourceNotFound('Member not found.');
   const actorId = ctx.subject.kind === 'user' ? ctx.subject.userId : null;
   const actor = members.find((member) => member.user_id === actorId);
+  return { organization, members, target, actorId, actor };
+}
+
+export async function removeMember(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  reason: 'removed' | 'left' = 'removed',
+): Promise<void> {
+  const { organization, members, target, actorId, actor } = await lockedMembers(ctx, organizationId, userId);
   if (members.length === 1) {
     throw new NotPermitted('The last member of an organization cannot leave or be removed.');
   }
@@ -118,12 +127,7 @@ export async function changeMemberRole(
   userId: string,
   role: MemberRole,
 ): Promise<MemberRow> {
-  const organization = await visibleOrganization(ctx, organizationId, { lock: true });
-  const members = await listAllMembers(ctx.db, organization.id);
-  const target = members.find((member) => member.user_id === userId);
-  if (!target) throw new ResourceNotFound('Member not found.');
-  const actorId = ctx.subject.kind === 'user' ? ctx.subject.userId : null;
-  const actor = members.find((member) => member.user_id === actorId);
+  const { organization, members, target, actor } = await lockedMembers(ctx, organizationId, userId);
   if (actor?.role !== 'owner') throw new NotPermitted('Only an owner can change the role of a member.');
   if (target.role === role) return target;
   if (target.role === 'owner' && !members.some((m) => m.role === 'owner' && m.user_id !== target.user_id)) {
