@@ -108,9 +108,12 @@ export const DEFAULT_BRANDING: BrandingSettings = {
   show_product_images: true,
 };
 
+// Built once: a zod schema compiles its parser on first use, which costs more than the parse itself.
+const StoredBrandingSettings = OrganizationBrandingSettings.partial();
+
 /** The stored settings with their defaults (a key never set, or stored by an older version, takes it). */
 export function brandingSettings(stored: unknown): BrandingSettings {
-  const parsed = OrganizationBrandingSettings.partial().safeParse(stored ?? {});
+  const parsed = StoredBrandingSettings.safeParse(stored ?? {});
   const given = parsed.success ? parsed.data : {};
   return {
     ...DEFAULT_BRANDING,
