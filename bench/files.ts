@@ -17,11 +17,15 @@
  * the disk: on this machine `cp` alone measured anywhere from 400 to 4,000 MiB/s for the same file,
  * depending on how many dirty pages the steps before it had left.
  *
+ * 4. the same upload and download against a bare `node:http` server in its own process (no framework, no
+ *    database, no signature checks: each part written to the file at its offset and flushed, the file
+ *    streamed back): what HTTP over loopback costs on this machine, the ceiling any Node server meets.
+ *
  * Reports each throughput and its ratio to `cp`, and the server's peak RSS above its idle RSS
  * (sampled from /proc every 20 ms). Fails when a ratio is under 70 % or the growth over 150 MB, or
  * when the downloaded file differs from the source.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -87,6 +91,77 @@ function putPart(url: string, headers: Record<string, string>, path: string, sta
     if (end === start) return req.end();
     pipeline(createReadStream(path, { start, end: end - 1, highWaterMark: MiB }), req).catch(reject);
   });
+}
+
+/**
+ * The bare server: PUT /<offset> writes the body at that offset of `file` and flushes it (as local-disk
+ * storage does); GET / streams the file back. Prints its port when listening.
+ */
+const BARE_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const { pipeline } = require('node:stream/promises');
+const file = process.argv[1];
+fs.closeSync(fs.openSync(file, 'w'));
+http
+  .createServer(async (req, res) => {
+    try {
+      if (req.method === 'PUT') {
+        const out = fs.createWriteStream(file, { flags: 'r+', start: Number(req.url.slice(1)), highWaterMark: 1 << 20, flush: true });
+        await pipeline(req, out);
+        res.end('ok');
+      } else {
+        await pipeline(fs.createReadStream(file, { highWaterMark: 1 << 20 }), res);
+      }
+    } catch (error) {
+      res.statusCode = 500;
+      res.end(String(error));
+    }
+  })
+  .listen(0, '127.0.0.1', function () {
+    process.stdout.write(String(this.address().port) + '\\n');
+  });
+`;
+
+/** Upload (parts at their offsets, PARALLEL at a time, then an fsync of the file) and download to disk. */
+async function bareTransfer(source: string, dir: string): Promise<{ upload: number; download: number }> {
+  const stored = join(dir, 'bare-stored.bin');
+  const child = spawn(process.execPath, ['-e', BARE_SERVER, stored], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+      child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    });
+    spawnSync('sync');
+    const uploadStart = performance.now();
+    const queue: number[] = [];
+    for (let start = 0; start < SIZE; start += PART) queue.push(start);
+    await Promise.all(
+      Array.from({ length: PARALLEL }, async () => {
+        for (let start = queue.shift(); start !== undefined; start = queue.shift()) {
+          await putPart(`http://127.0.0.1:${port}/${start}`, {}, source, start, Math.min(SIZE, start + PART));
+        }
+      }),
+    );
+    spawnSync('sync', [stored]);
+    const upload = (performance.now() - uploadStart) / 1000;
+    const target = join(dir, 'bare-downloaded.bin');
+    spawnSync('sync');
+    const downloadStart = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      request(`http://127.0.0.1:${port}/`, (res) => {
+        pipeline(res, createWriteStream(target, { highWaterMark: MiB, flush: true })).then(resolve, reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+    const download = (performance.now() - downloadStart) / 1000;
+    rmSync(stored);
+    rmSync(target);
+    return { upload, download };
+  } finally {
+    child.kill();
+  }
 }
 
 async function main(): Promise<void> {
@@ -202,6 +277,7 @@ async function main(): Promise<void> {
     });
     const downloadSeconds = (performance.now() - downloadStart) / 1000;
     clearInterval(sampler);
+    const bare = await bareTransfer(source, dataDir);
 
     const same = statSync(target).size === SIZE && spawnSync('cmp', ['-s', source, target]).status === 0;
     const throughput = (seconds: number) => SIZE / MiB / seconds;
@@ -211,12 +287,26 @@ async function main(): Promise<void> {
       ['upload', throughput(uploadSeconds), cpSeconds / uploadSeconds],
       ['download', throughput(downloadSeconds), cpSeconds / downloadSeconds],
     ] as const;
+    const bareRows = [
+      ['bare up', throughput(bare.upload), cpSeconds / bare.upload],
+      ['bare down', throughput(bare.download), cpSeconds / bare.download],
+    ] as const;
     console.log(`file: ${SIZE_MIB} MiB, parts of ${PART / MiB} MiB, ${PARALLEL} at a time`);
     for (const [name, mibs, ratio] of rows) {
       console.log(
         `${name.padEnd(9)} ${mibs.toFixed(1).padStart(8)} MiB/s   ${(ratio * 100).toFixed(0).padStart(4)} % of cp`,
       );
     }
+    console.log('the same transfers against a bare node:http server (the ceiling of HTTP over loopback here):');
+    for (const [name, mibs, ratio] of bareRows) {
+      console.log(
+        `${name.padEnd(9)} ${mibs.toFixed(1).padStart(8)} MiB/s   ${(ratio * 100).toFixed(0).padStart(4)} % of cp`,
+      );
+    }
+    console.log(
+      `Tessera against the bare server: upload ${((100 * bare.upload) / uploadSeconds).toFixed(0)} %, ` +
+        `download ${((100 * bare.download) / downloadSeconds).toFixed(0)} %`,
+    );
     console.log(
       `server RSS: idle ${(idle / 1e6).toFixed(0)} MB, peak ${(peak / 1e6).toFixed(0)} MB, growth ${(growth / 1e6).toFixed(0)} MB`,
     );
