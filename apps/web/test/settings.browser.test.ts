@@ -235,19 +235,20 @@ describe.skipIf(!hasChromium)('settings pages in the browser', () => {
       await page.getByText('product.created queued for redelivery', { exact: false }).waitFor();
       await expect.poll(() => receiver.received.length, SLOW).toBe(2);
       expect(receiver.received[1]!.headers['webhook-id']).toBe(first.headers['webhook-id']);
-      const deliveries = log.getByRole('row').filter({ hasText: 'product.created' });
-      // Delivery is at least once: on a busy machine an attempt can outlast its timeout, be logged as
-      // failed and sent again, so the log may hold more than the two attempts asked for.
-      await expect.poll(() => deliveries.count(), SLOW).toBeGreaterThanOrEqual(2);
-      // Newest first: the redelivery (or its retry), with one of the receiver's later answers.
+      // The attempts' rows: the details shown above are a row of their own that names the type too,
+      // so a count of rows with that text once saw three (two attempts and the details) when the
+      // redelivery was already logged at the first look.
+      const deliveries = log
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: /^Redeliver product\.created/ }) });
+      await expect.poll(() => deliveries.count(), SLOW).toBe(2);
+      expect(receiver.received).toHaveLength(2);
+      // Newest first: the redelivery, with the receiver's second answer.
       await deliveries
         .first()
         .getByRole('button', { name: /^Show details of product\.created/ })
         .click();
-      await page
-        .getByRole('region', { name: 'Response' })
-        .getByText(/received #[2-9]/)
-        .waitFor();
+      await page.getByRole('region', { name: 'Response' }).getByText('received #2').waitFor();
     });
 
     it('edits the events, disables and enables the endpoint, and deletes it', async () => {
