@@ -163,6 +163,26 @@ beforeAll(async () => {
               product_price_id, amount, currency, allow_discount_codes, require_billing_address,
               is_business_customer, customer_id)
             VALUES ${sql.join(rows.checkouts)}`.execute(db);
+  // Checkouts change after their insert (their hourly rollup follows each change, migration 0049): some
+  // succeed, some succeeded ones fail, some move to another product or another hour, some are deleted.
+  const written = await sql<{
+    id: string;
+  }>`SELECT id FROM checkouts WHERE organization_id = ${org} ORDER BY id`.execute(db);
+  for (const { id } of written.rows) {
+    const change = next();
+    if (change < 0.1) await sql`UPDATE checkouts SET status = 'succeeded' WHERE id = ${id}`.execute(db);
+    else if (change < 0.15)
+      await sql`UPDATE checkouts SET status = 'failed' WHERE id = ${id} AND status = 'succeeded'`.execute(db);
+    else if (change < 0.2) {
+      const product = pick(products);
+      await sql`UPDATE checkouts SET product_id = ${product.id}, product_price_id = ${prices.get(product.id)!}
+                WHERE id = ${id}`.execute(db);
+    } else if (change < 0.25)
+      await sql`UPDATE checkouts SET created_at = ${instant()}, status = ${pick(['open', 'succeeded'])}
+                WHERE id = ${id}`.execute(db);
+    else if (change < 0.28) await sql`DELETE FROM checkouts WHERE id = ${id}`.execute(db);
+    else if (change < 0.4) await sql`UPDATE checkouts SET status = 'expired' WHERE id = ${id}`.execute(db);
+  }
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -184,8 +204,24 @@ const RANGES: [TimeInterval, string, string][] = [
   ['year', '2025-01-01', '2026-12-31'],
 ];
 
+describe('the checkouts rollup', () => {
+  it('holds each organization, UTC hour and product count of the checkouts after every change', async () => {
+    const db = server.runtime.database.db;
+    const counted = await sql<Record<string, unknown>>`
+      SELECT organization_id, date_trunc('hour', created_at, 'UTC') AS hour, product_id,
+             count(*)::int AS checkouts, (count(*) FILTER (WHERE status = 'succeeded'))::int AS succeeded
+      FROM checkouts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`.execute(db);
+    const rollup = await sql<Record<string, unknown>>`
+      SELECT organization_id, hour, product_id, checkouts::int, succeeded::int
+      FROM metrics_checkout_hours WHERE checkouts <> 0 ORDER BY 1, 2, 3`.execute(db);
+    expect(counted.rows.length).toBeGreaterThan(50);
+    expect(rollup.rows).toEqual(counted.rows);
+  });
+});
+
 describe('aggregateMetrics equals the definitions', () => {
-  for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York']) {
+  // Asia/Kolkata (UTC+05:30) cuts hours in half: the checkouts are read row by row there.
+  for (const timezone of ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata']) {
     it(`every interval in ${timezone}`, async () => {
       const scope: MetricsScope = { organizationIds: [acme.organization.id] };
       for (const [interval, startDate, endDate] of RANGES) {

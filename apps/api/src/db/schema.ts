@@ -19,6 +19,7 @@ import type { PaymentAttemptsTables } from './tables/payment-attempts.js';
 import type { PaymentMethodsTables } from './tables/payment-methods.js';
 import type { RefundsTables } from './tables/refunds.js';
 import type { MeterRollupTables } from './tables/meter-rollups.js';
+import type { MetricsTables } from './tables/metrics.js';
 import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
 import type { OAuth2Tables } from './tables/oauth2.js';
@@ -51,6 +52,7 @@ export interface DB
     RateLimitTables,
     IdempotencyKeyTables,
     MeterRollupTables,
+    MetricsTables,
     TaxTables,
     FilesTables,
     OAuth2Tables,

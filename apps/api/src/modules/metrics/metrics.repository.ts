@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
-import type { TimeInterval } from './metrics.periods.js';
+import { periodsOf, type Period, type TimeInterval } from './metrics.periods.js';
 
 export interface MetricsScope {
   organizationIds: string[];
@@ -41,6 +41,9 @@ export interface MetricsRow {
   ended_trials: string;
 }
 
+/** A period starting and ending on whole UTC hours: each UTC hour is inside it or outside it. */
+const onHours = (period: Period) => period.start.getTime() % 3_600_000 === 0 && period.end.getTime() % 3_600_000 === 0;
+
 /** Revenue statuses: a pending or failed order brought no money. */
 const PAID = sql`('paid', 'refunded', 'partially_refunded')`;
 
@@ -58,7 +61,9 @@ function customerFilter(column: string, scope: MetricsScope): RawBuilder<unknown
  * - Active subscriptions and MRR are running sums of +1 at `started_at` and −1 at `ended_at` (never
  *   before the start) over the periods, from the count active at the range's start: a subscription is
  *   active at T when it started before T and had not ended by T.
- * - Orders, checkouts and subscriptions are read through the covering indexes of migration 0034.
+ * - Orders and subscriptions are read through the covering indexes of migration 0034; checkouts from
+ *   their hourly rollup (migration 0049) when every period is made of whole UTC hours and no customer is
+ *   filtered, else through their covering index.
  *
  * The answers are those of the definitions in docs/metrics.md; `test/support/metrics-reference.ts`
  * states them literally and `metrics.equivalence.int.test.ts` compares both on random worlds.
@@ -108,6 +113,9 @@ export async function aggregateMetrics(
     parts.push(customerFilter(`${alias}.customer_id`, scope));
     return sql.join(parts, sql` AND `);
   };
+  // Checkouts are counted from their hourly rollup (migration 0049) when every hour lies whole inside one
+  // period; a customer filter has no rollup and reads the checkouts.
+  const checkoutHours = !scope.customerIds?.length && periodsOf(startDate, endDate, interval, timezone).every(onHours);
   const mrrOf = (amount: string, recurringInterval: string) =>
     sql`CASE WHEN ${sql.ref(recurringInterval)} = 'year' THEN round(${sql.ref(amount)} / 12.0) ELSE ${sql.ref(amount)} END`;
   const statement = sql<MetricsRow>`
@@ -248,15 +256,25 @@ export async function aggregateMetrics(
       WHERE at >= ${rs} AND at < ${re}
       GROUP BY 1
     ),
-    checkout_stats AS (
+    checkout_stats AS (${
+      checkoutHours
+        ? sql`
+      SELECT ${periodKey(sql`c.hour`)} AS k,
+             sum(c.checkouts) AS checkouts,
+             sum(c.succeeded) AS succeeded_checkouts
+      FROM metrics_checkout_hours c
+      ${productJoin('c')}
+      WHERE ${filters('c')} AND c.hour >= ${rs} AND c.hour < ${re}
+      GROUP BY 1`
+        : sql`
       SELECT ${periodKey(sql`c.created_at`)} AS k,
              count(*) AS checkouts,
              count(*) FILTER (WHERE c.status = 'succeeded') AS succeeded_checkouts
       FROM checkouts c
       ${productJoin('c')}
       WHERE ${filters('c')} AND c.created_at >= ${rs} AND c.created_at < ${re}
-      GROUP BY 1
-    ),
+      GROUP BY 1`
+    }),
     running AS (
       SELECT p.k, p.start_at, p.end_at,
              (SELECT amount FROM revenue_before)

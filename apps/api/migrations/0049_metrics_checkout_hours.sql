@@ -1,0 +1,58 @@
+-- Metrics at scale (docs/metrics.md, Scale): an organization's checkouts and succeeded checkouts per
+-- product and UTC hour, kept by a trigger in the transaction of every write to checkouts, so a year of
+-- metrics reads at most one row per product and hour instead of every checkout of the year. The
+-- checkouts stay the source of truth: this table holds nothing they do not.
+--
+-- Hours, not finer: the rows are read only when every period boundary of the request is a whole UTC
+-- hour (every period of a zone whose offsets over the range are whole hours: UTC, Europe/*,
+-- America/*…); a zone such as Asia/Kolkata and a customer filter read the checkouts themselves.
+CREATE TABLE metrics_checkout_hours (
+  organization_id uuid NOT NULL,
+  hour timestamptz NOT NULL,
+  product_id uuid NOT NULL,
+  checkouts bigint NOT NULL,
+  succeeded bigint NOT NULL,
+  PRIMARY KEY (organization_id, hour, product_id)
+);
+
+-- A checkout counts in the hour of its `created_at`, under its current product; succeeded while its
+-- status is `succeeded`. A change moves the checkout: its old contribution taken out, the new one put
+-- in. The trigger fires only on changes of what is counted (the WHEN clauses): an expiry, a confirm
+-- attempt or an edit of anything else writes nothing here.
+CREATE FUNCTION metrics_checkout_hours_count() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    INSERT INTO metrics_checkout_hours AS h (organization_id, hour, product_id, checkouts, succeeded)
+    VALUES (OLD.organization_id, date_trunc('hour', OLD.created_at, 'UTC'), OLD.product_id, -1,
+            -(OLD.status = 'succeeded')::int)
+    ON CONFLICT (organization_id, hour, product_id) DO UPDATE
+      SET checkouts = h.checkouts + excluded.checkouts, succeeded = h.succeeded + excluded.succeeded;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO metrics_checkout_hours AS h (organization_id, hour, product_id, checkouts, succeeded)
+    VALUES (NEW.organization_id, date_trunc('hour', NEW.created_at, 'UTC'), NEW.product_id, 1,
+            (NEW.status = 'succeeded')::int)
+    ON CONFLICT (organization_id, hour, product_id) DO UPDATE
+      SET checkouts = h.checkouts + excluded.checkouts, succeeded = h.succeeded + excluded.succeeded;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER metrics_checkout_hours_insert AFTER INSERT ON checkouts
+  FOR EACH ROW EXECUTE FUNCTION metrics_checkout_hours_count();
+CREATE TRIGGER metrics_checkout_hours_update AFTER UPDATE OF organization_id, created_at, product_id, status
+  ON checkouts
+  FOR EACH ROW
+  WHEN ((OLD.organization_id, OLD.created_at, OLD.product_id, OLD.status = 'succeeded')
+        IS DISTINCT FROM (NEW.organization_id, NEW.created_at, NEW.product_id, NEW.status = 'succeeded'))
+  EXECUTE FUNCTION metrics_checkout_hours_count();
+CREATE TRIGGER metrics_checkout_hours_delete AFTER DELETE ON checkouts
+  FOR EACH ROW EXECUTE FUNCTION metrics_checkout_hours_count();
+
+INSERT INTO metrics_checkout_hours (organization_id, hour, product_id, checkouts, succeeded)
+SELECT organization_id, date_trunc('hour', created_at, 'UTC'), product_id, count(*),
+       count(*) FILTER (WHERE status = 'succeeded')
+FROM checkouts
+GROUP BY 1, 2, 3;
