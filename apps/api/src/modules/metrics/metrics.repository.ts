@@ -180,19 +180,30 @@ export async function aggregateMetrics(
         AND coalesce(s.trial_end, s.started_at) < ${re}
         AND (s.ended_at IS NULL OR s.ended_at >= ${rs})
     ),
-    subscription_events AS (
-      SELECT started_at AS at, 1 AS n, mrr AS m FROM scoped_subscriptions
-      UNION ALL
-      SELECT greatest(started_at, ended_at), -1, -mrr FROM scoped_subscriptions WHERE ended_at IS NOT NULL
-    ),
+    -- +1 (and +MRR) at the start, −1 at the end, never before the start: counted before the range in one
+    -- pass, and grouped by period for each kind apart (no list of events to build and sort).
     active_before AS (
-      SELECT coalesce(sum(n), 0) AS n, coalesce(sum(m), 0) AS m FROM subscription_events WHERE at < ${rs}
+      SELECT count(*) FILTER (WHERE started_at < ${rs})
+               - count(*) FILTER (WHERE ended_at IS NOT NULL AND greatest(started_at, ended_at) < ${rs}) AS n,
+             coalesce(sum(mrr) FILTER (WHERE started_at < ${rs}), 0)
+               - coalesce(sum(mrr) FILTER (WHERE ended_at IS NOT NULL AND greatest(started_at, ended_at) < ${rs}), 0)
+               AS m
+      FROM scoped_subscriptions
     ),
     event_stats AS (
-      SELECT ${periodKey(sql`at`)} AS k, sum(n) AS n, sum(m) AS m
-      FROM subscription_events
-      WHERE at >= ${rs} AND at < ${re}
-      GROUP BY 1
+      SELECT k, sum(n) AS n, sum(m) AS m
+      FROM (
+        SELECT ${periodKey(sql`started_at`)} AS k, count(*) AS n, sum(mrr) AS m
+        FROM scoped_subscriptions
+        WHERE started_at >= ${rs} AND started_at < ${re}
+        GROUP BY 1
+        UNION ALL
+        SELECT ${periodKey(sql`greatest(started_at, ended_at)`)}, -count(*), -sum(mrr)
+        FROM scoped_subscriptions
+        WHERE ended_at IS NOT NULL AND greatest(started_at, ended_at) >= ${rs} AND greatest(started_at, ended_at) < ${re}
+        GROUP BY 1
+      ) e
+      GROUP BY k
     ),
     start_stats AS (
       SELECT p.k,
