@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../../db/schema.js';
-import { openEmbedded, type EmbeddedDatabase } from './embedded.js';
+import type { EmbeddedDatabase } from './embedded.js';
 
 // int8 (counts, amounts in minor units) as JS numbers; refuse silently losing precision.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -46,6 +46,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     if (!options.dataDir && !options.socketDir)
       throw new Error('openDatabase needs a databaseUrl, a dataDir or a socketDir');
     const socketDir = options.socketDir ?? join(options.dataDir!, 'run');
+    // Loaded here, not at the top: a process on a PostgreSQL server never needs PGlite's module
+    // (its JavaScript alone holds about 5 MB of a server's idle memory).
+    const { openEmbedded } = await import('./embedded.js');
     embedded = await openEmbedded({
       dataDir: options.memory ? undefined : options.dataDir,
       socketDir,
