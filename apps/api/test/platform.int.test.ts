@@ -62,6 +62,13 @@ describe('OpenAPI', () => {
     expect(response.headers['content-type']).toMatch(/text\/html/);
     expect(response.body).toContain('swagger');
   });
+
+  it('answers the same document at /docs/json as at /openapi.json (both built on first request)', async () => {
+    const reference = json(await server.inject({ method: 'GET', url: '/docs/json' }));
+    const document = json(await server.inject({ method: 'GET', url: '/openapi.json' }));
+    expect(Object.keys(reference.paths).length).toBeGreaterThan(100);
+    expect(reference).toEqual(document);
+  });
 });
 
 describe('web app', () => {
