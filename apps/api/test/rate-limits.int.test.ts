@@ -9,6 +9,7 @@ import { defineRoute } from '../src/platform/http/route.js';
 import { signIn, signUp } from '../src/modules/auth/auth.service.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { cleanRateLimitsJob } from '../src/platform/http/rate-limit.js';
+import { readCounter } from '../src/platform/http/rate-limit.repository.js';
 import { checkoutLinkFactory } from './factories/checkout-links.js';
 import { checkoutFactory } from './factories/checkouts.js';
 import { licenseKeyFactory } from './factories/license-keys.js';
@@ -285,6 +286,21 @@ describe('the API per organization', () => {
     expect((await list(mine.token)).statusCode).toBe(200);
   });
 
+  it('writes the counts made on one node to the shared store in batches, within about a second', async () => {
+    const { organization, token } = await organizationFactory(server);
+    const windowStart = new Date(Math.ceil(clock().now().getTime() / 60_000) * 60_000);
+    clock().set(new Date(windowStart.getTime() + 5_000));
+    // Far from the limit: counted on this node, no statement per request.
+    for (let n = 1; n <= 3; n++) {
+      const response = await server.inject({ method: 'GET', url: '/v1/products/', headers: bearer(token) });
+      expect(response.headers['ratelimit-remaining']).toBe(String(API_PER_MINUTE - n));
+    }
+    const key = `api:60:org:${organization.id}`;
+    await expect
+      .poll(() => readCounter(server.runtime.database.db, key, windowStart), { timeout: 10_000, interval: 100 })
+      .toBe(3);
+  });
+
   it('keeps counters in the database and cleans them once their window has ended', async () => {
     const db = server.runtime.database.db;
     expect((await db.selectFrom('rate_limits').select('key').execute()).length).toBeGreaterThan(0);
@@ -306,6 +322,32 @@ describe.runIf(usingServerDatabase())('several API nodes', () => {
       const { token } = await organizationFactory(first);
       const list = (node: TestServer) => node.inject({ method: 'GET', url: '/v1/products/', headers: bearer(token) });
       for (const node of [first, second, first, second]) expect((await list(node)).statusCode).toBe(200);
+      expectRefused(await list(first));
+      expectRefused(await list(second));
+    } finally {
+      await second.stop();
+      await first.stop();
+      await database.drop();
+    }
+  });
+
+  it('admit at most a tenth of the API-wide limit beyond it per node, each counting on its own', async () => {
+    const database = (await reusableServerDatabase())!;
+    const clockStart = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 10_000);
+    const { ManualClock } = await import('../src/platform/clock.js');
+    const options = { databaseUrl: database.url, config: { rateLimits: { apiPerMinute: 100, scale: 1 } } };
+    const first = await startTestServer({ ...options, clock: new ManualClock(clockStart) });
+    const second = await startTestServer({ ...options, clock: new ManualClock(clockStart), work: false });
+    try {
+      const { token } = await organizationFactory(first);
+      const list = (node: TestServer) => node.inject({ method: 'GET', url: '/v1/products/', headers: bearer(token) });
+      const statuses: number[] = [];
+      for (let n = 0; n < 160; n++) statuses.push((await list(n % 2 === 0 ? first : second)).statusCode);
+      const admitted = statuses.filter((status) => status === 200).length;
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      expect(admitted).toBeGreaterThanOrEqual(100);
+      expect(admitted).toBeLessThanOrEqual(120);
+      // Both nodes refuse once the shared count is past the limit.
       expectRefused(await list(first));
       expectRefused(await list(second));
     } finally {

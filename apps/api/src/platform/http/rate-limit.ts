@@ -16,6 +16,13 @@ import { deleteExpiredCounters, incrementCounters, type CounterHit } from './rat
  * and fixed window, incremented with one atomic upsert before the handler runs (on the pool, so the
  * request's transaction cannot roll a count back: refused and failed requests count too).
  *
+ * The API-wide rule is batched: each node counts its requests in memory and writes the increments once a
+ * second, and asks the database itself only when what it has counted since reaches a tenth of what was
+ * left under the limit, or when it is past the limit. One node is exact (it knows every count); N nodes
+ * admit at most about N tenths of the limit beyond it. The rules that guard secrets and money (sign-in,
+ * sign-up, email codes, checkout confirm and discount codes, license keys, OAuth2 clients) are counted in
+ * the database by each request, exact across nodes.
+ *
  * Fixed windows: a key may spend its limit at the end of one window and again at the start of the next
  * (at most twice the limit over one window's length), and a key over its limit is refused until its window
  * ends. That end bounds every lockout: an attacker who spends an account's sign-in attempts locks that
@@ -46,6 +53,12 @@ export interface RateLimitRule {
   limits: Limit[];
   /** Multiplied by `RATE_LIMIT_SCALE` (every built-in rule but the API-wide one, configured on its own). */
   scaled: boolean;
+  /**
+   * Counted on each node and written to the shared store in batches (the API-wide rule): exact on one
+   * node, a bounded excess across nodes. Every other rule (sign-in, email codes, checkout confirm, license
+   * keys) is counted in the shared store by the request itself, exact across nodes.
+   */
+  batched?: boolean;
 }
 
 const MINUTE = 60;
@@ -244,6 +257,9 @@ function apiRule(config: Config): RateLimitRule {
     },
     limits: [{ limit: config.rateLimits.apiPerMinute, windowSeconds: MINUTE }],
     scaled: false,
+    // Every request of an organization counts against one row: written by each request, that row
+    // serialised them all (one upsert each, waiting on the row's lock).
+    batched: true,
   };
 }
 
@@ -251,16 +267,42 @@ interface Counted {
   hit: CounterHit;
   limit: number;
   resetSeconds: number;
+  batched: boolean;
 }
+
+/**
+ * A batched counter's state on this node: `known` is the shared count the last statement returned (every
+ * node's flushed counts), `sending` what a statement under way adds, `pending` what this node counted since.
+ */
+interface LocalCounter {
+  hit: CounterHit;
+  known: number;
+  sending: number;
+  pending: number;
+}
+
+/**
+ * A batched rule's share of what is left under its limit that one node may count without asking the
+ * database: past it (or at the limit) the request goes to the database, with what was counted meanwhile.
+ * N nodes together admit at most about N × this share of the limit beyond it; one node alone is exact.
+ */
+const LOCAL_SHARE = 0.1;
+/** How often counts made locally are written to the shared store. */
+const FLUSH_INTERVAL_MS = 1000;
 
 export interface RateLimitDeps {
   db: Executor;
   clock: Clock;
   config: Config;
+  /** A failed background flush (its counts are kept and sent with the next statement). */
+  onFlushError?(error: unknown): void;
 }
 
 export class RateLimiter {
   private readonly rules: RateLimitRule[];
+  private readonly local = new Map<string, LocalCounter>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly deps: RateLimitDeps,
@@ -295,14 +337,53 @@ export class RateLimiter {
           },
           limit: rule.scaled ? limit * this.deps.config.rateLimits.scale : limit,
           resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+          batched: rule.batched === true,
         });
       }
     }
     if (counted.length === 0) return;
-    const counts = await incrementCounters(
-      this.deps.db,
-      counted.map((entry) => entry.hit),
-    );
+
+    // Batched counters far from their limit, or known to be past it, are counted here; the others, and
+    // every exact rule, in one statement.
+    const counts = new Map<string, number>();
+    const toSend: CounterHit[] = [];
+    const sent = new Map<string, { counter: LocalCounter; by: number }>();
+    for (const entry of counted) {
+      if (!entry.batched) {
+        toSend.push(entry.hit);
+        continue;
+      }
+      const counter = this.counter(entry.hit);
+      const seen = counter.known + counter.sending + counter.pending;
+      const share = Math.floor((entry.limit - counter.known) * LOCAL_SHARE);
+      // `known + pending` never counts a request twice: past the limit for sure.
+      if (counter.sending + counter.pending < share || counter.known + counter.pending >= entry.limit) {
+        counter.pending += 1;
+        counts.set(entry.hit.key, seen + 1);
+      } else {
+        const by = counter.pending + 1;
+        counter.pending = 0;
+        counter.sending += by;
+        toSend.push({ ...entry.hit, by });
+        sent.set(entry.hit.key, { counter, by });
+      }
+    }
+    if (toSend.length > 0) {
+      // A background write under way first: the count this statement returns then includes it, and is
+      // not added to what that write is still known to be sending.
+      if (sent.size > 0 && this.flushing) await this.flushing.catch(() => {});
+      let returned: Map<string, number>;
+      try {
+        returned = await incrementCounters(this.deps.db, toSend);
+      } finally {
+        for (const { counter, by } of sent.values()) counter.sending -= by;
+      }
+      for (const [key, count] of returned) {
+        counts.set(key, count);
+        const local = sent.get(key);
+        if (local) local.counter.known = Math.max(local.counter.known, count);
+      }
+    }
 
     let tightest: (Counted & { remaining: number }) | undefined;
     let refusal: Counted | undefined;
@@ -321,6 +402,76 @@ export class RateLimiter {
       throw error;
     }
     reply.headers(headers(tightest!.limit, tightest!.remaining, tightest!.resetSeconds));
+  }
+
+  /**
+   * Writes the counts made here since the last statement, in one statement. Counters of ended windows are
+   * dropped, not written: no decision reads them any more.
+   */
+  flush(): Promise<void> {
+    this.flushing ??= this.flushNow().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** Stops the background flush after writing what is pending. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush().catch((error: unknown) => this.deps.onFlushError?.(error));
+  }
+
+  private counter(hit: CounterHit): LocalCounter {
+    const id = `${hit.key}@${hit.windowStart.getTime()}`;
+    let counter = this.local.get(id);
+    if (!counter) {
+      counter = { hit, known: 0, sending: 0, pending: 0 };
+      this.local.set(id, counter);
+      this.schedule();
+    }
+    return counter;
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch((error: unknown) => this.deps.onFlushError?.(error));
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async flushNow(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const batch: { counter: LocalCounter; by: number }[] = [];
+    for (const [id, counter] of this.local) {
+      if (counter.hit.expiresAt.getTime() <= now) {
+        if (counter.sending === 0) this.local.delete(id);
+        continue;
+      }
+      if (counter.pending === 0) continue;
+      batch.push({ counter, by: counter.pending });
+      counter.sending += counter.pending;
+      counter.pending = 0;
+    }
+    // Kept until its window ends: `known` is what makes one node exact.
+    if (this.local.size > 0) this.schedule();
+    if (batch.length === 0) return;
+    try {
+      const returned = await incrementCounters(
+        this.deps.db,
+        batch.map(({ counter, by }) => ({ ...counter.hit, by })),
+      );
+      for (const { counter } of batch) {
+        const count = returned.get(counter.hit.key);
+        if (count !== undefined) counter.known = Math.max(counter.known, count);
+      }
+    } catch (error) {
+      // Kept: the next statement for these counters carries them.
+      for (const { counter, by } of batch) counter.pending += by;
+      throw error;
+    } finally {
+      for (const { counter, by } of batch) counter.sending -= by;
+    }
   }
 }
 

@@ -85,7 +85,14 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
   const ownOrigin = new URL(deps.config.baseUrl).origin;
   const subjects = new WeakMap<FastifyRequest, Subject>();
   // Counters and keys on the pool, outside every request transaction (platform/http/rate-limit.ts, idempotency.ts).
-  const limiter = new RateLimiter({ db: deps.db, clock: deps.clock, config: deps.config });
+  const limiter = new RateLimiter({
+    db: deps.db,
+    clock: deps.clock,
+    config: deps.config,
+    onFlushError: (error) => app.log.warn({ err: error }, 'rate-limit counts not written yet'),
+  });
+  // The counts made on this node since the last write go to the shared store before the database closes.
+  app.addHook('onClose', () => limiter.close());
   const idempotency = new Idempotency({ db: deps.db, clock: deps.clock, log: app.log, secret: deps.config.secret });
 
   for (const route of routes) {
