@@ -18,6 +18,7 @@ import {
   findActiveMeters,
   findActiveMetersOf,
   findCustomerEventsBetween,
+  findCustomerMeterPair,
   findCustomersWithEvents,
   findMeter,
   findMeterCustomer,
@@ -197,6 +198,14 @@ export async function findCustomerMeterEntries(
   scope: CustomerMeterScope & { meter_id?: string[] },
   onlyId?: string,
 ): Promise<CustomerMeterEntry[]> {
+  if (onlyId !== undefined) {
+    // Ids are derived: the database finds the one pair, and only its customer is read and computed.
+    const pair = await findCustomerMeterPair(ctx.db, ctx.subject, onlyId);
+    if (!pair) return [];
+    if (scope.customer_id?.length && !scope.customer_id.includes(pair.customer_id)) return [];
+    if (scope.meter_id?.length && !scope.meter_id.includes(pair.meter_id)) return [];
+    scope = { ...scope, customer_id: [pair.customer_id], meter_id: [pair.meter_id] };
+  }
   const customers = await findCustomersWithEvents(ctx.db, ctx.subject, scope);
   const organizationIds = [...new Set(customers.map((c) => c.organization_id))];
   const meters = await findActiveMetersOf(ctx.db, organizationIds);
