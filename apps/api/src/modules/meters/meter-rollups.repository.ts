@@ -302,20 +302,24 @@ export async function rollupQuantities(
     AND r.bucket >= date_trunc(${unit}, ${start}::timestamptz, 'UTC')
     AND r.bucket < date_trunc(${unit}, ${end}::timestamptz, 'UTC') + ${step}::interval`;
   const aggregate = rollupAggregateSql(meter.aggregation, 'r');
-  const buckets = await sql<{ timestamp: Date; quantity: string }>`
-    WITH series AS (
-      SELECT ts FROM generate_series(${start}::timestamptz, ${end}::timestamptz, ${step}::interval) AS ts
-    ),
-    grouped AS (
-      SELECT date_trunc(${unit}, r.bucket, 'UTC') AS bucket, ${aggregate} AS quantity
+  // The buckets and the total in one pass over the rows, as `meterQuantities` does on events.
+  const bucket = sql`date_trunc(${unit}, r.bucket, 'UTC')`;
+  const { rows } = await sql<{ timestamp: Date | null; quantity: string | null; is_total: boolean }>`
+    WITH grouped AS MATERIALIZED (
+      SELECT ${bucket} AS bucket, ${aggregate} AS quantity, grouping(${bucket}) = 1 AS is_total
       FROM ${from} WHERE ${where}
-      GROUP BY 1
+      GROUP BY GROUPING SETS ((${bucket}), ())
+    ),
+    series AS (
+      SELECT ts FROM generate_series(${start}::timestamptz, ${end}::timestamptz, ${step}::interval) AS ts
     )
-    SELECT series.ts AS timestamp, coalesce(grouped.quantity, '0') AS quantity
-    FROM series LEFT JOIN grouped ON grouped.bucket = date_trunc(${unit}, series.ts, 'UTC')
-    ORDER BY series.ts`.execute(db);
-  const total = await sql<{ total: string | null }>`SELECT ${aggregate} AS total FROM ${from} WHERE ${where}`.execute(
-    db,
-  );
-  return { buckets: buckets.rows, total: total.rows[0]?.total ?? '0' };
+    SELECT series.ts AS timestamp, coalesce(grouped.quantity, '0') AS quantity, false AS is_total
+    FROM series LEFT JOIN grouped ON NOT grouped.is_total AND grouped.bucket = date_trunc(${unit}, series.ts, 'UTC')
+    UNION ALL
+    SELECT NULL, quantity, true FROM grouped WHERE is_total
+    ORDER BY is_total, timestamp`.execute(db);
+  return {
+    buckets: rows.filter((row) => !row.is_total).map((row) => ({ timestamp: row.timestamp!, quantity: row.quantity! })),
+    total: rows.find((row) => row.is_total)?.quantity ?? '0',
+  };
 }

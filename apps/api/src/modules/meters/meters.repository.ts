@@ -306,19 +306,27 @@ export async function meterQuantities(
     AND ${metadataSql(query.metadata)}
     AND events.timestamp >= date_trunc(${unit}, ${start}::timestamptz, 'UTC')
     AND events.timestamp < date_trunc(${unit}, ${end}::timestamptz, 'UTC') + ${step}::interval`;
-  const buckets = await sql<{ timestamp: Date; quantity: string }>`
-    WITH series AS (
-      SELECT ts FROM generate_series(${start}::timestamptz, ${end}::timestamptz, ${step}::interval) AS ts
-    ),
-    grouped AS (
-      SELECT date_trunc(${unit}, events.timestamp, 'UTC') AS bucket, ${aggregateSql(meter.aggregation)} AS quantity
+  // One pass over the events for the buckets and the total: `GROUPING SETS` aggregates each bucket and,
+  // in the row whose bucket is NULL, the whole range (max is the overall max, unique the distinct values
+  // of the range). At volume the scan is the cost (a metadata condition or a unique meter reads every
+  // event of the range), so reading the events twice cost twice.
+  const bucket = sql`date_trunc(${unit}, events.timestamp, 'UTC')`;
+  const { rows } = await sql<{ timestamp: Date | null; quantity: string | null; is_total: boolean }>`
+    WITH grouped AS MATERIALIZED (
+      SELECT ${bucket} AS bucket, ${aggregateSql(meter.aggregation)} AS quantity, grouping(${bucket}) = 1 AS is_total
       FROM events WHERE ${where}
-      GROUP BY 1
+      GROUP BY GROUPING SETS ((${bucket}), ())
+    ),
+    series AS (
+      SELECT ts FROM generate_series(${start}::timestamptz, ${end}::timestamptz, ${step}::interval) AS ts
     )
-    SELECT series.ts AS timestamp, coalesce(grouped.quantity, '0') AS quantity
-    FROM series LEFT JOIN grouped ON grouped.bucket = date_trunc(${unit}, series.ts, 'UTC')
-    ORDER BY series.ts`.execute(db);
-  const total = await sql<{ total: string | null }>`
-    SELECT ${aggregateSql(meter.aggregation)} AS total FROM events WHERE ${where}`.execute(db);
-  return { buckets: buckets.rows, total: total.rows[0]?.total ?? '0' };
+    SELECT series.ts AS timestamp, coalesce(grouped.quantity, '0') AS quantity, false AS is_total
+    FROM series LEFT JOIN grouped ON NOT grouped.is_total AND grouped.bucket = date_trunc(${unit}, series.ts, 'UTC')
+    UNION ALL
+    SELECT NULL, quantity, true FROM grouped WHERE is_total
+    ORDER BY is_total, timestamp`.execute(db);
+  return {
+    buckets: rows.filter((row) => !row.is_total).map((row) => ({ timestamp: row.timestamp!, quantity: row.quantity! })),
+    total: rows.find((row) => row.is_total)?.quantity ?? '0',
+  };
 }
