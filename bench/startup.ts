@@ -2,8 +2,9 @@
  * `npm run bench:startup`: how fast `npm start` is ready and how much memory the server holds while idle.
  * Starts `node scripts/start.mjs` (what `npm start` runs, in the same process as the server) on a fresh
  * DATA_DIR (and, with DATABASE_URL, a fresh database on that PostgreSQL server), then restarts it
- * BENCH_STARTUP_RUNS times on the same data with the build current, and reads the server's resident
- * memory from /proc: 5 s after ready with no request, then after 100 API requests. See bench/README.md.
+ * BENCH_STARTUP_RUNS times on the same data with the build current, and reads from /proc the time and the
+ * CPU time (which a busy machine hardly changes) to ready, and the server's resident memory 5 s after
+ * ready with no request, then after 100 API requests. See bench/README.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,11 +40,22 @@ function rssOf(pid: number): Rss {
   return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') + kib('RssShmem') };
 }
 
+/**
+ * CPU time (user + system) the process has used, in milliseconds: unlike the time to ready, it hardly
+ * depends on what else the machine is running. Linux counts it in clock ticks of 10 ms.
+ */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The server's own view (heap, external, array buffers), from the bench-only `/__bench/memory` route. */
 type MemoryUsage = Record<'rss' | 'heapTotal' | 'heapUsed' | 'external' | 'arrayBuffers', number>;
 
 interface Run {
   readyMs: number;
+  /** CPU time the server used from spawn to ready. */
+  readyCpuMs: number;
   idle: Rss;
   idleUsage: MemoryUsage | null;
   afterRequests: Rss;
@@ -105,11 +117,14 @@ function start(env: NodeJS.ProcessEnv, port: number): RunningServer {
   return server;
 }
 
-async function startAndWait(env: NodeJS.ProcessEnv, port: number): Promise<{ server: RunningServer; readyMs: number }> {
+async function startAndWait(
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<{ server: RunningServer; readyMs: number; readyCpuMs: number }> {
   const spawned = performance.now();
   const server = start(env, port);
   await waitReady(server, 180_000);
-  return { server, readyMs: performance.now() - spawned };
+  return { server, readyMs: performance.now() - spawned, readyCpuMs: cpuMsOf(server.pid!) };
 }
 
 async function get(server: RunningServer, path: string, token?: string): Promise<unknown> {
@@ -185,7 +200,7 @@ async function main(): Promise<number> {
   ];
   const results: Run[] = [];
   for (let run = 0; run < runs && !interrupted; run++) {
-    const { server, readyMs } = await startAndWait(env, port);
+    const { server, readyMs, readyCpuMs } = await startAndWait(env, port);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const idle = rssOf(server.pid!);
     // Read after the RSS above: the request itself allocates.
@@ -193,9 +208,10 @@ async function main(): Promise<number> {
     for (let i = 0; i < REQUESTS; i++) await get(server, paths[i % paths.length]!, created.access_token);
     const afterRequests = rssOf(server.pid!);
     await server.stop();
-    results.push({ readyMs, idle, idleUsage, afterRequests });
+    results.push({ readyMs, readyCpuMs, idle, idleUsage, afterRequests });
     process.stderr.write(
-      `restart ${run + 1}: ready in ${(readyMs / 1000).toFixed(2)} s, idle RSS ${mb(idle.rss)} MB, ` +
+      `restart ${run + 1}: ready in ${(readyMs / 1000).toFixed(2)} s (CPU ${(readyCpuMs / 1000).toFixed(2)} s), ` +
+        `idle RSS ${mb(idle.rss)} MB, ` +
         `after ${REQUESTS} requests ${mb(afterRequests.rss)} MB\n`,
     );
   }
@@ -208,10 +224,11 @@ async function main(): Promise<number> {
     database,
     node: process.version,
     loadAverage: loadavg(),
-    firstStart: { readyMs: first.readyMs, idle: firstIdle },
+    firstStart: { readyMs: first.readyMs, readyCpuMs: first.readyCpuMs, idle: firstIdle },
     restarts: results,
     median: {
       readyMs: median(results.map((r) => r.readyMs)),
+      readyCpuMs: median(results.map((r) => r.readyCpuMs)),
       idleRss: median(results.map((r) => r.idle.rss)),
       afterRequestsRss: median(results.map((r) => r.afterRequests.rss)),
     },
@@ -220,9 +237,11 @@ async function main(): Promise<number> {
     '',
     header,
     '',
-    `first start (fresh database):  ready ${(first.readyMs / 1000).toFixed(2)} s, idle RSS ${mb(firstIdle.rss)} MB`,
+    `first start (fresh database):  ready ${(first.readyMs / 1000).toFixed(2)} s` +
+      ` (CPU ${(first.readyCpuMs / 1000).toFixed(2)} s), idle RSS ${mb(firstIdle.rss)} MB`,
     `restart, build current (median of ${results.length}):`,
-    `  ready                        ${(summary.median.readyMs / 1000).toFixed(2)} s`,
+    `  ready                        ${(summary.median.readyMs / 1000).toFixed(2)} s` +
+      ` (CPU ${(summary.median.readyCpuMs / 1000).toFixed(2)} s)`,
     `  RSS idle (ready + 5 s)       ${mb(summary.median.idleRss)} MB` +
       ` (anonymous ${mb(median(results.map((r) => r.idle.anon)))} MB, files ${mb(median(results.map((r) => r.idle.file)))} MB)`,
     ...(usage.length > 0
