@@ -5,17 +5,20 @@
  *  1. starts the built server on a fresh database, creates an organization, two meters (through the
  *     API) and BENCH_USAGE_CUSTOMERS customers with external ids;
  *  2. loads BENCH_USAGE_EVENTS events (default 1,000,000; 10,000,000 for the full figure) generated
- *     by PostgreSQL (`generate_series`, no HTTP), then builds the meters' rollups over them (the `meters.rollups` job's
- *     work, timed in process);
+ *     by PostgreSQL (`generate_series`, no HTTP; secondary indexes built after the load), then builds
+ *     the meters' rollups over them (the `meters.rollups` job's work, timed in process);
  *  3. ingestion through HTTP: BENCH_USAGE_HTTP_EVENTS events in batches of 1,000 from
  *     BENCH_CONNECTIONS clients; then the same rows (another organization, same table and indexes)
  *     with a raw COPY: the ratio is the number to compare;
- *  4. reads, one at a time: a meter's daily quantities over 31 days (whole organization, and one
- *     customer) and a customer's balance (`GET /v1/customer-meters/?customer_id=…`), p50/p99;
+ *  4. reads, one at a time, p50/p99: the `/__bench/select1` baseline, a meter's daily quantities over
+ *     31 days (whole organization, one customer, and with a metadata condition the rollups cannot
+ *     answer), a customer's balance (`GET /v1/customer-meters/?customer_id=…`), one customer meter by
+ *     id and the customer state;
  *  5. ingest → balance visible: while clients ingest continuously, one event for a customer at a
  *     time, then the balance polled until it shows it, p50/p99.
  * On the embedded database (no DATABASE_URL) it runs the HTTP ingestion (3, without COPY) and the reads
- * over what it ingested. Results go to stdout (a table) and bench/results/usage.json.
+ * over what it ingested. BENCH_USAGE_DATABASE=<url of a database kept with BENCH_USAGE_KEEP=1> runs 4
+ * and 5 again on it, loading nothing. Results go to stdout (a table) and bench/results/usage.json.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -105,6 +108,20 @@ async function buildAllRollups(databaseUrl: string, dataDir: string): Promise<vo
 async function generateEvents(client: pg.Client, organizationId: string, count: number, now: number): Promise<number> {
   const started = performance.now();
   const step = 500_000;
+  // A bulk load as an operator would do it: the secondary indexes dropped and built once afterwards (a
+  // sort instead of 10 M random-page inserts into each), and the foreign key triggers skipped where the
+  // role may (a superuser's `session_replication_role`): the rows reference one organization that exists.
+  // The table is the same afterwards; only the load is minutes instead of most of an hour.
+  const { rows: indexes } = await client.query<{ name: string; definition: string }>(
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      WHERE x.indrelid = 'events'::regclass AND NOT x.indisprimary AND NOT x.indisunique`,
+  );
+  for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+  const replica = await client
+    .query(`SET session_replication_role = replica`)
+    .then(() => true)
+    .catch(() => false);
   // Ids start `count` milliseconds before now, one millisecond apart: below every id the ingest makes.
   const base = now - count;
   const ingestedAt = new Date(now - 1_000).toISOString();
@@ -127,6 +144,13 @@ async function generateEvents(client: pg.Client, organizationId: string, count: 
     );
     process.stderr.write(`  ${(to + 1).toLocaleString('en-US')} events\n`);
   }
+  if (replica) await client.query(`SET session_replication_role = DEFAULT`);
+  await client.query(`SET maintenance_work_mem = '256MB'`);
+  for (const index of indexes) {
+    await client.query(index.definition);
+    process.stderr.write(`  ${index.name} built\n`);
+  }
+  await client.query(`RESET maintenance_work_mem`);
   return (performance.now() - started) / 1000;
 }
 
@@ -185,7 +209,15 @@ async function main(): Promise<void> {
   if (process.env.BENCH_NO_BUILD !== '1') await ensureBuilt();
   const adminUrl = process.env.DATABASE_URL || undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-usage-'));
-  const database = adminUrl ? await createServerDatabase(adminUrl) : undefined;
+  // BENCH_USAGE_DATABASE: a database kept by an earlier PostgreSQL run (BENCH_USAGE_KEEP=1). Only the
+  // reads and the ingest → balance phase run again, on its events: a change to a read path is measured
+  // without loading 10 million events again. It is never dropped.
+  const reuseUrl = process.env.BENCH_USAGE_DATABASE || undefined;
+  const database = reuseUrl
+    ? { url: reuseUrl, name: new URL(reuseUrl).pathname.slice(1), drop: async () => undefined }
+    : adminUrl
+      ? await createServerDatabase(adminUrl)
+      : undefined;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -198,6 +230,8 @@ async function main(): Promise<void> {
     SECRET: randomBytes(32).toString('base64url'),
     RATE_LIMIT_API_PER_MINUTE: '100000000',
     RATE_LIMIT_SCALE: '100000',
+    // The `/__bench/select1` baseline of the reads (one `SELECT 1` through the server's pool).
+    TESSERA_BENCH_ROUTES: '1',
   };
   if (database) env.DATABASE_URL = database.url;
   else delete env.DATABASE_URL;
@@ -223,7 +257,26 @@ async function main(): Promise<void> {
           .split('\n')
           .pop()!,
       ) as { organization: { id: string }; access_token: string };
-    const acme = await org('usage');
+    // Reused: the organization of the earlier run's meters, with a new token (this run's SECRET).
+    const reused = reuseUrl
+      ? (
+          await client!.query<{ id: string; slug: string; meter_id: string }>(
+            `SELECT o.id, o.slug, m.id AS meter_id FROM organizations AS o JOIN meters AS m ON m.organization_id = o.id
+              WHERE m.name = 'Pro tokens' ORDER BY o.created_at LIMIT 1`,
+          )
+        ).rows[0]
+      : undefined;
+    if (reuseUrl && !reused) throw new Error('BENCH_USAGE_DATABASE holds no database of this bench');
+    const acme = reused
+      ? {
+          organization: { id: reused.id },
+          access_token: (
+            JSON.parse(
+              (await runCli(['token', 'create', '--org', reused.slug, '--json'], env)).trim().split('\n').pop()!,
+            ) as { access_token: string }
+          ).access_token,
+        }
+      : await org('usage');
     const request = async (method: string, path: string, body?: string, token = acme.access_token) => {
       const response = await fetch(`${server.baseUrl}${path}`, {
         method,
@@ -236,32 +289,35 @@ async function main(): Promise<void> {
       return JSON.parse(text) as any;
     };
 
-    const tokens = await request(
-      'POST',
-      '/v1/meters/',
-      JSON.stringify({
-        name: 'Pro tokens',
-        filter: {
-          conjunction: 'and',
-          clauses: [
-            { property: 'name', operator: 'eq', value: 'llm.completion' },
-            { property: 'plan', operator: 'eq', value: 'pro' },
-          ],
-        },
-        aggregation: { func: 'sum', property: 'tokens' },
-      }),
-    );
-    await request(
-      'POST',
-      '/v1/meters/',
-      JSON.stringify({
-        name: 'API calls',
-        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
-        aggregation: { func: 'count' },
-      }),
-    );
+    const tokens = reused
+      ? { id: reused.meter_id }
+      : await request(
+          'POST',
+          '/v1/meters/',
+          JSON.stringify({
+            name: 'Pro tokens',
+            filter: {
+              conjunction: 'and',
+              clauses: [
+                { property: 'name', operator: 'eq', value: 'llm.completion' },
+                { property: 'plan', operator: 'eq', value: 'pro' },
+              ],
+            },
+            aggregation: { func: 'sum', property: 'tokens' },
+          }),
+        );
+    if (!reused)
+      await request(
+        'POST',
+        '/v1/meters/',
+        JSON.stringify({
+          name: 'API calls',
+          filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
+          aggregation: { func: 'count' },
+        }),
+      );
     // Customers with external ids (the events name them by it).
-    const customerCount = database ? CUSTOMERS : Math.min(CUSTOMERS, 50);
+    const customerCount = reused ? 0 : database ? CUSTOMERS : Math.min(CUSTOMERS, 50);
     const customerIds: string[] = [];
     for (let i = 0; i < customerCount; i++) {
       const created = await request(
@@ -271,10 +327,16 @@ async function main(): Promise<void> {
       );
       customerIds.push(created.id);
     }
-    process.stderr.write(`organization, 2 meters and ${customerCount} customers created\n`);
+    if (reused) {
+      const { rows } = await client!.query<{ id: string }>(
+        `SELECT id FROM customers WHERE organization_id = $1 ORDER BY created_at, id`,
+        [reused.id],
+      );
+      customerIds.push(...rows.map((row) => row.id));
+    } else process.stderr.write(`organization, 2 meters and ${customerCount} customers created\n`);
     const now = Date.now();
 
-    if (database && client) {
+    if (database && client && !reused) {
       const waitBuilt = async () => {
         for (;;) {
           const { rows } = await client.query(`SELECT count(*)::int AS n FROM meters WHERE rollups_built_at IS NULL`);
@@ -299,7 +361,7 @@ async function main(): Promise<void> {
     }
 
     // --- ingestion through HTTP ------------------------------------------------------------------
-    const httpEvents = database ? HTTP_EVENTS : Math.min(HTTP_EVENTS, 50_000);
+    const httpEvents = reused ? 0 : database ? HTTP_EVENTS : Math.min(HTTP_EVENTS, 50_000);
     const nextHttp = generator(2, now);
     const httpRows = Array.from({ length: httpEvents }, nextHttp);
     const bodies: string[] = [];
@@ -318,7 +380,8 @@ async function main(): Promise<void> {
       `HTTP ingestion of ${httpEvents.toLocaleString('en-US')} events (${bodies.length} batches)...\n`,
     );
     // A short warm-up batch.
-    await request('POST', '/v1/events/ingest', JSON.stringify({ events: [{ ...httpRows[0], external_id: 'warm' }] }));
+    if (!reused)
+      await request('POST', '/v1/events/ingest', JSON.stringify({ events: [{ ...httpRows[0], external_id: 'warm' }] }));
     let nextBody = 0;
     const batchTimes: number[] = [];
     const ingestStarted = performance.now();
@@ -333,12 +396,14 @@ async function main(): Promise<void> {
       }),
     );
     const httpSeconds = (performance.now() - ingestStarted) / 1000;
-    results.http_events = httpEvents;
-    results.http_events_per_second = Math.round(httpEvents / httpSeconds);
-    results.http_batch_p50_ms = ms(percentile(batchTimes, 50));
-    results.http_batch_p99_ms = ms(percentile(batchTimes, 99));
+    if (!reused) {
+      results.http_events = httpEvents;
+      results.http_events_per_second = Math.round(httpEvents / httpSeconds);
+      results.http_batch_p50_ms = ms(percentile(batchTimes, 50));
+      results.http_batch_p99_ms = ms(percentile(batchTimes, 99));
+    }
 
-    if (database) {
+    if (database && !reused) {
       const other = await org('copy');
       const copySeconds = await copyEvents(database.url, httpEvents, (i) => ({
         organizationId: other.organization.id,
@@ -354,9 +419,9 @@ async function main(): Promise<void> {
     results.events_in_table = countRows[0].n;
 
     // --- reads -------------------------------------------------------------------------------------
-    const timed = async (fn: (i: number) => Promise<unknown>) => {
+    const timed = async (fn: (i: number) => Promise<unknown>, reads = READS) => {
       const times: number[] = [];
-      for (let i = 0; i < READS; i++) {
+      for (let i = 0; i < reads; i++) {
         const t = performance.now();
         await fn(i);
         times.push(performance.now() - t);
@@ -367,6 +432,9 @@ async function main(): Promise<void> {
     const start = new Date(now - 31 * DAY);
     const range = `start_timestamp=${start.toISOString()}&end_timestamp=${end.toISOString()}&interval=day`;
     process.stderr.write('reads...\n');
+    // The baseline, measured in the same run: a request that only sends `SELECT 1`. Reads are compared
+    // with it (`…_vs_select1`: p50 over the baseline's p50), since absolute figures move with the load.
+    results.select1 = await timed(() => request('GET', '/__bench/select1'));
     results.quantities = await timed(() => request('GET', `/v1/meters/${tokens.id}/quantities?${range}`));
     results.quantities_customer = await timed((i) =>
       request('GET', `/v1/meters/${tokens.id}/quantities?${range}&customer_id=${customerIds[i % customerIds.length]}`),
@@ -374,6 +442,39 @@ async function main(): Promise<void> {
     results.balance = await timed((i) =>
       request('GET', `/v1/customer-meters/?customer_id=${customerIds[i % customerIds.length]}&meter_id=${tokens.id}`),
     );
+    // One customer meter by id, and the customer's state (every meter's balance: `active_meters`).
+    const customerMeterIds: string[] = [];
+    for (const customerId of customerIds.slice(0, Math.min(READS, customerIds.length))) {
+      const page = await request('GET', `/v1/customer-meters/?customer_id=${customerId}&meter_id=${tokens.id}`);
+      if (page.items[0]) customerMeterIds.push(page.items[0].id as string);
+    }
+    if (customerMeterIds.length > 0) {
+      results.customer_meter_get = await timed((i) =>
+        request('GET', `/v1/customer-meters/${customerMeterIds[i % customerMeterIds.length]}`),
+      );
+    }
+    results.customer_state = await timed((i) =>
+      request('GET', `/v1/customers/${customerIds[i % customerIds.length]}/state`),
+    );
+    // A metadata condition: the rollups keep no metadata, so this one scans the range's events. Fewer
+    // reads: each reads every event of the meter's name in the 31 days.
+    results.quantities_metadata = await timed(
+      () => request('GET', `/v1/meters/${tokens.id}/quantities?${range}&metadata[model]=small`),
+      Math.max(5, Math.floor(READS / 20)),
+    );
+
+    const baseline = (results.select1 as { p50_ms: number }).p50_ms;
+    for (const name of [
+      'quantities',
+      'quantities_customer',
+      'balance',
+      'customer_meter_get',
+      'customer_state',
+      'quantities_metadata',
+    ]) {
+      const read = results[name] as { p50_ms: number } | undefined;
+      if (read) results[`${name}_vs_select1`] = Math.round((read.p50_ms / baseline) * 10) / 10;
+    }
 
     // --- ingest → balance visible under sustained ingestion ---------------------------------------
     process.stderr.write('ingest → balance under sustained ingestion...\n');
