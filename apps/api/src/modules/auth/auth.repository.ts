@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { UserSessionsTable, UsersTable } from '../../db/tables/foundation.js';
 import type { Executor } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -25,13 +26,18 @@ export async function insertSession(db: Executor, row: Insertable<UserSessionsTa
   await db.insertInto('user_sessions').values(row).execute();
 }
 
-export async function findLiveSessionByHash(db: Executor, tokenHash: string, now: Date) {
-  return db
+// Sent by every dashboard request: compiled once (platform/db/prepared.ts).
+const liveSessionByHash = prepared(2, (db, tokenHash: string, now: Date) =>
+  db
     .selectFrom('user_sessions')
     .select(['id', 'user_id'])
     .where('token_hash', '=', tokenHash)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+    .where('expires_at', '>', now),
+);
+
+export async function findLiveSessionByHash(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await liveSessionByHash(db, tokenHash, now);
+  return row;
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { OrganizationAccessTokenListParams } from './organization-access-tokens.schemas.js';
 
 export type OrganizationAccessTokenRow = Selectable<OrganizationAccessTokensTable>;
@@ -56,17 +57,25 @@ export async function updateOrganizationAccessTokenRow(
     .executeTakeFirstOrThrow();
 }
 
-/** The token behind a bearer value, if it is live: not revoked, not expired, its organization not deleted. */
-export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: Date) {
-  return db
+// Sent by every request with an organization token: compiled once (platform/db/prepared.ts).
+const liveTokenByHash = prepared(2, (db, tokenHash: string, now: Date) =>
+  db
     .selectFrom('organization_access_tokens as t')
     .innerJoin('organizations as o', 'o.id', 't.organization_id')
     .select(['t.id', 't.organization_id', 't.scopes', 't.last_used_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.deleted_at', 'is', null)
     .where('o.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)])),
+);
+
+/**
+ * The token behind a bearer value, if it is live: not revoked, not expired, its organization not deleted.
+ * Read on every request (never cached), so a revocation counts at once on every node.
+ */
+export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await liveTokenByHash(db, tokenHash, now);
+  return row;
 }
 
 export async function touchOrganizationAccessToken(db: Executor, id: string, at: Date): Promise<void> {

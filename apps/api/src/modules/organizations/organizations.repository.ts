@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { OrganizationsTable } from '../../db/tables/foundation.js';
 import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
+import { prepared } from '../../platform/db/prepared.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import type { OrganizationListParams } from './organizations.schemas.js';
@@ -17,11 +18,21 @@ function visible(db: Executor, subject: Subject) {
     .where(organizationVisibleTo(subject, 'organizations.id'));
 }
 
+// An organization token reading its organization (every GET of it): compiled once (platform/db/prepared.ts).
+const organizationOfToken = prepared(2, (db, tokenOrganizationId: string, id: string) =>
+  visible(db, { kind: 'organization', organizationId: tokenOrganizationId, tokenId: '', scopes: new Set() }).where(
+    'organizations.id',
+    '=',
+    id,
+  ),
+);
+
 export async function findVisibleOrganization(
   db: Executor,
   subject: Subject,
   id: string,
 ): Promise<OrganizationRow | undefined> {
+  if (subject.kind === 'organization') return (await organizationOfToken(db, subject.organizationId, id))[0];
   return visible(db, subject).where('organizations.id', '=', id).executeTakeFirst();
 }
 

@@ -1,0 +1,62 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type CompiledQuery,
+} from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { DB } from '../../db/schema.js';
+import type { Executor } from './database.js';
+import { prepared } from './prepared.js';
+
+const builder = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+function recorder() {
+  const sent: CompiledQuery[] = [];
+  const executor = {
+    executeQuery: async (query: CompiledQuery) => {
+      sent.push(query);
+      return { rows: [{ id: 'row' }] };
+    },
+  } as unknown as Executor;
+  return { sent, executor };
+}
+
+const session = (db: Kysely<DB>, tokenHash: string, now: Date) =>
+  db
+    .selectFrom('user_sessions')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now)
+    .where('id', '!=', 'a constant');
+
+describe('prepared', () => {
+  it("sends the builder's SQL with each call's values in their places, constants kept", async () => {
+    const statement = prepared(2, session);
+    const { sent, executor } = recorder();
+    const first = new Date('2026-01-01T00:00:00Z');
+    const second = new Date('2026-02-01T00:00:00Z');
+    expect(await statement(executor, 'hash-1', first)).toEqual([{ id: 'row' }]);
+    await statement(executor, 'hash-2', second);
+    const expected = session(builder, 'hash-2', second).compile();
+    expect(sent[1]!.sql).toBe(expected.sql);
+    expect(sent[0]!.parameters).toEqual(['hash-1', first, 'a constant']);
+    expect(sent[1]!.parameters).toEqual(expected.parameters);
+  });
+
+  it('refuses a statement that does not use every argument as a value', async () => {
+    const statement = prepared(2, (db, id: string, _unused: string) =>
+      db.selectFrom('users').select('id').where('id', '=', id),
+    );
+    await expect(statement(recorder().executor, 'id', 'unused')).rejects.toThrow('uses 1 of its 2 arguments');
+  });
+});
