@@ -109,11 +109,7 @@ export interface OrganizationChanges {
   branding_settings?: unknown;
 }
 
-export async function updateOrganization(
-  db: Executor,
-  id: string,
-  changes: OrganizationChanges,
-): Promise<OrganizationRow> {
+function columnsOf(changes: OrganizationChanges) {
   const {
     socials,
     details,
@@ -123,22 +119,47 @@ export async function updateOrganization(
     branding_settings,
     ...plain
   } = changes;
+  return {
+    ...plain,
+    ...(socials !== undefined ? { socials: JSON.stringify(socials) } : {}),
+    ...(details !== undefined ? { details: JSON.stringify(details) } : {}),
+    ...(feature_settings !== undefined ? { feature_settings: JSON.stringify(feature_settings) } : {}),
+    ...(subscription_settings !== undefined ? { subscription_settings: JSON.stringify(subscription_settings) } : {}),
+    ...(customer_email_settings !== undefined
+      ? { customer_email_settings: JSON.stringify(customer_email_settings) }
+      : {}),
+    ...(branding_settings !== undefined ? { branding_settings: JSON.stringify(branding_settings) } : {}),
+  };
+}
+
+export async function updateOrganization(
+  db: Executor,
+  id: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRow> {
   return db
     .updateTable('organizations')
-    .set({
-      ...plain,
-      ...(socials !== undefined ? { socials: JSON.stringify(socials) } : {}),
-      ...(details !== undefined ? { details: JSON.stringify(details) } : {}),
-      ...(feature_settings !== undefined ? { feature_settings: JSON.stringify(feature_settings) } : {}),
-      ...(subscription_settings !== undefined ? { subscription_settings: JSON.stringify(subscription_settings) } : {}),
-      ...(customer_email_settings !== undefined
-        ? { customer_email_settings: JSON.stringify(customer_email_settings) }
-        : {}),
-      ...(branding_settings !== undefined ? { branding_settings: JSON.stringify(branding_settings) } : {}),
-    })
+    .set(columnsOf(changes))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Changes that need no current value, written in one statement: undefined when the subject cannot see it. */
+export async function updateVisibleOrganization(
+  db: Executor,
+  subject: Subject,
+  id: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRow | undefined> {
+  return db
+    .updateTable('organizations')
+    .set(columnsOf(changes))
+    .where('organizations.id', '=', id)
+    .where('organizations.deleted_at', 'is', null)
+    .where(organizationVisibleTo(subject, 'organizations.id'))
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The creator of an organization: its first owner (others join by invitation, organization-members/). */

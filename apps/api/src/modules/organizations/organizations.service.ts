@@ -13,6 +13,7 @@ import {
   listVisibleOrganizations,
   lockVisibleOrganization,
   updateOrganization as updateOrganizationRow,
+  updateVisibleOrganization,
   type OrganizationChanges,
   type OrganizationRow,
 } from './organizations.repository.js';
@@ -150,12 +151,8 @@ export async function updateOrganization(
   id: string,
   input: OrganizationUpdateInput,
 ): Promise<OrganizationRow> {
-  const current = await lockVisibleOrganization(ctx.db, ctx.subject, id);
-  if (!current) throw new ResourceNotFound();
   const issues = new IssueCollector();
   checkSocials(issues, input.socials);
-  issues.throwIfAny();
-
   const now = ctx.clock.now();
   const changes: OrganizationChanges = { modified_at: now };
   if (input.name != null) changes.name = input.name;
@@ -163,6 +160,27 @@ export async function updateOrganization(
   if (input.email !== undefined) changes.email = input.email;
   if (input.website !== undefined) changes.website = input.website;
   if (input.socials !== undefined) changes.socials = input.socials ?? [];
+  if (input.subscription_settings) changes.subscription_settings = input.subscription_settings;
+
+  // Plain fields replace what is stored: one UPDATE, which takes the row's lock only for the rest of the
+  // transaction (the event's writes), instead of a locking read first.
+  const merges = input.details || input.feature_settings || input.customer_email_settings || input.branding_settings;
+  if (!merges) {
+    if (issues.issues.length > 0) {
+      // Visibility first: a stranger's organization is a 404 whatever the body.
+      if (!(await findVisibleOrganization(ctx.db, ctx.subject, id))) throw new ResourceNotFound();
+      issues.throwIfAny();
+    }
+    const updated = await updateVisibleOrganization(ctx.db, ctx.subject, id, changes);
+    if (!updated) throw new ResourceNotFound();
+    await recordWebhookEvent(ctx, updated.id, 'organization.updated', serializeOrganization(updated));
+    return updated;
+  }
+
+  // The settings are merged with what is stored: read under the row's lock.
+  const current = await lockVisibleOrganization(ctx.db, ctx.subject, id);
+  if (!current) throw new ResourceNotFound();
+  issues.throwIfAny();
   if (input.details && current.details_submitted_at === null) {
     changes.details = input.details;
     changes.details_submitted_at = now;
@@ -170,7 +188,6 @@ export async function updateOrganization(
   if (input.feature_settings) {
     changes.feature_settings = { ...(current.feature_settings as object), ...input.feature_settings };
   }
-  if (input.subscription_settings) changes.subscription_settings = input.subscription_settings;
   if (input.customer_email_settings) {
     changes.customer_email_settings = {
       ...customerEmailSettings(current.customer_email_settings),
