@@ -8,6 +8,10 @@
  * time from the first request to the last delivery), the commit-to-delivery delay (from the API's 201,
  * i.e. after commit, to the receiver's arrival) p50/p99, and whether every endpoint received its events
  * in commit order (events of one client are committed in order, so each client's must arrive in order).
+ *
+ * Before that load, the idle scenario: BENCH_WEBHOOK_IDLE_EVENTS (50) customers created one at a time,
+ * each after the previous one's deliveries arrived and BENCH_WEBHOOK_IDLE_GAP_MS (100) of quiet, so
+ * every event finds the worker asleep; it reports the commit-to-delivery delay p50/p99 of those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +26,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1);
+const IDLE_EVENTS = Number(process.env.BENCH_WEBHOOK_IDLE_EVENTS ?? 50);
+const IDLE_GAP_MS = Number(process.env.BENCH_WEBHOOK_IDLE_GAP_MS ?? 100);
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -34,8 +40,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
+function run(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -61,12 +67,21 @@ async function main(): Promise<void> {
   // `${endpoint path} ${email}` → first arrival; per endpoint, the emails in arrival order.
   const arrivals = new Map<string, number>();
   const sequences = new Map<string, string[]>();
+  // The idle scenario's arrivals (`${endpoint path} ${email}` → first arrival), apart from the load's.
+  const idleArrivals = new Map<string, number>();
+  let idleArrived = () => {};
   const receiver = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const email = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { email: string } }).data.email;
       const key = `${req.url} ${email}`;
+      if (email.startsWith('idle-')) {
+        if (!idleArrivals.has(key)) idleArrivals.set(key, performance.now());
+        res.writeHead(204).end();
+        idleArrived();
+        return;
+      }
       if (!arrivals.has(key)) {
         arrivals.set(key, performance.now());
         const sequence = sequences.get(req.url!) ?? [];
@@ -102,7 +117,9 @@ async function main(): Promise<void> {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const base = `http://127.0.0.1:${port}`;
-    server = run(['serve'], env);
+    // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there as it stops.
+    const profile = process.env.BENCH_CPU_PROF;
+    server = run(['serve'], env, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
     for (let ready = false; !ready;) {
       ready = await fetch(`${base}/readyz`)
         .then((r) => r.status === 200)
@@ -127,6 +144,37 @@ async function main(): Promise<void> {
       if (created.status !== 201) throw new Error(`endpoint create: ${created.status}`);
     }
 
+    const createCustomer = async (email: string) => {
+      const response = await fetch(`${base}/v1/customers/`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email }),
+      });
+      if (response.status !== 201) throw new Error(`customer create: ${response.status}`);
+      return performance.now();
+    };
+
+    // Idle: one event at a time, each finding the worker asleep.
+    const idleDelays: number[] = [];
+    for (let n = 0; n < IDLE_EVENTS; n++) {
+      await new Promise((done) => setTimeout(done, IDLE_GAP_MS));
+      const email = `idle-${n}@example.com`;
+      const arrived = new Promise<void>((done) => {
+        idleArrived = () => {
+          if ([...Array(ENDPOINTS).keys()].every((index) => idleArrivals.has(`/hook/${index} ${email}`))) done();
+        };
+      });
+      const at = await createCustomer(email);
+      idleArrived();
+      await Promise.race([arrived, new Promise((done) => setTimeout(done, 30_000))]);
+      for (let index = 0; index < ENDPOINTS; index++) {
+        const arrival = idleArrivals.get(`/hook/${index} ${email}`);
+        if (arrival === undefined) throw new Error(`idle event ${n} not delivered to endpoint ${index} in 30 s`);
+        idleDelays.push(Math.max(0, arrival - at));
+      }
+    }
+    idleDelays.sort((a, b) => a - b);
+
     const committed = new Map<string, number>();
     const started = performance.now();
     let next = 0;
@@ -134,13 +182,7 @@ async function main(): Promise<void> {
       Array.from({ length: CONNECTIONS }, async (_, client) => {
         while (next < EVENTS) {
           const email = `bench-${client}-${next++}@example.com`;
-          const response = await fetch(`${base}/v1/customers/`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ email }),
-          });
-          if (response.status !== 201) throw new Error(`customer create: ${response.status}`);
-          committed.set(email, performance.now());
+          committed.set(email, await createCustomer(email));
         }
       }),
     );
@@ -165,6 +207,8 @@ async function main(): Promise<void> {
       events: EVENTS,
       endpoints: ENDPOINTS,
       connections: CONNECTIONS,
+      'idle commit→delivery p50 ms': IDLE_EVENTS > 0 ? Math.round(percentile(idleDelays, 50)) : null,
+      'idle commit→delivery p99 ms': IDLE_EVENTS > 0 ? Math.round(percentile(idleDelays, 99)) : null,
       'deliveries/s': Math.round((expected / (last - started)) * 1000 * 10) / 10,
       'commit→delivery p50 ms': Math.round(percentile(delays, 50)),
       'commit→delivery p99 ms': Math.round(percentile(delays, 99)),

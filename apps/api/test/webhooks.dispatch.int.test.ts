@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../src/modules/webhooks/webhooks.dispatcher.js';
 import { insertEndpointEvents } from '../src/modules/webhooks/webhooks.repository.js';
 import { systemClock } from '../src/platform/clock.js';
+import { recordWebhookEvent } from '../src/platform/events.js';
 import { organizationFactory } from './factories/organizations.js';
 import { emitWebhookEvent, WebhookReceiver, webhookEndpointFactory } from './factories/webhooks.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 
 /**
  * How delivery workers are woken and share endpoints: a commit's notification wakes them (the poll is
@@ -131,6 +132,102 @@ describe('wake-up on commit', () => {
     expect(target.received.map((r) => JSON.parse(r.body).data)).toEqual([{ silent: true }, { n: 1 }]);
   });
 });
+
+describe('a transaction still writing an event for the endpoint', () => {
+  // Writing an event takes a key-share lock on its endpoint's row (the foreign key) until it commits.
+  // The claim locked the rows it took FOR UPDATE SKIP LOCKED, which conflicts with it: an endpoint with
+  // a request committing an event was skipped, and under load its delivery waited for a look at a quiet
+  // moment, or the poll. The lane's read still waits for such a writer (an event inserted first but
+  // committed last is never overtaken). The embedded database is one session: a transaction open
+  // keeps every other one waiting.
+  it.skipIf(!usingServerDatabase())('is claimed at once, and its events go in order when it commits', async () => {
+    // Stopped at the end (not with the file's servers): a PostgreSQL server's connections are shared.
+    const quiet = await startTestServer({ clock: systemClock, config: { webhookPollIntervalMs: 3_600_000 } });
+    try {
+      await claimedPastAnOpenWriter(quiet);
+    } finally {
+      await quiet.stop();
+    }
+  });
+});
+
+async function claimedPastAnOpenWriter(quiet: TestServer): Promise<void> {
+  const { organization } = await organizationFactory(quiet, { name: 'Busy' });
+  const target = await receiver();
+  const endpoint = await webhookEndpointFactory(quiet, organization.id, { url: `${target.url}/hook` });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let written = () => {};
+  const writing = new Promise<void>((resolve) => (written = resolve));
+  const open = quiet.runtime.database.db.transaction().execute(async (tx) => {
+    await recordWebhookEvent(quiet.runtime.context(tx), organization.id, 'order.updated', { n: 'first' });
+    written();
+    await released;
+  });
+  try {
+    await writing;
+    await emitWebhookEvent(quiet, organization.id, 'order.updated', { n: 'second' });
+    const leased = () =>
+      quiet.runtime.database.db
+        .selectFrom('webhook_endpoints')
+        .select('delivery_token')
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow()
+        .then((row) => row.delivery_token !== null);
+    // The second event's notification has the endpoint claimed, its writer still open.
+    await expect.poll(leased, { timeout: 5_000, interval: 10 }).toBe(true);
+    expect(target.received).toHaveLength(0);
+  } finally {
+    release();
+    await open;
+  }
+  await expect.poll(() => target.received.length, POLL).toBe(2);
+  expect(target.received.map((r) => JSON.parse(r.body).data)).toEqual([{ n: 'first' }, { n: 'second' }]);
+}
+
+describe('more endpoints with work than lanes', () => {
+  it('an endpoint waiting for a lane gets one while a busy endpoint still has work', { timeout: 90_000 }, async () => {
+    const single = await startTestServer({
+      clock: systemClock,
+      config: { webhookPollIntervalMs: 3_600_000, webhookConcurrency: 1 },
+    });
+    try {
+      await waitingEndpointGetsALane(single);
+    } finally {
+      await single.stop();
+    }
+  });
+});
+
+async function waitingEndpointGetsALane(single: TestServer): Promise<void> {
+  const busy = await organizationFactory(single, { name: 'Busy stream' });
+  const waiting = await organizationFactory(single, { name: 'Waiting' });
+  const busyTarget = await receiver();
+  const waitingTarget = await receiver();
+  await webhookEndpointFactory(single, busy.organization.id, { url: `${busyTarget.url}/hook` });
+  await webhookEndpointFactory(single, waiting.organization.id, { url: `${waitingTarget.url}/hook` });
+  // Each request to the busy endpoint commits its next event while it is answered (50 ms later), so
+  // its queue never runs dry: its lane alone would never end.
+  let streaming = true;
+  const emits: Promise<unknown>[] = [];
+  busyTarget.respond = (_request, index) => {
+    if (streaming && index < 500)
+      emits.push(emitWebhookEvent(single, busy.organization.id, 'order.updated', { n: index + 1 }));
+    return { status: 200, delayMs: 50 };
+  };
+  try {
+    await emitWebhookEvent(single, busy.organization.id, 'order.updated', { n: 0 });
+    await expect.poll(() => busyTarget.received.length, POLL).toBeGreaterThan(2);
+    await emitWebhookEvent(single, waiting.organization.id, 'order.updated', { n: 'waiting' });
+    await expect.poll(() => waitingTarget.received.length, { timeout: 10_000, interval: 10 }).toBe(1);
+    // The busy endpoint's stream went on after it: the waiting one did not get its turn at a lull.
+    const arrived = waitingTarget.received[0]!.at;
+    await expect.poll(() => busyTarget.received.filter((r) => r.at > arrived).length, POLL).toBeGreaterThan(0);
+  } finally {
+    streaming = false;
+    await Promise.all(emits);
+  }
+}
 
 describe('fallback poll', () => {
   it('delivers an event whose notification was lost within a poll interval', async () => {

@@ -5,8 +5,7 @@ import { serverClock } from '../../platform/test-clock.js';
 import type { WebhookEventType } from './webhooks.event-types.js';
 import { renderBody } from './webhooks.formats.js';
 import {
-  claimEndpointForDelivery,
-  findPendingEvents,
+  claimEndpointEvents,
   findSubscribedEndpoints,
   insertDeliveries,
   insertEndpointEvents,
@@ -14,9 +13,12 @@ import {
   markEventsDelivered,
   notifyDelivery,
   organizationRecipients,
+  recordDelivered,
   releaseEndpointLease,
   updateAttemptedEvent,
   updateEndpointRow,
+  waitForEventWriters,
+  type DeliveryEndpoint,
   type WebhookEndpointEventRow,
   type WebhookEndpointRow,
 } from './webhooks.repository.js';
@@ -35,9 +37,10 @@ import type { SendResult } from './webhooks.sender.js';
  * sends them one after the other — the next never starts before the previous one succeeded — and
  * stops the batch at the first failure, so a later event never overtakes an earlier one.
  *
- * No transaction is open during the HTTP calls: each batch is (a) a short transaction that renews the
- * lease and reads the batch, (b) the POSTs, (c) a short transaction that records every attempt and
- * advances or reschedules the events. State lives in the database: a worker that dies mid-batch leaves
+ * No transaction is open during the HTTP calls: each batch is (a) a short transaction that waits for
+ * the endpoint's event writers in flight, renews the lease and reads the batch, (b) the POSTs, (c) one statement that records every attempt and marks the events
+ * delivered (a batch with a failure: a short transaction that also reschedules or gives up the failed
+ * event under the endpoint's lock). State lives in the database: a worker that dies mid-batch leaves
  * its events pending with the same ids and a lease that expires; a worker then takes the endpoint over
  * and sends them again with the same `webhook-id`.
  */
@@ -123,7 +126,7 @@ export function retryDelaySeconds(schedule: number[], jitter: number, attempt: n
 
 /** A batch to send: the endpoint (under this worker's lease) and its due events, in order. */
 export interface DeliveryBatch {
-  endpoint: WebhookEndpointRow;
+  endpoint: DeliveryEndpoint;
   events: WebhookEndpointEventRow[];
 }
 
@@ -131,7 +134,11 @@ export interface DeliveryBatch {
  * Renews the endpoint's lease for `lease` and reads the batch: its oldest pending events up to the
  * first one that is not due (a retry waiting for its time holds everything behind it). With nothing
  * due it gives the lease back and answers when the head will be due (null: the queue is empty), or
- * undefined when the endpoint is gone, disabled, or leased by another live worker.
+ * undefined when the endpoint is gone, disabled, or leased by another live worker. In the caller's
+ * transaction: it first waits for the transactions writing events for the endpoint
+ * (waitForEventWriters, which keeps `seq` order), then takes the lease and reads the events in one
+ * statement; an event committed after it is found by the next claim, or by the look the dispatcher
+ * takes when the lane ends.
  */
 export async function claimBatch(
   ctx: Context,
@@ -140,11 +147,11 @@ export async function claimBatch(
 ): Promise<DeliveryBatch | { dueAt: Date | null } | undefined> {
   const now = deliveryNow(ctx);
   const until = new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS);
-  const endpoint = await claimEndpointForDelivery(ctx.db, endpointId, lease, now, until);
-  if (endpoint === 'busy' || !endpoint) return undefined;
-  const pending = await findPendingEvents(ctx.db, endpointId, BATCH_SIZE);
+  await waitForEventWriters(ctx.db, endpointId);
+  const claimed = await claimEndpointEvents(ctx.db, { id: endpointId, token: lease, now, until, limit: BATCH_SIZE });
+  if (!claimed) return undefined;
   const events: WebhookEndpointEventRow[] = [];
-  for (const event of pending) {
+  for (const event of claimed.events) {
     // An event never attempted is due at once: only a retry waits. (Earlier versions queued events on
     // the organization's test clock, weeks ahead; such a row would otherwise hold its endpoint's queue.)
     const dueAt = event.attempts > 0 ? event.next_attempt_at : null;
@@ -155,7 +162,7 @@ export async function claimBatch(
     }
     events.push(event);
   }
-  if (events.length > 0) return { endpoint, events };
+  if (events.length > 0) return { endpoint: claimed.endpoint, events };
   await releaseEndpointLease(ctx.db, endpointId, lease);
   return { dueAt: null };
 }
@@ -164,6 +171,32 @@ export async function claimBatch(
 export interface Attempt {
   event: WebhookEndpointEventRow;
   result: SendResult;
+}
+
+/**
+ * Records a batch whose attempts all succeeded (the usual case) in one statement with no transaction
+ * around it (recordDelivered); a batch with a failure, or for an endpoint in a failure run, goes through
+ * recordAttempts. 'next' goes on
+ * with the queue, 'stop' ends this worker's turn (the lease was taken over).
+ */
+export async function recordSuccesses(
+  ctx: Context,
+  endpoint: DeliveryEndpoint,
+  attempts: readonly Attempt[],
+  lease: string,
+): Promise<'next' | 'stop'> {
+  const { ours } = await recordDelivered(ctx.db, {
+    endpoint,
+    token: lease,
+    now: deliveryNow(ctx),
+    attempts: attempts.map(({ event, result }) => ({
+      event,
+      httpCode: result.httpCode,
+      response: result.response,
+      durationMs: result.durationMs,
+    })),
+  });
+  return ours ? 'next' : 'stop';
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   deliveryNow,
   LEASE_MARGIN_MS,
   recordAttempts,
+  recordSuccesses,
   WAKE_CHANNEL,
   type Attempt,
 } from './webhooks.delivery.js';
@@ -23,7 +24,9 @@ import { addressPolicy } from './webhooks.url-guard.js';
  * endpoints with due work in one statement, up to its concurrency, and works each one's queue in a
  * lane of its own: endpoints proceed in parallel, each endpoint strictly in order. Lanes end when
  * their endpoint has nothing due; the claim then looks again, so nothing committed meanwhile waits
- * for the poll.
+ * for the poll. A lane also ends after its turn (TURN_MS, at a batch's end) when a look found every
+ * lane taken: the next look takes the endpoints whose head has waited longest, so more endpoints with
+ * work than lanes share them instead of the first ones keeping theirs while their queues never run dry.
  */
 export interface DispatcherOptions {
   /** Endpoints worked at once by this process. */
@@ -32,10 +35,15 @@ export interface DispatcherOptions {
   pollIntervalMs: number;
 }
 
+/** How long a lane keeps its endpoint when other endpoints wait for a lane (ms). */
+const TURN_MS = 50;
+
 export class WebhookDispatcher {
   private readonly lanes = new Map<string, Promise<void>>();
   private scanning: Promise<void> | undefined;
   private rescan = false;
+  /** A look found every lane taken: a lane that has had its turn gives its endpoint up. */
+  private othersWaiting = false;
   private stopped = false;
   private poll: NodeJS.Timeout | undefined;
   private retry: { at: number; timer: NodeJS.Timeout } | undefined;
@@ -86,25 +94,30 @@ export class WebhookDispatcher {
     do {
       this.rescan = false;
       const free = this.options.concurrency - this.lanes.size;
-      if (free <= 0 || this.stopped) return;
+      if (this.stopped) return;
+      if (free <= 0) {
+        // Woken with every lane taken: an endpoint may be waiting for one (lanes give theirs up).
+        this.othersWaiting = true;
+        return;
+      }
       const now = deliveryNow(this.ctx);
       const token = randomUUID();
       let claimed;
       try {
-        claimed = await this.run.transaction((tx) =>
-          claimIdleEndpoints(tx.db, {
-            token,
-            now,
-            until: new Date(now.getTime() + this.ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
-            limit: free,
-            exclude: [...this.lanes.keys()],
-          }),
-        );
+        // One statement: no transaction around it.
+        claimed = await claimIdleEndpoints(this.ctx.db, {
+          token,
+          now,
+          until: new Date(now.getTime() + this.ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS),
+          limit: free,
+          exclude: [...this.lanes.keys()],
+        });
       } catch (error) {
         // The database is away: the poll tries again.
         this.ctx.log.warn({ err: error }, 'webhook delivery: looking for due endpoints failed');
         return;
       }
+      if (claimed.length < free) this.othersWaiting = false;
       for (const endpoint of claimed) this.startLane(endpoint.id, token);
       // Every free slot filled: there may be more; a lane that ends looks again.
     } while (this.rescan);
@@ -128,6 +141,7 @@ export class WebhookDispatcher {
   private async work(endpointId: string, lease: string): Promise<void> {
     const timeoutMs = this.ctx.config.webhookTimeoutMs;
     const policy = addressPolicy(this.ctx.config);
+    const started = performance.now();
     while (!this.stopped) {
       const claim = await this.run.transaction((tx) => claimBatch(tx, endpointId, lease));
       if (!claim) return;
@@ -156,11 +170,20 @@ export class WebhookDispatcher {
         if (!result.succeeded) break;
       }
       if (attempts.length === 0) break;
-      const outcome = await this.run.transaction((tx) => recordAttempts(tx, endpointId, attempts, lease));
+      // All succeeded on an endpoint with no failure run: one statement. Otherwise the transaction that
+      // locks the endpoint first (its counters change), as a re-enabling update does.
+      const clean = claim.endpoint.failing_since === null && claim.endpoint.consecutive_failures === 0;
+      const outcome =
+        clean && attempts.every((attempt) => attempt.result.succeeded)
+          ? await recordSuccesses(this.ctx, claim.endpoint, attempts, lease)
+          : await this.run.transaction((tx) => recordAttempts(tx, endpointId, attempts, lease));
       if (outcome === 'stop') return;
+      // More endpoints with work than lanes: after its turn, the lane lets the endpoint go and the
+      // look that follows takes the endpoints whose head has waited longest (this one again if so).
+      if (this.othersWaiting && performance.now() - started >= TURN_MS) break;
     }
-    // Stopping: another process may take the endpoint over at once.
-    await this.run.transaction((tx) => releaseEndpointLease(tx.db, endpointId, lease));
+    // Stopping, or its turn is over: another lane or process may take the endpoint over at once.
+    await releaseEndpointLease(this.ctx.db, endpointId, lease);
   }
 
   /** Wakes up when a retry seen by a lane becomes due (the earliest one known). */

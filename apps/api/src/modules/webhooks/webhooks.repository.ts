@@ -145,29 +145,13 @@ export async function findOrganizationName(db: Executor, organizationId: string)
 // ---- Delivery (worker) ----
 
 /**
- * Takes (or renews) the endpoint's delivery lease for `token` until `until`: only when it is free,
- * expired at `now`, or already ours. The row lock is held for the claiming transaction only. Returns
- * the endpoint with the lease, 'busy' when another worker holds a live lease, undefined when the
- * endpoint is gone, disabled or deleted.
+ * The endpoint row, locked for the rest of the transaction (whatever its state). FOR NO KEY UPDATE, the
+ * lock an UPDATE of its columns takes: it does not wait for the key-share lock that every transaction
+ * writing an event for the endpoint holds until it commits (the foreign key). Only the read of a batch
+ * waits for those (waitForEventWriters).
  */
-export async function claimEndpointForDelivery(
-  db: Executor,
-  id: string,
-  token: string,
-  now: Date,
-  until: Date,
-): Promise<WebhookEndpointRow | 'busy' | undefined> {
-  const row = await lockEndpointForUpdate(db, id);
-  if (!row || !row.enabled || row.deleted_at) return undefined;
-  const held = row.delivery_token !== null && row.delivery_token !== token;
-  if (held && row.delivering_until && row.delivering_until > now) return 'busy';
-  await updateEndpointRow(db, id, { delivery_token: token, delivering_until: until });
-  return { ...row, delivery_token: token, delivering_until: until };
-}
-
-/** The endpoint row, locked for the rest of the transaction (whatever its state). */
 export function lockEndpointForUpdate(db: Executor, id: string) {
-  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
 /** Gives the lease up, if it is still held by `token`. */
@@ -196,8 +180,11 @@ export async function notifyDelivery(db: Executor, channel: string, endpointIds:
 /**
  * Takes the delivery lease (`token` until `until`) of at most `limit` endpoints that have a due head
  * of line and no live lease, leaving out `exclude` (the ones this worker is already working) and rows
- * another worker is claiming right now (SKIP LOCKED). The head is due when it was never attempted or
- * its retry time has come; an endpoint whose head waits for a retry is not taken, whatever follows it.
+ * another worker is claiming right now (SKIP LOCKED; a request writing an event for the endpoint is not
+ * such a lock: its key-share lock does not conflict with FOR NO KEY UPDATE). The head is due when it was never attempted or its retry
+ * time has come; an endpoint whose head waits for a retry is not taken, whatever follows it. The
+ * endpoints whose head has waited longest go first, so that when there are more endpoints with work
+ * than lanes, the ones a lane gave up for them (webhooks.dispatcher.ts) get their turn.
  */
 export async function claimIdleEndpoints(
   db: Executor,
@@ -208,32 +195,152 @@ export async function claimIdleEndpoints(
     UPDATE webhook_endpoints SET delivery_token = ${token}, delivering_until = ${until}
     WHERE id IN (
       SELECT w.id FROM webhook_endpoints w
+      CROSS JOIN LATERAL (
+        SELECT e.seq, e.attempts, e.next_attempt_at FROM webhook_endpoint_events e
+        WHERE e.endpoint_id = w.id AND e.status = 'pending' ORDER BY e.seq LIMIT 1) head
       WHERE w.enabled AND w.deleted_at IS NULL
         AND (w.delivering_until IS NULL OR w.delivering_until <= ${now})
         AND w.id <> ALL(${exclude}::uuid[])
-        AND EXISTS (
-          SELECT 1 FROM (
-            SELECT e.attempts, e.next_attempt_at FROM webhook_endpoint_events e
-            WHERE e.endpoint_id = w.id AND e.status = 'pending' ORDER BY e.seq LIMIT 1
-          ) head
-          WHERE head.attempts = 0 OR head.next_attempt_at IS NULL OR head.next_attempt_at <= ${now})
-      ORDER BY w.delivering_until NULLS FIRST, w.id
+        AND (head.attempts = 0 OR head.next_attempt_at IS NULL OR head.next_attempt_at <= ${now})
+      ORDER BY head.seq
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR NO KEY UPDATE OF w SKIP LOCKED)
     RETURNING *`.execute(db);
   return result.rows;
 }
 
-/** The head of line and what follows it: the endpoint's oldest pending events, in order. */
-export function findPendingEvents(db: Executor, endpointId: string, limit: number) {
-  return db
-    .selectFrom('webhook_endpoint_events')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+/**
+ * Waits until every transaction writing an event for the endpoint has ended, and keeps new ones
+ * waiting until the caller's transaction ends: FOR UPDATE conflicts with the key-share lock each of
+ * them holds on the endpoint's row (the foreign key). A batch read after it, in the same transaction,
+ * so holds every event with a lower `seq` than any it holds: an event inserted first but committed
+ * last is never overtaken. The claim (claimIdleEndpoints) does not wait for nor skip such rows.
+ */
+export async function waitForEventWriters(db: Executor, id: string): Promise<void> {
+  await db.selectFrom('webhook_endpoints').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+/** What a lane needs of its endpoint: where and how to send, and its failure run. */
+export type DeliveryEndpoint = Pick<
+  WebhookEndpointRow,
+  'id' | 'organization_id' | 'url' | 'secret' | 'failing_since' | 'consecutive_failures'
+>;
+
+/**
+ * In one statement: takes or renews the endpoint's delivery lease for `token` until `until` — only when
+ * it is free, expired at `now` or already ours, and the endpoint enabled and not deleted — and reads
+ * its oldest pending events (up to `limit`, in order). Undefined when the lease was not taken (gone,
+ * disabled, or held by another live worker); the events are those committed when the statement
+ * started (after waitForEventWriters, in the same transaction).
+ */
+export async function claimEndpointEvents(
+  db: Executor,
+  options: { id: string; token: string; now: Date; until: Date; limit: number },
+): Promise<{ endpoint: DeliveryEndpoint; events: WebhookEndpointEventRow[] } | undefined> {
+  const { id, token, now, until, limit } = options;
+  const result = await sql<
+    Partial<WebhookEndpointEventRow> & {
+      ep_id: string;
+      ep_organization_id: string;
+      ep_url: string;
+      ep_secret: string;
+      ep_failing_since: Date | null;
+      ep_consecutive_failures: number;
+    }
+  >`
+    WITH ep AS (
+      UPDATE webhook_endpoints SET delivery_token = ${token}, delivering_until = ${until}
+      WHERE id = ${id} AND enabled AND deleted_at IS NULL
+        AND (delivery_token IS NULL OR delivery_token = ${token}
+             OR delivering_until IS NULL OR delivering_until <= ${now})
+      RETURNING id, organization_id, url, secret, failing_since, consecutive_failures),
+    ev AS (
+      SELECT * FROM webhook_endpoint_events
+      WHERE endpoint_id = ${id} AND status = 'pending' ORDER BY seq LIMIT ${limit})
+    SELECT ep.id AS ep_id, ep.organization_id AS ep_organization_id, ep.url AS ep_url, ep.secret AS ep_secret,
+      ep.failing_since AS ep_failing_since, ep.consecutive_failures AS ep_consecutive_failures, ev.*
+    FROM ep LEFT JOIN ev ON true
+    ORDER BY ev.seq`.execute(db);
+  const first = result.rows[0];
+  if (!first) return undefined;
+  const endpoint: DeliveryEndpoint = {
+    id: first.ep_id,
+    organization_id: first.ep_organization_id,
+    url: first.ep_url,
+    secret: first.ep_secret,
+    failing_since: first.ep_failing_since,
+    consecutive_failures: first.ep_consecutive_failures,
+  };
+  const events: WebhookEndpointEventRow[] = [];
+  for (const row of result.rows) {
+    if (row.id == null) continue;
+    const {
+      ep_id: _id,
+      ep_organization_id: _organization,
+      ep_url: _url,
+      ep_secret: _secret,
+      ep_failing_since: _failing,
+      ep_consecutive_failures: _failures,
+      ...event
+    } = row;
+    events.push(event as WebhookEndpointEventRow);
+  }
+  return { endpoint, events };
+}
+
+/** A successful attempt to record: the event as it was read, and what the receiver answered. */
+export interface DeliveredAttempt {
+  event: WebhookEndpointEventRow;
+  httpCode: number | null;
+  response: string | null;
+  durationMs: number;
+}
+
+/**
+ * Records a batch of successful attempts in one statement (no transaction around it): each in the
+ * delivery log, the events marked delivered each only if still as the attempt read it (see
+ * markEventsDelivered), and the endpoint's failure run ended if one of them was. Answers how many
+ * events were marked and whether the lease is still `token`.
+ */
+export async function recordDelivered(
+  db: Executor,
+  options: {
+    endpoint: Pick<DeliveryEndpoint, 'id' | 'organization_id'>;
+    token: string;
+    now: Date;
+    attempts: readonly DeliveredAttempt[];
+  },
+): Promise<{ applied: number; ours: boolean }> {
+  const { endpoint, token, now, attempts } = options;
+  const result = await sql<{ applied: number; token: string | null }>`
+    WITH logged AS (
+      INSERT INTO webhook_deliveries
+        (id, created_at, modified_at, organization_id, endpoint_id, endpoint_event_id, http_code, succeeded,
+         response, error, duration_ms)
+      SELECT gen_random_uuid(), ${now}, NULL, ${endpoint.organization_id}, ${endpoint.id}, a.event_id, a.code, true,
+        a.response, NULL, a.duration_ms
+      FROM unnest(${attempts.map((a) => a.event.id)}::uuid[], ${attempts.map((a) => a.httpCode)}::int[],
+                  ${attempts.map((a) => a.response)}::text[], ${attempts.map((a) => a.durationMs)}::int[])
+        WITH ORDINALITY AS a(event_id, code, response, duration_ms, n)
+      ORDER BY a.n),
+    delivered AS (
+      UPDATE webhook_endpoint_events e
+      SET status = 'delivered', attempts = e.attempts + 1, next_attempt_at = NULL, modified_at = ${now},
+          last_http_code = v.code, succeeded = true
+      FROM unnest(${attempts.map((a) => a.event.id)}::uuid[], ${attempts.map((a) => a.event.attempts)}::int[],
+                  ${attempts.map((a) => a.event.modified_at)}::timestamptz[], ${attempts.map((a) => a.httpCode)}::int[])
+        AS v(id, attempts, modified_at, code)
+      WHERE e.id = v.id AND e.status = 'pending' AND e.attempts = v.attempts
+        AND e.modified_at IS NOT DISTINCT FROM v.modified_at
+      RETURNING e.id),
+    recovered AS (
+      UPDATE webhook_endpoints SET failing_since = NULL, consecutive_failures = 0
+      WHERE id = ${endpoint.id} AND (failing_since IS NOT NULL OR consecutive_failures > 0)
+        AND EXISTS (SELECT 1 FROM delivered))
+    SELECT (SELECT count(*) FROM delivered)::int AS applied,
+      (SELECT delivery_token FROM webhook_endpoints WHERE id = ${endpoint.id}) AS token`.execute(db);
+  const row = result.rows[0]!;
+  return { applied: Number(row.applied), ours: row.token === token };
 }
 
 /**
