@@ -85,7 +85,12 @@ export interface Config {
    * anonymous IP on the whole API (`RATE_LIMIT_API_PER_MINUTE`, 500 as the reference), and a factor
    * applied to the built-in limits of sign-in, checkouts and license keys (`RATE_LIMIT_SCALE`, 1).
    */
-  rateLimits: { apiPerMinute: number; scale: number };
+  rateLimits: {
+    apiPerMinute: number;
+    scale: number;
+    /** How often each node writes its batched counts (1000 ms; tests that count statements wait longer). */
+    flushMs?: number;
+  };
   /**
    * Which peers may say who the client is with X-Forwarded-For (`TRUST_PROXY`: a list of addresses,
    * CIDRs or the presets loopback, linklocal, uniquelocal; true or false). The client

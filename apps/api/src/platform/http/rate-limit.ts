@@ -287,7 +287,7 @@ interface LocalCounter {
  * N nodes together admit at most about N × this share of the limit beyond it; one node alone is exact.
  */
 const LOCAL_SHARE = 0.1;
-/** How often counts made locally are written to the shared store. */
+/** How often counts made locally are written to the shared store (`config.rateLimits.flushMs`). */
 const FLUSH_INTERVAL_MS = 1000;
 
 export interface RateLimitDeps {
@@ -436,7 +436,7 @@ export class RateLimiter {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush().catch((error: unknown) => this.deps.onFlushError?.(error));
-    }, FLUSH_INTERVAL_MS);
+    }, this.deps.config.rateLimits.flushMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
