@@ -44,7 +44,8 @@ interface Asking {
 /** The transactions opened by `withStripeTax`, keyed by their executor. */
 const asking = new WeakMap<Executor, Asking>();
 
-const inTransaction = (db: Executor): boolean => (db as { isTransaction?: boolean }).isTransaction === true;
+/** Whether `db` is a transaction (rather than the pool): work on it cannot be rolled back on its own. */
+export const inTransaction = (db: Executor): boolean => (db as { isTransaction?: boolean }).isTransaction === true;
 
 /** The question's identity: what Stripe is asked (without the organization's own rules) and how. */
 export function stripeTaxFingerprint(input: TaxInput, inclusive: boolean): string {
@@ -87,6 +88,17 @@ export async function withStripeTax<R>(
       answers.set(error.fingerprint, answer);
     }
   }
+}
+
+/**
+ * Marks `tx`, a transaction that commits several pieces of billing together (a billing run's group of
+ * renewals or charge records), as one where Stripe may be asked: the first question Stripe has not
+ * answered is thrown as `StripeTaxQuestion`, the caller's group rolls back whole, and each piece is done
+ * again alone through `withStripeTax`, which asks. Nothing is ever billed with the registrations
+ * because it was grouped.
+ */
+export function askStripeTaxIn(tx: Context): void {
+  if (stripeTaxAvailable(tx.config) && inTransaction(tx.db)) asking.set(tx.db, { answers: new Map(), mayAsk: true });
 }
 
 /**

@@ -6,7 +6,7 @@ import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/q
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
-import type { ChargeResult } from '../../platform/payments/processor.js';
+import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
 import { markOrderPaid } from '../orders/orders.service.js';
@@ -18,7 +18,7 @@ import { askProcessor, settleRefund } from '../refunds/refunds.settle.js';
 import { nextRetryAt } from './subscriptions.billing.js';
 import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billing.money.js';
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
-import { withStripeTax } from '../billing/billing.stripe-tax.js';
+import { askStripeTaxIn, inTransaction, StripeTaxQuestion, withStripeTax } from '../billing/billing.stripe-tax.js';
 import { closeMeteredUsage } from '../billing/billing.usage.js';
 import { recordSubscriptionChange } from './subscriptions.history.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
@@ -56,11 +56,20 @@ const BATCH = 500;
  */
 const CLAIM_MS = 5 * 60_000;
 /**
- * Renewals and charges in flight at once. Each is independent (its own rows, its own transaction, its
- * own idempotency key), so they overlap their database round trips and processor calls; four leaves
- * most of the pool (10 connections) to the API. The embedded database serves them in turns.
+ * Groups in flight at once. Each is independent (its own rows, its own transaction, its own idempotency
+ * keys), so they overlap their database round trips and processor calls; four leaves most of the pool
+ * (10 connections) to the API. The embedded database serves them in turns.
  */
 const CONCURRENCY = 4;
+/**
+ * Renewals (or charge outcomes) committed by one transaction. A commit waits for the disk: one per
+ * group instead of one per subscription is most of what a run saves. Small enough that a group's locks
+ * (its subscriptions and their customers) are held for a few milliseconds and a group done again one by
+ * one after a failure costs little.
+ */
+const GROUP = 25;
+/** Processor calls a group of charges makes at once (with no transaction open). */
+const PROCESSOR_CALLS_PER_GROUP = 2;
 
 /**
  * Renews one due subscription, in the caller's transaction: ends it when it was canceled at period
@@ -144,40 +153,107 @@ interface Attempt {
  * One attempt at a pending charge: read it in a short transaction, call the processor outside any
  * transaction with a key per order and attempt (a repeated or concurrent attempt gets the same answer),
  * then record the outcome if nobody recorded this attempt first. Money that came in after the
- * subscription ended is refunded.
+ * subscription ended is refunded. A billing run makes the same three steps for a group of charges at
+ * once (`attemptCharges`).
  */
 export async function attemptCharge(ctx: Context, run: JobRun, orderId: string): Promise<void> {
-  const attempt = await run.transaction(async (tx): Promise<Attempt | null> => {
-    const charge = await lockCharge(tx.db, orderId);
-    if (!charge || charge.status !== 'pending') return null;
-    if (!charge.next_attempt_at || charge.next_attempt_at > tx.clock.now()) return null;
-    const order = await findOrderById(tx.db, orderId);
-    const subscription = await lockSubscriptionById(tx.db, charge.subscription_id);
-    if (!order || !subscription) return null;
-    const [customer] = (await findCustomersByIds(tx.db, [order.customer_id])).values();
-    if (!customer) return null;
-    return {
-      attempt: charge.attempts,
-      // The credit balance paid its part when the order was made: the card pays the rest.
-      amount: dueAmount(order),
-      currency: order.currency,
-      paymentMethodId: subscription.payment_method_id,
-      customer: { customerId: customer.id, email: customer.email, name: customer.name },
-      subscriptionId: subscription.id,
-    };
-  });
+  const attempt = await run.transaction((tx) => readAttempt(tx, orderId));
   if (!attempt) return;
-  let result: ChargeResult;
+  const result = await chargeOrDefer(ctx, orderId, attempt);
+  if (!result) return;
+  const refund = await record(ctx, run, orderId, attempt, result);
+  if (refund) await refundCharge(ctx, run, orderId);
+}
+
+/**
+ * A group of charges attempted as `attemptCharge` attempts one, with one transaction for the group's
+ * reads and one for its outcomes instead of one each: read (each attempt's number, amount and card), the
+ * processor called for each with no transaction open, then every answer recorded in one transaction.
+ * Each outcome is still recorded only if its attempt is the one under the charge's lock, so a group
+ * that fails and is done again charge by charge (`inGroups`) records nothing twice; a crash anywhere
+ * leaves attempts that the next run makes again with the same idempotency keys.
+ */
+async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly string[]): Promise<void> {
+  const attempts = await run.transaction(async (tx) => {
+    const read: { orderId: string; attempt: Attempt }[] = [];
+    for (const orderId of orderIds) {
+      const attempt = await readAttempt(tx, orderId);
+      if (attempt) read.push({ orderId, attempt });
+    }
+    return read;
+  });
+  const answered: { orderId: string; attempt: Attempt; result: ChargeResult }[] = [];
+  await forEachConcurrently(attempts, PROCESSOR_CALLS_PER_GROUP, async ({ orderId, attempt }) => {
+    const result = await chargeOrDefer(ctx, orderId, attempt);
+    if (result) answered.push({ orderId, attempt, result });
+  });
+  const processor = ctx.payments?.name ?? 'simulated';
+  let refunds: string[];
   try {
-    result = await charge(ctx, orderId, attempt);
+    refunds = await run.transaction(async (tx) => {
+      askStripeTaxIn(tx);
+      const refunding: string[] = [];
+      for (const { orderId, attempt, result } of answered) {
+        if (await recordOutcome(tx, processor, orderId, attempt, result)) refunding.push(orderId);
+      }
+      return refunding;
+    });
+  } catch (error) {
+    // Nothing of the group was recorded: each answer is recorded alone (the processor is not asked again).
+    if (!(error instanceof StripeTaxQuestion)) ctx.log.warn({ err: error }, 'charge outcomes recorded one by one');
+    const alone: string[] = [];
+    try {
+      await forEachConcurrently(answered, 1, async ({ orderId, attempt, result }) => {
+        if (await record(ctx, run, orderId, attempt, result)) alone.push(orderId);
+      });
+    } catch (failure) {
+      for (const orderId of alone) await refundCharge(ctx, run, orderId);
+      // Not worth doing again from the start: the processor was asked already.
+      throw new DoneAlone(failure);
+    }
+    refunds = alone;
+  }
+  for (const orderId of refunds) await refundCharge(ctx, run, orderId);
+}
+
+/** A group's failure after its members were done one by one: `inGroups` only passes it on. */
+class DoneAlone extends Error {
+  constructor(readonly failure: unknown) {
+    super('a member of a billing group failed alone');
+  }
+}
+
+/** The pending charge's attempt to make now, read under its lock; null when none is due. */
+async function readAttempt(tx: Context, orderId: string): Promise<Attempt | null> {
+  const charge = await lockCharge(tx.db, orderId);
+  if (!charge || charge.status !== 'pending') return null;
+  if (!charge.next_attempt_at || charge.next_attempt_at > tx.clock.now()) return null;
+  const order = await findOrderById(tx.db, orderId);
+  const subscription = await lockSubscriptionById(tx.db, charge.subscription_id);
+  if (!order || !subscription) return null;
+  const [customer] = (await findCustomersByIds(tx.db, [order.customer_id])).values();
+  if (!customer) return null;
+  return {
+    attempt: charge.attempts,
+    // The credit balance paid its part when the order was made: the card pays the rest.
+    amount: dueAmount(order),
+    currency: order.currency,
+    paymentMethodId: subscription.payment_method_id,
+    customer: { customerId: customer.id, email: customer.email, name: customer.name },
+    subscriptionId: subscription.id,
+  };
+}
+
+/** The processor's answer, or null when the call failed (the attempt is made again by the next run). */
+async function chargeOrDefer(ctx: Context, orderId: string, attempt: Attempt): Promise<ChargeResult | null> {
+  try {
+    return await charge(ctx, orderId, attempt);
   } catch (error) {
     // A concurrent run making the same attempt (same idempotency key) races at the processor; the
     // attempt stays as it is and the next run gets the processor's stored answer.
     ctx.log.warn({ err: error, orderId }, 'subscription charge attempt deferred');
-    return;
+    return null;
   }
-  const refund = await record(ctx, run, orderId, attempt, result);
-  if (refund) await refundCharge(ctx, run, orderId);
 }
 
 async function charge(ctx: Context, orderId: string, attempt: Attempt): Promise<ChargeResult> {
@@ -213,101 +289,111 @@ async function record(
 ): Promise<boolean> {
   // A subscription that ends here bills what is pending in a final order, taxed by Stripe Tax when the
   // organization uses it (asked before the transaction that writes it).
-  return withStripeTax(ctx, run, async (tx) => {
-    const charge = await lockCharge(tx.db, orderId);
-    if (!charge || charge.attempts !== attempt.attempt) return false;
-    if (charge.status !== 'pending' && charge.status !== 'failed') return false;
-    const voided = charge.status === 'failed';
-    const subscription = (await lockSubscriptionById(tx.db, charge.subscription_id))!;
-    const now = tx.clock.now();
-    await recordPayment(tx, {
-      organization_id: charge.organization_id,
-      checkout_id: null,
-      order_id: orderId,
-      processor: ctx.payments?.name ?? 'simulated',
-      processor_payment_id: result.processorPaymentId,
-      status: result.status === 'succeeded' ? 'succeeded' : 'failed',
-      amount: attempt.amount,
-      currency: attempt.currency,
-      card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
-      decline_reason: result.status === 'failed' ? result.declineReason : null,
-      decline_message: result.status === 'failed' ? result.declineMessage : null,
-      customer_email: attempt.customer.email,
-    });
-    const failures = charge.attempts + 1;
-    if (voided) {
-      const succeeded = result.status === 'succeeded';
-      await updateCharge(tx.db, orderId, {
-        attempts: failures,
-        modified_at: now,
-        ...(succeeded ? { status: 'refunding' as const, refund_payment_id: result.processorPaymentId } : {}),
-      });
-      if (!succeeded) return false;
-      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
-      return true;
-    }
-    if (result.status === 'succeeded') {
-      await updateCharge(tx.db, orderId, {
-        status: 'paid',
-        attempts: failures,
-        next_attempt_at: null,
-        modified_at: now,
-      });
-      await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
-      if (subscription.status === 'past_due') {
-        const active = await updateSubscriptionRow(tx.db, subscription.id, {
-          status: 'active',
-          past_due_at: null,
-          modified_at: now,
-        });
-        await onSubscriptionBenefitsRestored(tx, active);
-        await recordSubscriptionChange(tx, active, 'recovered', { order_id: orderId });
-        await recordSubscriptionEvents(tx, active, ['subscription.active']);
-        await emailPaymentOutcome(tx, active, { template: 'payment_recovered' });
-      } else if (charge.billing_reason === 'subscription_cycle') {
-        await onSubscriptionCycled(tx, subscription);
-      }
-      return false;
-    }
-    const next = nextRetryAt(failures, result.declineReason, now);
+  const processor = ctx.payments?.name ?? 'simulated';
+  return withStripeTax(ctx, run, (tx) => recordOutcome(tx, processor, orderId, attempt, result));
+}
+
+/** `record`'s work, in the caller's transaction. */
+async function recordOutcome(
+  tx: Context,
+  processor: PaymentProcessor['name'],
+  orderId: string,
+  attempt: Attempt,
+  result: ChargeResult,
+): Promise<boolean> {
+  const charge = await lockCharge(tx.db, orderId);
+  if (!charge || charge.attempts !== attempt.attempt) return false;
+  if (charge.status !== 'pending' && charge.status !== 'failed') return false;
+  const voided = charge.status === 'failed';
+  const subscription = (await lockSubscriptionById(tx.db, charge.subscription_id))!;
+  const now = tx.clock.now();
+  await recordPayment(tx, {
+    organization_id: charge.organization_id,
+    checkout_id: null,
+    order_id: orderId,
+    processor,
+    processor_payment_id: result.processorPaymentId,
+    status: result.status === 'succeeded' ? 'succeeded' : 'failed',
+    amount: attempt.amount,
+    currency: attempt.currency,
+    card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
+    decline_reason: result.status === 'failed' ? result.declineReason : null,
+    decline_message: result.status === 'failed' ? result.declineMessage : null,
+    customer_email: attempt.customer.email,
+  });
+  const failures = charge.attempts + 1;
+  if (voided) {
+    const succeeded = result.status === 'succeeded';
     await updateCharge(tx.db, orderId, {
-      status: next ? 'pending' : 'failed',
       attempts: failures,
-      next_attempt_at: next,
+      modified_at: now,
+      ...(succeeded ? { status: 'refunding' as const, refund_payment_id: result.processorPaymentId } : {}),
+    });
+    if (!succeeded) return false;
+    await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
+    return true;
+  }
+  if (result.status === 'succeeded') {
+    await updateCharge(tx.db, orderId, {
+      status: 'paid',
+      attempts: failures,
+      next_attempt_at: null,
       modified_at: now,
     });
-    if (!next) {
-      const order = await findOrderById(tx.db, orderId);
-      if (order) await restoreAppliedBalance(tx, order);
-    }
-    if (subscription.ended_at) return false;
-    if (!next) {
-      // Its `subscription.revoked` event emails the customer that it ended (platform/mail/event-emails.ts).
-      await endSubscription(tx, subscription, {}, 'subscription_update', 'payment_failed');
-      return false;
-    }
-    if (subscription.status !== 'past_due') {
-      const pastDue = await updateSubscriptionRow(tx.db, subscription.id, {
-        status: 'past_due',
-        past_due_at: now,
+    await markOrderPaid(tx, orderId, { subscription: serializeOrderSubscription(subscription) });
+    if (subscription.status === 'past_due') {
+      const active = await updateSubscriptionRow(tx.db, subscription.id, {
+        status: 'active',
+        past_due_at: null,
         modified_at: now,
       });
-      await recordSubscriptionChange(tx, pastDue, 'past_due', {
-        order_id: orderId,
-        decline_message: result.declineMessage,
-        next_attempt_at: next.toISOString(),
-      });
-      await recordSubscriptionEvents(tx, pastDue);
+      await onSubscriptionBenefitsRestored(tx, active);
+      await recordSubscriptionChange(tx, active, 'recovered', { order_id: orderId });
+      await recordSubscriptionEvents(tx, active, ['subscription.active']);
+      await emailPaymentOutcome(tx, active, { template: 'payment_recovered' });
+    } else if (charge.billing_reason === 'subscription_cycle') {
+      await onSubscriptionCycled(tx, subscription);
     }
-    await emailPaymentOutcome(tx, subscription, {
-      template: 'payment_failed',
-      amount: attempt.amount,
-      currency: attempt.currency,
-      declineMessage: result.declineMessage,
-      nextAttemptAt: next,
-    });
     return false;
+  }
+  const next = nextRetryAt(failures, result.declineReason, now);
+  await updateCharge(tx.db, orderId, {
+    status: next ? 'pending' : 'failed',
+    attempts: failures,
+    next_attempt_at: next,
+    modified_at: now,
   });
+  if (!next) {
+    const order = await findOrderById(tx.db, orderId);
+    if (order) await restoreAppliedBalance(tx, order);
+  }
+  if (subscription.ended_at) return false;
+  if (!next) {
+    // Its `subscription.revoked` event emails the customer that it ended (platform/mail/event-emails.ts).
+    await endSubscription(tx, subscription, {}, 'subscription_update', 'payment_failed');
+    return false;
+  }
+  if (subscription.status !== 'past_due') {
+    const pastDue = await updateSubscriptionRow(tx.db, subscription.id, {
+      status: 'past_due',
+      past_due_at: now,
+      modified_at: now,
+    });
+    await recordSubscriptionChange(tx, pastDue, 'past_due', {
+      order_id: orderId,
+      decline_message: result.declineMessage,
+      next_attempt_at: next.toISOString(),
+    });
+    await recordSubscriptionEvents(tx, pastDue);
+  }
+  await emailPaymentOutcome(tx, subscription, {
+    template: 'payment_failed',
+    amount: attempt.amount,
+    currency: attempt.currency,
+    declineMessage: result.declineMessage,
+    nextAttemptAt: next,
+  });
+  return false;
 }
 
 /**
@@ -373,13 +459,26 @@ export async function runSubscriptionBilling(
     try {
       // Stripe Tax (when the organization uses it) is asked before the transaction that writes the
       // order; while Stripe cannot be reached, the renewal waits for the next run.
-      progressed = await forEachConcurrently(due, CONCURRENCY, ({ id, current_period_end }) =>
-        withStripeTax(
-          ctx,
-          run,
-          (tx) => cycleSubscription(tx, id, current_period_end!),
-          () => false,
-        ),
+      progressed = await inGroups(
+        ctx,
+        due,
+        async (group) => {
+          let renewed = 0;
+          await run.transaction(async (tx) => {
+            askStripeTaxIn(tx);
+            for (const { id, current_period_end } of group) {
+              if (await cycleSubscription(tx, id, current_period_end!)) renewed += 1;
+            }
+          });
+          return renewed;
+        },
+        ({ id, current_period_end }) =>
+          withStripeTax(
+            ctx,
+            run,
+            (tx) => cycleSubscription(tx, id, current_period_end!),
+            () => false,
+          ),
       );
     } finally {
       await releaseRenewalClaims(
@@ -398,8 +497,18 @@ export async function runSubscriptionBilling(
     const charges = claimed.filter((c) => !seen.has(c.order_id));
     try {
       for (const charge of charges) seen.add(charge.order_id);
-      summary.charge_attempts += await forEachConcurrently(charges, CONCURRENCY, (charge) =>
-        attemptCharge(ctx, run, charge.order_id),
+      summary.charge_attempts += await inGroups(
+        ctx,
+        charges,
+        async (group) => {
+          await attemptCharges(
+            ctx,
+            run,
+            group.map((c) => c.order_id),
+          );
+          return group.length;
+        },
+        (charge) => attemptCharge(ctx, run, charge.order_id),
       );
     } finally {
       await releaseChargeClaims(
@@ -415,6 +524,40 @@ export async function runSubscriptionBilling(
   await forEachConcurrently(refunding, CONCURRENCY, (charge) => refundCharge(ctx, run, charge.order_id));
   await remindEndingTrials(ctx, run, scope);
   return summary;
+}
+
+/**
+ * Works `items` in groups of `GROUP`, `CONCURRENCY` groups at a time; `group` does a group's work in
+ * as few transactions as it can and answers how many items it did. A group that fails (a deadlock with
+ * another worker over a customer two subscriptions share, a question for Stripe Tax, a defect of one
+ * item) kept nothing of the transaction that failed, and its items are done again each alone (`alone`),
+ * where a failure stays the item's own: every item is safe to do again, since a period is claimed by a
+ * conditional UPDATE and a charge attempt is recorded under its counter. Where `ctx.db` is already a
+ * transaction, nothing could be rolled back on its own: each item is done alone, as before grouping.
+ */
+async function inGroups<T>(
+  ctx: Context,
+  items: readonly T[],
+  group: (items: readonly T[]) => Promise<number>,
+  alone: (item: T) => Promise<boolean | void>,
+): Promise<number> {
+  if (inTransaction(ctx.db)) return forEachConcurrently(items, CONCURRENCY, alone);
+  const groups: T[][] = [];
+  for (let start = 0; start < items.length; start += GROUP) groups.push(items.slice(start, start + GROUP));
+  let done = 0;
+  await forEachConcurrently(groups, CONCURRENCY, async (members) => {
+    // Counted after the await: `done += await …` would add to the value read before the lanes' awaits.
+    let count: number;
+    try {
+      count = await group(members);
+    } catch (error) {
+      if (error instanceof DoneAlone) throw error.failure;
+      if (!(error instanceof StripeTaxQuestion)) ctx.log.warn({ err: error }, 'billing group done again one by one');
+      count = await forEachConcurrently(members, 1, alone);
+    }
+    done += count;
+  });
+  return done;
 }
 
 function newClaim(ctx: Context): BillingClaim {

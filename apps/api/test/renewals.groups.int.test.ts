@@ -1,0 +1,241 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runSubscriptionBilling } from '../src/modules/subscriptions/subscriptions.renewal.js';
+import type { ManualClock } from '../src/platform/clock.js';
+import { organizationFactory } from './factories/organizations.js';
+import { copySubscriptions, subscriptionFactory } from './factories/subscriptions.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
+
+/**
+ * A billing run commits renewals, and the outcomes of charges, a group at a time (subscriptions.renewal.ts
+ * `inGroups`). What grouping could break, and must not: a failure of one member rolls the group back
+ * and the others are still billed once; an answer of the processor lost between the charge and its
+ * record is recorded once by the next run, with no second charge; a run that outlives its claim and a
+ * second run that takes the same batch over bill each period once and move the money once.
+ */
+let server: TestServer;
+let guard: ProcessorGuard;
+beforeAll(async () => {
+  server = await startTestServer({ work: false });
+  guard = installProcessorGuard();
+});
+afterAll(async () => {
+  guard.uninstall();
+  await server?.stop();
+});
+afterEach(async () => {
+  expect(guard.violations).toEqual([]);
+  await sql`DROP TRIGGER IF EXISTS renewals_groups_fault ON orders`.execute(db());
+  await sql`DROP TRIGGER IF EXISTS renewals_groups_fault ON payments`.execute(db());
+});
+
+const db = () => server.runtime.database.db;
+const clock = () => server.clock as ManualClock;
+const DAY = 86_400_000;
+/** More than one group (25) of renewals and of charges. */
+const COUNT = 30;
+
+/** Each test's own organization: the clock the tests share brings the others' subscriptions due again. */
+let organizationId: string;
+
+async function dueSubscriptions(count: number): Promise<string[]> {
+  const { organization } = await organizationFactory(server, { name: 'Groups' });
+  organizationId = organization.id;
+  const first = await subscriptionFactory(server, organization.id, { price: 1500 });
+  return [first.id, ...(await copySubscriptions(server, first.id, count - 1))];
+}
+
+function billingRun() {
+  const ctx = server.context();
+  return runSubscriptionBilling(ctx, ctx.transactions, { organizationId });
+}
+
+/**
+ * A statement that fails for one row: `table`'s inserts whose `column` is `value` raise, as a defect
+ * or a lost connection in the middle of a group would.
+ */
+async function failInserts(table: 'orders' | 'payments', column: string, value: string) {
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION renewals_groups_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.${column}::text = '${value}' THEN RAISE EXCEPTION 'injected fault'; END IF;
+         RETURN NEW;
+       END $$`,
+    )
+    .execute(db());
+  await sql
+    .raw(
+      `CREATE TRIGGER renewals_groups_fault BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION renewals_groups_fault()`,
+    )
+    .execute(db());
+}
+
+/** Per subscription: its cycle orders, their status and succeeded payments. */
+async function cycleOrders(ids: string[]) {
+  return db()
+    .selectFrom('orders as o')
+    .leftJoin('payments as p', (join) => join.onRef('p.order_id', '=', 'o.id').on('p.status', '=', 'succeeded'))
+    .select(['o.subscription_id', 'o.id', 'o.status', 'o.total_amount', 'p.id as payment_id'])
+    .where('o.subscription_id', 'in', ids)
+    .where('o.billing_reason', '=', 'subscription_cycle')
+    .execute();
+}
+
+async function eventsOfOrders(orderIds: string[]) {
+  const rows = await db()
+    .selectFrom('webhook_events')
+    .select(['type', sql<string>`payload::jsonb -> 'data' ->> 'id'`.as('order_id')])
+    .where('type', 'in', ['order.created', 'order.paid'])
+    .execute();
+  return rows.filter((row) => orderIds.includes(row.order_id));
+}
+
+describe('billing groups', () => {
+  it(
+    'a renewal that fails rolls its group back: the others are renewed and charged once, it is not billed',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const ids = await dueSubscriptions(COUNT);
+      const failing = ids[3]!;
+      await failInserts('orders', 'subscription_id', failing);
+      clock().advance(32 * DAY);
+
+      // The run fails (and its job is retried) once it has done everything else it could.
+      await expect(billingRun()).rejects.toThrow(/injected fault/);
+
+      const orders = await cycleOrders(ids);
+      expect(orders.map((o) => o.subscription_id).sort()).toEqual(ids.filter((id) => id !== failing).sort());
+      // Nothing the rolled-back group wrote survived: one order.created per order, written once.
+      expect(await eventsOfOrders(orders.map((o) => o.id))).toHaveLength(orders.length);
+      const failed = await db()
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('id', '=', failing)
+        .executeTakeFirstOrThrow();
+      expect(failed.current_period_end!.getTime()).toBeLessThanOrEqual(clock().now().getTime());
+
+      // Fixed: the next run renews it and charges every order once.
+      await sql`DROP TRIGGER renewals_groups_fault ON orders`.execute(db());
+      const next = await billingRun();
+      expect(next).toEqual({ renewals: 1, charge_attempts: COUNT });
+      const after = await cycleOrders(ids);
+      expect(after).toHaveLength(COUNT);
+      expect(new Set(after.map((o) => o.subscription_id)).size).toBe(COUNT);
+      expect(after.every((o) => o.status === 'paid' && o.total_amount === 1500 && o.payment_id)).toBe(true);
+      expect(await eventsOfOrders(after.map((o) => o.id))).toHaveLength(2 * COUNT);
+    },
+  );
+
+  it(
+    'recording a group of outcomes fails after the charges: the next run records each once, with no second charge',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const ids = await dueSubscriptions(COUNT);
+      clock().advance(32 * DAY);
+      // The renewals commit; no payment can be recorded (a crash between the charges and their record).
+      await failInserts('payments', 'amount', '1500');
+      const capturedBefore = guard.captured.size;
+      const callsBefore = guard.calls.length;
+
+      await expect(billingRun()).rejects.toThrow(/injected fault/);
+      // Every charge went through at the processor; none was recorded.
+      expect(guard.captured.size - capturedBefore).toBe(COUNT);
+      const pending = await cycleOrders(ids);
+      expect(pending).toHaveLength(COUNT);
+      expect(pending.every((o) => o.status === 'pending' && !o.payment_id)).toBe(true);
+
+      await sql`DROP TRIGGER renewals_groups_fault ON payments`.execute(db());
+      const next = await billingRun();
+      expect(next).toEqual({ renewals: 0, charge_attempts: COUNT });
+      // The processor was asked again with the same keys and answered what it had done: no new money.
+      expect(guard.captured.size - capturedBefore).toBe(COUNT);
+      expect(guard.calls.length - callsBefore).toBe(2 * COUNT);
+      const orders = await cycleOrders(ids);
+      expect(orders).toHaveLength(COUNT);
+      expect(orders.every((o) => o.status === 'paid' && o.payment_id)).toBe(true);
+      const payments = await db()
+        .selectFrom('payments')
+        .select('order_id')
+        .where(
+          'order_id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .execute();
+      expect(payments).toHaveLength(COUNT);
+    },
+  );
+
+  it(
+    'an answer lost between the charge and its record is recorded once by the next run',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const ids = await dueSubscriptions(COUNT);
+      clock().advance(32 * DAY);
+      const capturedBefore = guard.captured.size;
+      guard.failAfterProcessing('chargeSavedPaymentMethod');
+
+      const first = await billingRun();
+      expect(first.renewals).toBe(COUNT);
+      const orders = await cycleOrders(ids);
+      expect(orders.filter((o) => o.status === 'pending')).toHaveLength(1);
+      expect(guard.captured.size - capturedBefore).toBe(COUNT);
+
+      // The deferred attempt is due again at once: the next run records the processor's stored answer.
+      const next = await billingRun();
+      expect(next).toEqual({ renewals: 0, charge_attempts: 1 });
+      expect(guard.captured.size - capturedBefore).toBe(COUNT);
+      const paid = await cycleOrders(ids);
+      expect(paid.every((o) => o.status === 'paid' && o.payment_id)).toBe(true);
+      expect(new Set(paid.map((o) => o.payment_id)).size).toBe(COUNT);
+    },
+  );
+
+  it(
+    'a run that outlives its claim and a run that takes its batch over: each period billed once, each charge made once',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const ids = await dueSubscriptions(COUNT);
+      clock().advance(32 * DAY);
+      const capturedBefore = guard.captured.size;
+      // The first run stops in the middle of its first group's charges, its claims still held.
+      const hang = guard.hangAfterProcessing('chargeSavedPaymentMethod');
+      const slow = billingRun();
+      await hang.reached;
+      // Its claims expire (five minutes); a second run claims the same charges and works them.
+      clock().advance(6 * 60_000);
+      const other = await billingRun();
+      hang.release();
+      const first = await slow;
+
+      expect(first.renewals + other.renewals).toBe(COUNT);
+      const orders = await cycleOrders(ids);
+      expect(orders).toHaveLength(COUNT);
+      expect(new Set(orders.map((o) => o.subscription_id)).size).toBe(COUNT);
+      expect(orders.every((o) => o.status === 'paid' && o.payment_id)).toBe(true);
+      // One payment per order and one capture per subscription, however many times the processor was asked.
+      const payments = await db()
+        .selectFrom('payments')
+        .select('order_id')
+        .where(
+          'order_id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .where('status', '=', 'succeeded')
+        .execute();
+      expect(payments).toHaveLength(COUNT);
+      expect(guard.captured.size - capturedBefore).toBe(COUNT);
+    },
+  );
+});
