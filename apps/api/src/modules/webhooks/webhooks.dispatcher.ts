@@ -36,7 +36,7 @@ export interface DispatcherOptions {
 }
 
 /** How long a lane keeps its endpoint when other endpoints wait for a lane (ms). */
-const TURN_MS = 50;
+const TURN_MS = 250;
 
 export class WebhookDispatcher {
   private readonly lanes = new Map<string, Promise<void>>();
