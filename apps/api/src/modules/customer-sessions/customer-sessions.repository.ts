@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CustomerSessionsTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 
 export type CustomerSessionRow = Selectable<CustomerSessionsTable>;
@@ -16,6 +17,26 @@ export async function insertCustomerSession(
     .executeTakeFirstOrThrow();
 }
 
+// Sent by every customer-portal request: one statement, compiled once (platform/db/prepared.ts).
+const liveSessionWithCustomer = prepared(2, (db, tokenHash: string, now: Date) =>
+  db
+    .selectFrom('customer_sessions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .selectAll('c')
+    .select([
+      's.id as s__id',
+      's.created_at as s__created_at',
+      's.modified_at as s__modified_at',
+      's.deleted_at as s__deleted_at',
+      's.token_hash as s__token_hash',
+      's.expires_at as s__expires_at',
+    ])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.expires_at', '>', now)
+    .where('s.deleted_at', 'is', null)
+    .where('c.deleted_at', 'is', null),
+);
+
 /**
  * The live session with this token hash and its customer: not expired, not ended, and the customer not
  * deleted (the customer portal authenticates with this).
@@ -25,21 +46,19 @@ export async function findLiveCustomerSessionByTokenHash(
   tokenHash: string,
   now: Date,
 ): Promise<{ session: CustomerSessionRow; customer: CustomerRow } | undefined> {
-  const session = await db
-    .selectFrom('customer_sessions')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('expires_at', '>', now)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!session) return undefined;
-  const customer = await db
-    .selectFrom('customers')
-    .selectAll()
-    .where('id', '=', session.customer_id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return customer ? { session, customer } : undefined;
+  const [row] = await liveSessionWithCustomer(db, tokenHash, now);
+  if (!row) return undefined;
+  const { s__id, s__created_at, s__modified_at, s__deleted_at, s__token_hash, s__expires_at, ...customer } = row;
+  const session: CustomerSessionRow = {
+    id: s__id,
+    created_at: s__created_at,
+    modified_at: s__modified_at,
+    deleted_at: s__deleted_at,
+    token_hash: s__token_hash,
+    expires_at: s__expires_at,
+    customer_id: customer.id,
+  };
+  return { session, customer };
 }
 
 /** Ends the customer's portal sessions (the customer is deleted). */
