@@ -5,6 +5,8 @@ export interface MetricsCheckoutHoursTable {
   organization_id: string;
   hour: Timestamp;
   product_id: string;
+  /** 0-7, from the checkout's id: one hour and product over 8 rows, summed when read. */
+  shard: number;
   checkouts: number;
   succeeded: number;
 }
