@@ -1,7 +1,13 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { MeterAggregation, MeterDefinition } from '../customer-meters/customer-meters.window.js';
-import { meterEventsSql, type MeterRow, type QuantitiesQuery } from './meters.repository.js';
+import {
+  bucketedQuantities,
+  meterEventsSql,
+  type MeterRow,
+  type Quantities,
+  type QuantitiesQuery,
+} from './meters.repository.js';
 
 /**
  * Per-meter rollups (migration 0021): for each meter, the events it counts summed per customer
@@ -285,10 +291,7 @@ function referencesSql(refs: { ids: string[]; externals: string[] }): RawBuilder
  * number of UTC hours, so the hourly rows sum exactly into the buckets. Without a customer the
  * per-hour totals are read, otherwise the customer rows (through either column, as on events).
  */
-export async function rollupQuantities(
-  db: Executor,
-  query: Omit<QuantitiesQuery, 'metadata'>,
-): Promise<{ buckets: { timestamp: Date; quantity: string }[]; total: string }> {
+export async function rollupQuantities(db: Executor, query: Omit<QuantitiesQuery, 'metadata'>): Promise<Quantities> {
   const { meter, start, end, interval } = query;
   const step = sql.lit(`1 ${interval}`);
   const unit = sql.lit(interval);
@@ -301,25 +304,14 @@ export async function rollupQuantities(
     AND ${refs ? referencesSql(refs) : sql`true`}
     AND r.bucket >= date_trunc(${unit}, ${start}::timestamptz, 'UTC')
     AND r.bucket < date_trunc(${unit}, ${end}::timestamptz, 'UTC') + ${step}::interval`;
-  const aggregate = rollupAggregateSql(meter.aggregation, 'r');
   // The buckets and the total in one pass over the rows, as `meterQuantities` does on events.
-  const bucket = sql`date_trunc(${unit}, r.bucket, 'UTC')`;
-  const { rows } = await sql<{ timestamp: Date | null; quantity: string | null; is_total: boolean }>`
-    WITH grouped AS MATERIALIZED (
-      SELECT ${bucket} AS bucket, ${aggregate} AS quantity, grouping(${bucket}) = 1 AS is_total
-      FROM ${from} WHERE ${where}
-      GROUP BY GROUPING SETS ((${bucket}), ())
-    ),
-    series AS (
-      SELECT ts FROM generate_series(${start}::timestamptz, ${end}::timestamptz, ${step}::interval) AS ts
-    )
-    SELECT series.ts AS timestamp, coalesce(grouped.quantity, '0') AS quantity, false AS is_total
-    FROM series LEFT JOIN grouped ON NOT grouped.is_total AND grouped.bucket = date_trunc(${unit}, series.ts, 'UTC')
-    UNION ALL
-    SELECT NULL, quantity, true FROM grouped WHERE is_total
-    ORDER BY is_total, timestamp`.execute(db);
-  return {
-    buckets: rows.filter((row) => !row.is_total).map((row) => ({ timestamp: row.timestamp!, quantity: row.quantity! })),
-    total: rows.find((row) => row.is_total)?.quantity ?? '0',
-  };
+  return bucketedQuantities(db, {
+    from,
+    where,
+    time: sql`r.bucket`,
+    aggregate: rollupAggregateSql(meter.aggregation, 'r'),
+    start,
+    end,
+    interval,
+  });
 }

@@ -293,10 +293,7 @@ function metadataSql(metadata: Record<string, string[]> | undefined, table = 'ev
  * truncation. The total aggregates every event between the truncated ends, so for max it is the
  * overall max, not a sum of buckets.
  */
-export async function meterQuantities(
-  db: Executor,
-  query: QuantitiesQuery,
-): Promise<{ buckets: { timestamp: Date; quantity: string }[]; total: string }> {
+export async function meterQuantities(db: Executor, query: QuantitiesQuery): Promise<Quantities> {
   const { meter, start, end, interval } = query;
   const step = sql.lit(`1 ${interval}`);
   const unit = sql.lit(interval);
@@ -310,11 +307,44 @@ export async function meterQuantities(
   // in the row whose bucket is NULL, the whole range (max is the overall max, unique the distinct values
   // of the range). At volume the scan is the cost (a metadata condition or a unique meter reads every
   // event of the range), so reading the events twice cost twice.
-  const bucket = sql`date_trunc(${unit}, events.timestamp, 'UTC')`;
+  return bucketedQuantities(db, {
+    from: sql`events`,
+    where,
+    time: sql`events.timestamp`,
+    aggregate: aggregateSql(meter.aggregation),
+    start,
+    end,
+    interval,
+  });
+}
+
+export type Quantities = { buckets: { timestamp: Date; quantity: string }[]; total: string };
+
+/**
+ * The buckets (one per interval from `start` to `end`, 0 where no row falls) and the total of `aggregate`
+ * over the rows of `from` that match `where`, grouped by `time` truncated to the interval in UTC, in one
+ * pass over the rows (`GROUPING SETS`): the events, or the hourly rollups (meter-rollups.repository.ts).
+ */
+export async function bucketedQuantities(
+  db: Executor,
+  query: {
+    from: RawBuilder<unknown>;
+    where: RawBuilder<SqlBool>;
+    time: RawBuilder<unknown>;
+    aggregate: RawBuilder<unknown>;
+    start: Date;
+    end: Date;
+    interval: TimeInterval;
+  },
+): Promise<Quantities> {
+  const { start, end } = query;
+  const step = sql.lit(`1 ${query.interval}`);
+  const unit = sql.lit(query.interval);
+  const bucket = sql`date_trunc(${unit}, ${query.time}, 'UTC')`;
   const { rows } = await sql<{ timestamp: Date | null; quantity: string | null; is_total: boolean }>`
     WITH grouped AS MATERIALIZED (
-      SELECT ${bucket} AS bucket, ${aggregateSql(meter.aggregation)} AS quantity, grouping(${bucket}) = 1 AS is_total
-      FROM events WHERE ${where}
+      SELECT ${bucket} AS bucket, ${query.aggregate} AS quantity, grouping(${bucket}) = 1 AS is_total
+      FROM ${query.from} WHERE ${query.where}
       GROUP BY GROUPING SETS ((${bucket}), ())
     ),
     series AS (
