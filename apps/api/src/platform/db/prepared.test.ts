@@ -1,24 +1,8 @@
-import {
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type CompiledQuery,
-} from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../db/schema.js';
 import type { Executor } from './database.js';
-import { prepared } from './prepared.js';
-
-const builder = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
+import { compiler as builder, prepared } from './prepared.js';
 
 function recorder() {
   const sent: CompiledQuery[] = [];

@@ -17,8 +17,8 @@ import type { Executor } from './database.js';
  * The SQL is the same as the builder's, and the statement runs on the executor given (pool or transaction).
  */
 
-// Compiles only: never connects.
-const compiler = new Kysely<DB>({
+/** A query builder that compiles only and never connects (also what tests compare statements with). */
+export const compiler = new Kysely<DB>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new DummyDriver(),
