@@ -33,7 +33,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { signDownload, signingKeyOf } from '../apps/api/src/platform/storage/signed-url.js';
-import { ensureBuilt, freePort, runCli, startServer, stopChildren, waitReady } from './server.js';
+import { ensureBuilt, freePort, runCli, startServer, stopChildren, waitReady, serverEnv } from './server.js';
 
 const MiB = 1024 * 1024;
 
@@ -169,15 +169,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-files-'));
   const secret = randomBytes(32).toString('base64url');
   const port = await freePort();
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SECRET: secret,
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-  };
+  const env = serverEnv({ mode: 'development', port, dataDir, secret });
   const server = startServer(env, port);
   try {
     // A loaded machine may take a while to open the embedded database and migrate it.

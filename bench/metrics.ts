@@ -26,6 +26,7 @@ import {
   stopChildren,
   waitReady,
   type RunningServer,
+  serverEnv,
 } from './server.js';
 
 const ORDERS = Number(process.env.BENCH_METRICS_ORDERS ?? 1_000_000);
@@ -133,20 +134,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-metrics-'));
   const database = await createServerDatabase(adminUrl);
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SECRET: randomBytes(32).toString('base64url'),
-    DATABASE_URL: database.url,
-    TESSERA_BENCH_ROUTES: '1',
-    RATE_LIMIT_API_PER_MINUTE: '100000000',
-    RATE_LIMIT_SCALE: '100000',
-  };
+  const env = serverEnv({ mode: 'production', port, dataDir, databaseUrl: database.url, unlimited: true });
   const server: RunningServer = startServer(env, port);
   const client = new pg.Client({ connectionString: database.url });
   const results: Record<string, unknown> = {

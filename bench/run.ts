@@ -19,6 +19,7 @@ import {
   stopChildren,
   waitReady,
   type RunningServer,
+  serverEnv,
 } from './server.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -277,26 +278,15 @@ async function runPass(
   checkInterrupted();
 
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: mode,
-    // Production mode refuses the simulated card unless allowed explicitly; the purchase scenario uses it.
-    ALLOW_SIMULATED_PAYMENTS: 'true',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SECRET: randomBytes(32).toString('base64url'),
-    TESSERA_BENCH_ROUTES: '1',
-    // The webhook scenario's endpoint is on loopback, which production mode refuses unless allowed.
-    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
-    // Load, not abuse: the rate limits stay finite but out of the way.
-    RATE_LIMIT_API_PER_MINUTE: '100000000',
-    RATE_LIMIT_SCALE: '100000',
-  };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
+  const env = serverEnv(
+    { mode, port, dataDir, databaseUrl, unlimited: true },
+    {
+      // Production mode refuses the simulated card unless allowed explicitly; the purchase scenario uses it.
+      ALLOW_SIMULATED_PAYMENTS: 'true',
+      // The webhook scenario's endpoint is on loopback, which production mode refuses unless allowed.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+    },
+  );
 
   const spawned = performance.now();
   const server: RunningServer = startServer(env, port);

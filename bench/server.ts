@@ -60,6 +60,43 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface ServerEnvOptions {
+  /** NODE_ENV of the server. */
+  mode: string;
+  port: number;
+  dataDir: string;
+  /** The run's database on a PostgreSQL server; undefined: the embedded database in `dataDir`. */
+  databaseUrl?: string;
+  /** Generated when not given (a bench that signs links itself passes its own). */
+  secret?: string;
+  /** Load, not abuse: the API-wide and the built-in rate limits stay finite but out of the way. */
+  unlimited?: boolean;
+}
+
+/**
+ * The environment of a bench server: on 127.0.0.1 at `port`, its own DATA_DIR and SECRET, warnings only,
+ * the baseline routes (`/__bench/constant`, `/__bench/select1`, `/__bench/memory`); the caller's
+ * DATABASE_URL (the admin server a run database is made on) is never passed on.
+ */
+export function serverEnv(options: ServerEnvOptions, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: options.mode,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    BASE_URL: `http://127.0.0.1:${options.port}`,
+    DATA_DIR: options.dataDir,
+    SECRET: options.secret ?? randomBytes(32).toString('base64url'),
+    TESSERA_BENCH_ROUTES: '1',
+    ...(options.unlimited ? { RATE_LIMIT_API_PER_MINUTE: '100000000', RATE_LIMIT_SCALE: '100000' } : {}),
+    ...extra,
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  return env;
+}
+
 export interface ServerDatabase {
   url: string;
   name: string;

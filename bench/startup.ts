@@ -12,7 +12,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
-import { createServerDatabase, freePort, ROOT, runCli, stopChildren, waitReady, type RunningServer } from './server.js';
+import {
+  createServerDatabase,
+  freePort,
+  ROOT,
+  runCli,
+  stopChildren,
+  waitReady,
+  type RunningServer,
+  serverEnv,
+} from './server.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 const START_SCRIPT = join(ROOT, 'scripts', 'start.mjs');
@@ -160,23 +169,9 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-startup-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: mode,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SECRET: randomBytes(32).toString('base64url'),
-    TESSERA_BENCH_ROUTES: '1',
-  };
-  delete env.DATABASE_URL;
-  if (adminUrl) {
-    const created = await createServerDatabase(adminUrl);
-    cleanups.push(() => created.drop());
-    env.DATABASE_URL = created.url;
-  }
+  const runDatabase = adminUrl ? await createServerDatabase(adminUrl) : undefined;
+  if (runDatabase) cleanups.push(() => runDatabase.drop());
+  const env = serverEnv({ mode, port, dataDir, databaseUrl: runDatabase?.url });
 
   // The first start creates the database and applies every migration.
   const first = await startAndWait(env, port);

@@ -40,6 +40,7 @@ import {
   stopChildren,
   waitReady,
   type RunningServer,
+  serverEnv,
 } from './server.js';
 
 const EVENTS = Number(process.env.BENCH_USAGE_EVENTS ?? 1_000_000);
@@ -219,22 +220,8 @@ async function main(): Promise<void> {
       ? await createServerDatabase(adminUrl)
       : undefined;
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    SECRET: randomBytes(32).toString('base64url'),
-    RATE_LIMIT_API_PER_MINUTE: '100000000',
-    RATE_LIMIT_SCALE: '100000',
-    // The `/__bench/select1` baseline of the reads (one `SELECT 1` through the server's pool).
-    TESSERA_BENCH_ROUTES: '1',
-  };
-  if (database) env.DATABASE_URL = database.url;
-  else delete env.DATABASE_URL;
+  // With the `/__bench/select1` baseline of the reads (one `SELECT 1` through the server's pool).
+  const env = serverEnv({ mode: 'development', port, dataDir, databaseUrl: database?.url, unlimited: true });
   const server: RunningServer = startServer(env, port);
   const results: Record<string, unknown> = {
     database: database ? 'PostgreSQL' : 'embedded (PGlite)',
