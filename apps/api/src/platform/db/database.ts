@@ -3,6 +3,7 @@ import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import type { DB } from '../../db/schema.js';
 import type { EmbeddedDatabase } from './embedded.js';
+import { NamedStatementClient } from './named-statements.js';
 
 // int8 (counts, amounts in minor units) as JS numbers; refuse silently losing precision.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -56,7 +57,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     connection = embedded.connection;
   }
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  // On a server, the hot statements are sent by name (named-statements.ts); the embedded database is one
+  // session shared by every connection, where names would collide.
+  const pool = new pg.Pool({
+    ...connection,
+    max: options.poolSize ?? 10,
+    ...(embedded ? {} : { Client: NamedStatementClient }),
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

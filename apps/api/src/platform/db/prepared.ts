@@ -9,12 +9,15 @@ import {
 } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Executor } from './database.js';
+import { nameStatement } from './named-statements.js';
 
 /**
  * Statements built once and run with new values. Kysely builds and compiles a statement on every call
  * (about a tenth of the CPU of a simple request); the statements every request sends (the token behind
  * a bearer, an organization read) are compiled at their first use here and then only given their values.
  * The SQL is the same as the builder's, and the statement runs on the executor given (pool or transaction).
+ * On a PostgreSQL server the statement is also sent by name, so the server parses it once per connection
+ * (platform/db/named-statements.ts).
  */
 
 /** A query builder that compiles only and never connects (also what tests compare statements with). */
@@ -46,6 +49,7 @@ export function prepared<Args extends unknown[], Row>(
     );
     const used = new Set(slots.filter((slot) => slot !== undefined));
     if (used.size !== arity) throw new Error(`prepared statement uses ${used.size} of its ${arity} arguments`);
+    nameStatement(query.sql);
     return { query, slots };
   };
   return async (executor, ...args) => {

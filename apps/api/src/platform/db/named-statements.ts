@@ -1,0 +1,65 @@
+import pg from 'pg';
+
+/**
+ * Named prepared statements for the statements every request sends (platform/db/prepared.ts), on a
+ * PostgreSQL server. An unnamed statement is parsed, analysed and planned by the server on every
+ * execution; a named one is parsed once per connection and then only bound and executed (and, once the
+ * server has seen that a generic plan costs no more, not planned again either). The query builder runs
+ * every statement as `client.query(text, values)`; the pool's clients look the text up here and send the
+ * registered ones by name. Everything else goes through as it is.
+ *
+ * Not for the embedded database: PGlite is one session shared by every wire connection, so two
+ * connections preparing the same name would collide (platform/db/pglite-server.ts).
+ */
+
+const names = new Map<string, string>();
+
+/** Sends `text` by name from now on (idempotent; the name is the order of registration). */
+export function nameStatement(text: string): void {
+  if (!names.has(text)) names.set(text, `tessera_prepared_${names.size + 1}`);
+}
+
+/** feature_not_supported: "cached plan must not change result type". */
+const RESULT_TYPE_CHANGED = '0A000';
+
+type QueryResult = pg.QueryResult<pg.QueryResultRow>;
+
+/**
+ * The pool's client. A statement prepared before a migration changed the shape of its rows (a column
+ * added to a table read with `*`, by a newer node of the same database) fails once with 0A000 on each
+ * connection that prepared it: the statement is then prepared again under a new name on that
+ * connection, at once when no transaction is open (the caller never sees the failure), else from the
+ * next execution on (the failed transaction is the caller's to retry, as after any other error).
+ */
+export class NamedStatementClient extends pg.Client {
+  /** Statements of this connection prepared again under a new name: text → generation. */
+  private readonly generations = new Map<string, number>();
+
+  // The driver's one form, `query(text, values)`; every other form (config objects, callbacks, cursors)
+  // goes to pg unchanged.
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === 'string' && Array.isArray(values)) {
+      const name = names.get(text);
+      if (name !== undefined) return this.runNamed(name, text, values) as never;
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+
+  private async runNamed(name: string, text: string, values: unknown[]): Promise<QueryResult> {
+    const idle = this.getTransactionStatus() === 'I';
+    try {
+      return await super.query({ name: this.currentName(name, text), text, values });
+    } catch (error) {
+      if ((error as { code?: string }).code !== RESULT_TYPE_CHANGED) throw error;
+      this.generations.set(text, (this.generations.get(text) ?? 0) + 1);
+      if (!idle) throw error;
+      return super.query({ name: this.currentName(name, text), text, values });
+    }
+  }
+
+  private currentName(name: string, text: string): string {
+    const generation = this.generations.get(text);
+    return generation === undefined ? name : `${name}_${generation}`;
+  }
+}

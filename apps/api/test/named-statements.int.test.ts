@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/platform/db/database.js';
+import { prepared } from '../src/platform/db/prepared.js';
+import { bearer, reusableServerDatabase, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
+import { organizationFactory } from './factories/organizations.js';
+
+// Named statements are a PostgreSQL server's (the embedded database is one shared session): this suite
+// runs in the PostgreSQL pass.
+describe.runIf(usingServerDatabase())('named prepared statements', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+
+  it('sends the statements every request sends by name, parsed once per connection', async () => {
+    const { token, organization } = await organizationFactory(server);
+    for (let i = 0; i < 3; i++) {
+      const response = await server.inject({
+        method: 'GET',
+        url: `/v1/organizations/${organization.id}`,
+        headers: bearer(token),
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    // Every connection of the pool that served a request holds the token's statement; a connection is
+    // taken from the pool to look, so ask each one the pool has.
+    const pool = server.runtime.database.pool;
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    try {
+      const prepared = new Set<string>();
+      for (const client of clients) {
+        const { rows } = await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+        for (const row of rows) prepared.add(row.statement);
+      }
+      const statements = [...prepared].join('\n');
+      expect(statements).toContain('from "organization_access_tokens" as "t"');
+      expect(statements).toContain('from "organizations"');
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+
+  describe('a statement whose rows changed shape (a migration adding a column)', () => {
+    let database: Database;
+    let drop: () => Promise<void>;
+    const table = `named_statements_probe`;
+    // Read with `*`, the case PostgreSQL refuses to re-plan silently ("cached plan must not change result type").
+    const readAll = prepared(1, (db, id: number) =>
+      db
+        .selectFrom(table as 'users')
+        .selectAll()
+        .where('id' as never, '=', id as never),
+    );
+
+    beforeAll(async () => {
+      const created = (await reusableServerDatabase())!;
+      drop = created.drop;
+      database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
+      await sql
+        .raw(`CREATE TABLE ${table} (id int PRIMARY KEY, a text); INSERT INTO ${table} VALUES (1, 'one')`)
+        .execute(database.db);
+    });
+    afterAll(async () => {
+      await database.close();
+      await drop();
+    });
+
+    it('is prepared again at once outside a transaction', async () => {
+      expect(await readAll(database.db, 1)).toEqual([{ id: 1, a: 'one' }]);
+      await sql.raw(`ALTER TABLE ${table} ADD COLUMN b text DEFAULT 'bee'`).execute(database.db);
+      expect(await readAll(database.db, 1)).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
+    });
+
+    it('fails the transaction it was in once, then works', async () => {
+      expect(await readAll(database.db, 1)).toHaveLength(1);
+      await sql.raw(`ALTER TABLE ${table} ADD COLUMN c text DEFAULT 'sea'`).execute(database.db);
+      await expect(database.db.transaction().execute((tx) => readAll(tx, 1))).rejects.toMatchObject({ code: '0A000' });
+      const rows = await database.db.transaction().execute((tx) => readAll(tx, 1));
+      expect(rows).toEqual([{ id: 1, a: 'one', b: 'bee', c: 'sea' }]);
+    });
+  });
+});
