@@ -31,7 +31,7 @@ afterAll(async () => {
   counter?.uninstall();
 });
 
-const EXPECTED = { create: 17, clientGet: 10, clientUpdate: 16, confirm: 70 };
+const EXPECTED = { create: 16, clientGet: 10, clientUpdate: 15, confirm: 65 };
 
 it('each checkout step sends a known number of statements', async () => {
   const field = await customFieldFactory(server, acme.organization.id);

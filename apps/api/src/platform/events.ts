@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context.js';
 import { fanOutWebhookEvent } from '../modules/webhooks/webhooks.delivery.js';
+import { insertEventFindingEndpoints } from '../modules/webhooks/webhooks.repository.js';
 import { queueEmailsForEvent } from './mail/event-emails.js';
 import type { WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
@@ -21,11 +22,14 @@ export async function recordWebhookEvent(
   const id = randomUUID();
   const createdAt = ctx.clock.now();
   const payload = JSON.stringify({ type, data });
-  await ctx.db
-    .insertInto('webhook_events')
-    .values({ id, created_at: createdAt, organization_id: organizationId, type, payload })
-    .execute();
-  await fanOutWebhookEvent(ctx, { eventId: id, organizationId, type, data, payload, createdAt });
+  const endpoints = await insertEventFindingEndpoints(ctx.db, {
+    id,
+    created_at: createdAt,
+    organization_id: organizationId,
+    type,
+    payload,
+  });
+  await fanOutWebhookEvent(ctx, { eventId: id, organizationId, type, data, payload, createdAt }, endpoints);
   await queueEmailsForEvent(ctx, organizationId, type, data);
   return id;
 }

@@ -6,7 +6,6 @@ import type { WebhookEventType } from './webhooks.event-types.js';
 import { renderBody } from './webhooks.formats.js';
 import {
   claimEndpointEvents,
-  findSubscribedEndpoints,
   insertDeliveries,
   insertEndpointEvents,
   lockEndpointForUpdate,
@@ -79,9 +78,22 @@ export interface FanOutInput {
   createdAt: Date;
 }
 
-/** One per-endpoint event for every enabled endpoint subscribed to the type, and a wake-up on commit. */
-export async function fanOutWebhookEvent(ctx: Context, input: FanOutInput): Promise<void> {
-  const endpoints = await findSubscribedEndpoints(ctx.db, input.organizationId, input.type);
+/** An enabled endpoint subscribed to an event's type (webhooks.repository.ts insertEventFindingEndpoints). */
+export interface SubscribedEndpoint {
+  id: string;
+  format: WebhookEndpointRow['format'];
+  organization_name: string;
+}
+
+/**
+ * One per-endpoint event for every endpoint subscribed to the event (found as the event was stored), and
+ * a wake-up on commit.
+ */
+export async function fanOutWebhookEvent(
+  ctx: Context,
+  input: FanOutInput,
+  endpoints: SubscribedEndpoint[],
+): Promise<void> {
   if (endpoints.length === 0) return;
   const due = deliveryNow(ctx);
   const rows = [];

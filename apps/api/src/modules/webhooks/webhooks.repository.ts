@@ -109,15 +109,24 @@ export async function listVisibleDeliveries(
 // ---- Fan-out (inside the transaction of the business change) ----
 
 /** Enabled, live endpoints of the organization subscribed to this type, with the organization's name. */
-export function findSubscribedEndpoints(db: Executor, organizationId: string, type: string) {
+/**
+ * Stores a webhook event and answers the organization's enabled endpoints subscribed to its type, in one
+ * statement (the insert is a data-modifying CTE, which runs whether or not the select reads it): every
+ * recorded event costs one round trip fewer than an insert and then a read.
+ */
+export function insertEventFindingEndpoints(
+  db: Executor,
+  event: { id: string; created_at: Date; organization_id: string; type: string; payload: string },
+) {
   return db
+    .with('stored', (qb) => qb.insertInto('webhook_events').values(event).returning('id'))
     .selectFrom('webhook_endpoints as w')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
     .select(['w.id', 'w.format', 'o.name as organization_name'])
-    .where('w.organization_id', '=', organizationId)
+    .where('w.organization_id', '=', event.organization_id)
     .where('w.deleted_at', 'is', null)
     .where('w.enabled', '=', true)
-    .where(sql<boolean>`${type} = ANY(w.events)`)
+    .where(sql<boolean>`${event.type} = ANY(w.events)`)
     .orderBy('w.created_at')
     .execute();
 }
