@@ -30,6 +30,9 @@ type Mode = 'production' | 'development';
 /** `--dev` or BENCH_DEV=1: a second pass in development mode, shown as a second column. */
 const withDevPass = process.argv.includes('--dev') || process.env.BENCH_DEV === '1';
 
+/** BENCH_ONLY=a,b: only these scenarios (the baselines always run, for the ratios). */
+const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+
 function positiveNumber(name: string, fallback: number, integer: boolean): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -325,7 +328,8 @@ async function runPass(
 
     const results: ScenarioResult[] = [];
     let serverDied: string | undefined;
-    for (const scenario of [...baselines, ...scenarios]) {
+    const chosen = only.length === 0 ? scenarios : scenarios.filter((s) => only.includes(s.name));
+    for (const scenario of [...baselines, ...chosen]) {
       process.stderr.write(`  ${mode}: ${scenario.name}...\n`);
       results.push(await runScenario(scenario, base, options));
       if (!server.running()) {
