@@ -142,10 +142,14 @@ function stepRequests(steps: Step[], ctx: BenchContext): autocannon.Request[] {
     method: step.method,
     setupRequest: (req: autocannon.Request, context: Record<string, string>) => {
       const body = step.body?.(ctx, ++seq, context);
+      const path = step.path(ctx, context);
       return {
         ...req,
-        path: step.path(ctx, context),
-        headers: { ...step.headers?.(ctx), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        path,
+        headers: {
+          ...step.headers?.(ctx, context),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       };
     },
@@ -301,21 +305,27 @@ async function runPass(
     checkInterrupted();
     process.stderr.write(`${mode}: ready in ${(startupMs / 1000).toFixed(2)} s\n`);
 
-    const slug = `bench-${randomBytes(4).toString('hex')}`;
-    const stdout = await runCli(['org', 'create', '--name', 'Bench', '--slug', slug, '--json'], env);
-    const created = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
-      organization: { id: string };
-      access_token: string;
+    const createOrganization = async () => {
+      const slug = `bench-${randomBytes(4).toString('hex')}`;
+      const stdout = await runCli(['org', 'create', '--name', 'Bench', '--slug', slug, '--json'], env);
+      const created = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+        organization: { id: string };
+        access_token: string;
+      };
+      return { organizationId: created.organization.id, token: created.access_token };
     };
+    const created = await createOrganization();
     const base: Omit<BenchContext, 'data'> = {
       baseUrl: server.baseUrl,
-      organizationId: created.organization.id,
-      token: created.access_token,
+      organizationId: created.organizationId,
+      token: created.token,
+      connections: options.connections,
+      createOrganization,
       async request(method, path, body) {
         const response = await fetch(`${server.baseUrl}${path}`, {
           method,
           headers: {
-            authorization: `Bearer ${created.access_token}`,
+            authorization: `Bearer ${created.token}`,
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),

@@ -18,6 +18,10 @@ export interface BenchContext {
   data: Record<string, string>;
   /** A JSON request to the server for `setup`; throws unless the response is 2xx. */
   request(method: Method, path: string, body?: unknown): Promise<unknown>;
+  /** Another organization with its own full-scope token (`tessera org create`), for `setup`. */
+  createOrganization(): Promise<{ organizationId: string; token: string }>;
+  /** The number of concurrent connections of the run. */
+  connections: number;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface BenchContext {
 export interface Step {
   method: Method;
   path(ctx: BenchContext, state: Record<string, string>): string;
-  headers?(ctx: BenchContext): Record<string, string>;
+  headers?(ctx: BenchContext, state: Record<string, string>): Record<string, string>;
   body?(ctx: BenchContext, seq: number, state: Record<string, string>): unknown;
   /** Reads what later steps need from this step's JSON answer. */
   capture?(response: unknown, state: Record<string, string>): void;
@@ -44,6 +48,9 @@ export interface Scenario {
   /** Creates what the scenario needs (e.g. a product to fetch) before its warm-up; the result becomes `ctx.data`. */
   setup?(ctx: BenchContext): Promise<Record<string, string>>;
 }
+
+/** Hands out organizations to connections in turn (organizations.update). */
+let nextConnection = 0;
 
 export const bearer = (ctx: BenchContext): Record<string, string> => ({ authorization: `Bearer ${ctx.token}` });
 
@@ -100,7 +107,36 @@ export const scenarios: Scenario[] = [
     headers: bearer,
   },
   {
+    // Each connection renames its own organization (with its own token): the write path without waiting
+    // for another connection's row lock.
     name: 'organizations.update',
+    method: 'PATCH',
+    path: () => '',
+    setup: async (ctx) => {
+      const data: Record<string, string> = {};
+      for (let i = 0; i < ctx.connections; i++) {
+        const { organizationId, token } = await ctx.createOrganization();
+        data[`organization${i}`] = organizationId;
+        data[`token${i}`] = token;
+      }
+      return data;
+    },
+    steps: [
+      {
+        method: 'PATCH',
+        path: (ctx, state) => {
+          // A connection's first request picks the next free organization; it keeps it from then on.
+          state.index ??= String(nextConnection++ % ctx.connections);
+          return `/v1/organizations/${ctx.data[`organization${state.index}`]}`;
+        },
+        headers: (ctx, state) => ({ authorization: `Bearer ${ctx.data[`token${state.index}`]}` }),
+        body: (_ctx, seq) => ({ name: `Bench ${seq}` }),
+      },
+    ],
+  },
+  {
+    // Every connection renames the same organization: each waits for the row lock of the one before.
+    name: 'organizations.update.one_row',
     method: 'PATCH',
     path: (ctx) => `/v1/organizations/${ctx.organizationId}`,
     headers: bearer,
