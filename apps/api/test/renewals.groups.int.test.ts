@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { releaseRenewalClaims } from '../src/modules/subscriptions/subscriptions.repository.js';
 import { runSubscriptionBilling } from '../src/modules/subscriptions/subscriptions.renewal.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { organizationFactory } from './factories/organizations.js';
 import { copySubscriptions, subscriptionFactory } from './factories/subscriptions.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
@@ -238,4 +240,43 @@ describe('billing groups', () => {
       expect(guard.captured.size - capturedBefore).toBe(COUNT);
     },
   );
+});
+
+// Two connections at once: PostgreSQL's pass (the embedded database runs one transaction at a time).
+describe.runIf(usingServerDatabase())('letting claims go', () => {
+  it('never waits for a row while holding others: a transaction locking them in another order goes on', async () => {
+    const ids = await dueSubscriptions(2);
+    const [first, second] = ids as [string, string];
+    const token = randomUUID();
+    await db()
+      .updateTable('subscriptions')
+      .set({ renewal_claim: token, renewal_claimed_until: new Date(Date.now() + 60_000) })
+      .where('id', 'in', ids)
+      .execute();
+    // A request's transaction holds the second subscription, then wants the first: a release that locked
+    // the first and waited for the second would close the cycle, and one side would die of a deadlock.
+    let releasing: Promise<void> | undefined;
+    await db()
+      .transaction()
+      .execute(async (tx) => {
+        await tx.selectFrom('subscriptions').select('id').where('id', '=', second).forUpdate().execute();
+        releasing = releaseRenewalClaims(db(), ids, token);
+        // The release has taken what it could (the first) and waits for the second, holding nothing.
+        await expect
+          .poll(async () => (await claimsOf([first]))[0], { timeout: 10_000, interval: 50 })
+          .toEqual({ id: first, renewal_claim: null });
+        await tx.selectFrom('subscriptions').select('id').where('id', '=', first).forUpdate().execute();
+      });
+    await releasing;
+    expect(await claimsOf(ids)).toEqual(
+      expect.arrayContaining([
+        { id: first, renewal_claim: null },
+        { id: second, renewal_claim: null },
+      ]),
+    );
+  });
+
+  async function claimsOf(ids: string[]) {
+    return db().selectFrom('subscriptions').select(['id', 'renewal_claim']).where('id', 'in', ids).execute();
+  }
 });

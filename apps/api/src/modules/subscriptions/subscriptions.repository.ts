@@ -330,15 +330,43 @@ export async function claimDueSubscriptions(
   return rows.sort((a, b) => a.current_period_end!.getTime() - b.current_period_end!.getTime());
 }
 
+/**
+ * A run lets its claims go without ever waiting for a row lock while it holds others: the rows nobody has
+ * locked are released in one statement (SKIP LOCKED); those another transaction holds at that moment (a
+ * request, another run's group) are released one by one, each statement holding only its own row, so a
+ * release is never part of a deadlock. (A release of a whole batch in one statement waited for rows that
+ * a group's transaction locked in another order, and deadlocked with it on PostgreSQL.) The claims the
+ * run no longer holds (expired and taken by another run) are left as they are.
+ */
+async function releaseClaims(
+  ids: readonly string[],
+  releaseUnlocked: () => Promise<string[]>,
+  stillClaimed: () => Promise<string[]>,
+  releaseOne: (id: string) => Promise<unknown>,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const released = await releaseUnlocked();
+  if (released.length === ids.length) return;
+  const done = new Set(released);
+  for (const id of await stillClaimed()) if (!done.has(id)) await releaseOne(id);
+}
+
 /** Lets the run's claims go (a subscription due for several periods is claimed again for the next). */
 export async function releaseRenewalClaims(db: Executor, ids: readonly string[], token: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('subscriptions')
-    .set({ renewal_claim: null, renewal_claimed_until: null })
-    .where('id', 'in', [...ids])
-    .where('renewal_claim', '=', token)
-    .execute();
+  const mine = () =>
+    db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('renewal_claim', '=', token);
+  const release = () =>
+    db.updateTable('subscriptions').set({ renewal_claim: null, renewal_claimed_until: null }).returning('id');
+  await releaseClaims(
+    ids,
+    async () => (await release().where('id', 'in', mine().forUpdate().skipLocked()).execute()).map((row) => row.id),
+    async () => (await mine().execute()).map((row) => row.id),
+    (id) => release().where('id', '=', id).where('renewal_claim', '=', token).execute(),
+  );
 }
 
 /** Claims up to `limit` pending charges due by `now`, as claimDueSubscriptions does. */
@@ -365,14 +393,23 @@ export async function claimDueCharges(
     .execute();
 }
 
+/** Lets the run's charge claims go, as releaseRenewalClaims does. */
 export async function releaseChargeClaims(db: Executor, orderIds: readonly string[], token: string): Promise<void> {
-  if (orderIds.length === 0) return;
-  await db
-    .updateTable('subscription_charges')
-    .set({ claim: null, claimed_until: null })
-    .where('order_id', 'in', [...orderIds])
-    .where('claim', '=', token)
-    .execute();
+  const mine = () =>
+    db
+      .selectFrom('subscription_charges')
+      .select('order_id')
+      .where('order_id', 'in', [...orderIds])
+      .where('claim', '=', token);
+  const release = () =>
+    db.updateTable('subscription_charges').set({ claim: null, claimed_until: null }).returning('order_id');
+  await releaseClaims(
+    orderIds,
+    async () =>
+      (await release().where('order_id', 'in', mine().forUpdate().skipLocked()).execute()).map((row) => row.order_id),
+    async () => (await mine().execute()).map((row) => row.order_id),
+    (id) => release().where('order_id', '=', id).where('claim', '=', token).execute(),
+  );
 }
 
 export async function insertBillingEntries(db: Executor, rows: Insertable<SubscriptionBillingEntriesTable>[]) {
