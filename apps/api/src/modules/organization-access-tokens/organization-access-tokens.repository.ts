@@ -69,6 +69,19 @@ const liveTokenByHash = prepared(2, (db, tokenHash: string, now: Date) =>
     .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)])),
 );
 
+// The same, with the organization's row (route.ts readsTokenOrganization).
+const liveTokenWithOrganizationByHash = prepared(2, (db, tokenHash: string, now: Date) =>
+  db
+    .selectFrom('organization_access_tokens as t')
+    .innerJoin('organizations as o', 'o.id', 't.organization_id')
+    .selectAll('o')
+    .select(['t.id as token_id', 't.scopes as token_scopes', 't.last_used_at as token_last_used_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.deleted_at', 'is', null)
+    .where('o.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)])),
+);
+
 /**
  * The token behind a bearer value, if it is live: not revoked, not expired, its organization not deleted.
  * Read on every request (never cached), so a revocation counts at once on every node.
@@ -76,6 +89,17 @@ const liveTokenByHash = prepared(2, (db, tokenHash: string, now: Date) =>
 export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: Date) {
   const [row] = await liveTokenByHash(db, tokenHash, now);
   return row;
+}
+
+/** findLiveTokenByHash, and the token's organization as it is now, in the same statement. */
+export async function findLiveTokenWithOrganization(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await liveTokenWithOrganizationByHash(db, tokenHash, now);
+  if (!row) return undefined;
+  const { token_id, token_scopes, token_last_used_at, ...organization } = row;
+  return {
+    token: { id: token_id, organization_id: organization.id, scopes: token_scopes, last_used_at: token_last_used_at },
+    organization,
+  };
 }
 
 export async function touchOrganizationAccessToken(db: Executor, id: string, at: Date): Promise<void> {

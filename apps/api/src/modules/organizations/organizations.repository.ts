@@ -32,7 +32,11 @@ export async function findVisibleOrganization(
   subject: Subject,
   id: string,
 ): Promise<OrganizationRow | undefined> {
-  if (subject.kind === 'organization') return (await organizationOfToken(db, subject.organizationId, id))[0];
+  if (subject.kind === 'organization') {
+    // Read with the token on the routes that ask for it (route.ts readsTokenOrganization).
+    if (subject.organization?.id === id) return subject.organization;
+    return (await organizationOfToken(db, subject.organizationId, id))[0];
+  }
   return visible(db, subject).where('organizations.id', '=', id).executeTakeFirst();
 }
 

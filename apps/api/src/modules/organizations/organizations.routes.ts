@@ -51,6 +51,7 @@ export const organizationRoutes = [
     errors: ['ResourceNotFound'],
     status: 200,
     response: Organization,
+    readsTokenOrganization: true,
     handler: async (ctx, { params }) => serializeOrganization(await getOrganization(ctx, params.id)),
   }),
   defineRoute({

@@ -4,6 +4,7 @@ import { findLiveCustomerSessionByTokenHash } from '../../modules/customer-sessi
 import { findLiveAccessToken } from '../../modules/oauth2/oauth2.repository.js';
 import {
   findLiveTokenByHash,
+  findLiveTokenWithOrganization,
   touchOrganizationAccessToken,
 } from '../../modules/organization-access-tokens/organization-access-tokens.repository.js';
 import type { Clock } from '../clock.js';
@@ -16,6 +17,8 @@ import { hashToken, TOKEN_PREFIX } from './tokens.js';
 export interface Credentials {
   authorization: string | undefined;
   sessionCookie: string | undefined;
+  /** An organization token's organization is read with it (route.ts readsTokenOrganization). */
+  withTokenOrganization?: boolean;
 }
 
 export interface AuthDeps {
@@ -43,8 +46,13 @@ export async function resolveSubject(deps: AuthDeps, credentials: Credentials): 
     const token = bearerValue(credentials.authorization);
     const tokenHash = hashToken(token, deps.config.secret);
     if (token.startsWith(TOKEN_PREFIX.organizationAccessToken)) {
-      const row = await findLiveTokenByHash(deps.db, tokenHash, now);
-      if (!row) throw new InvalidToken();
+      const found = credentials.withTokenOrganization
+        ? await findLiveTokenWithOrganization(deps.db, tokenHash, now)
+        : await findLiveTokenByHash(deps.db, tokenHash, now).then(
+            (row) => row && { token: row, organization: undefined },
+          );
+      if (!found) throw new InvalidToken();
+      const row = found.token;
       if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
         touchOrganizationAccessToken(deps.db, row.id, now).catch(deps.onBackgroundError);
       }
@@ -53,6 +61,7 @@ export async function resolveSubject(deps: AuthDeps, credentials: Credentials): 
         organizationId: row.organization_id,
         tokenId: row.id,
         scopes: new Set(row.scopes),
+        ...(found.organization ? { organization: found.organization } : {}),
       };
     }
     if (token.startsWith(TOKEN_PREFIX.userSession)) {

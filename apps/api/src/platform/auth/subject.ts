@@ -1,12 +1,22 @@
 import type { Scope } from './scopes.js';
+import type { OrganizationRow } from '../../modules/organizations/organizations.repository.js';
 
 /** Who is calling. Every route declares which kinds it admits. */
 export type Subject =
   | { kind: 'anonymous' }
   /** A dashboard session (`sessionId`), or an OAuth2 access token of a user subject (`sessionId` null). */
   | { kind: 'user'; userId: string; sessionId: string | null; scopes: ReadonlySet<string>; viaCookie: boolean }
-  /** An organization access token, or an OAuth2 access token of an organization subject. */
-  | { kind: 'organization'; organizationId: string; tokenId: string; scopes: ReadonlySet<string> }
+  /**
+   * An organization access token, or an OAuth2 access token of an organization subject. `organization`:
+   * its organization as read with the token, on routes that ask for it (route.ts readsTokenOrganization).
+   */
+  | {
+      kind: 'organization';
+      organizationId: string;
+      tokenId: string;
+      scopes: ReadonlySet<string>;
+      organization?: OrganizationRow;
+    }
   /** A customer portal session (`polar_cst_` bearer): sees only its own customer's resources. */
   | {
       kind: 'customer';

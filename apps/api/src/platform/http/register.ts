@@ -109,6 +109,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
         const resolved = await resolveSubject(authDeps, {
           authorization: request.headers.authorization,
           sessionCookie: request.cookies[SESSION_COOKIE],
+          withTokenOrganization: route.readsTokenOrganization,
         });
         const subject = authorize(resolved, route.auth);
         if (UNSAFE.has(route.method)) {
