@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { OrganizationAccessTokensTable } from '../../db/tables/foundation.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
@@ -57,29 +58,27 @@ export async function updateOrganizationAccessTokenRow(
     .executeTakeFirstOrThrow();
 }
 
-// Sent by every request with an organization token: compiled once (platform/db/prepared.ts).
-const liveTokenByHash = prepared(2, (db, tokenHash: string, now: Date) =>
-  db
+/** Live tokens with this hash: not revoked, not expired, their organization not deleted. */
+function liveTokens(db: Kysely<DB>, tokenHash: string, now: Date) {
+  return db
     .selectFrom('organization_access_tokens as t')
     .innerJoin('organizations as o', 'o.id', 't.organization_id')
-    .select(['t.id', 't.organization_id', 't.scopes', 't.last_used_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.deleted_at', 'is', null)
     .where('o.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)])),
+    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]));
+}
+
+// Sent by every request with an organization token: compiled once (platform/db/prepared.ts).
+const liveTokenByHash = prepared(2, (db, tokenHash: string, now: Date) =>
+  liveTokens(db, tokenHash, now).select(['t.id', 't.organization_id', 't.scopes', 't.last_used_at']),
 );
 
 // The same, with the organization's row (route.ts readsTokenOrganization).
 const liveTokenWithOrganizationByHash = prepared(2, (db, tokenHash: string, now: Date) =>
-  db
-    .selectFrom('organization_access_tokens as t')
-    .innerJoin('organizations as o', 'o.id', 't.organization_id')
+  liveTokens(db, tokenHash, now)
     .selectAll('o')
-    .select(['t.id as token_id', 't.scopes as token_scopes', 't.last_used_at as token_last_used_at'])
-    .where('t.token_hash', '=', tokenHash)
-    .where('t.deleted_at', 'is', null)
-    .where('o.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)])),
+    .select(['t.id as token_id', 't.scopes as token_scopes', 't.last_used_at as token_last_used_at']),
 );
 
 /**
