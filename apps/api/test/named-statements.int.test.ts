@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/platform/db/database.js';
-import { prepared } from '../src/platform/db/prepared.js';
+import { nameStatement } from '../src/platform/db/named-statements.js';
+import { compiler, prepared } from '../src/platform/db/prepared.js';
 import { bearer, reusableServerDatabase, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 import { organizationFactory } from './factories/organizations.js';
 
@@ -46,16 +47,18 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
     let drop: () => Promise<void>;
     const table = `named_statements_probe`;
     // Read with `*`, the case PostgreSQL refuses to re-plan silently ("cached plan must not change result type").
-    const readAll = prepared(1, (db, id: number) =>
+    const readAllBuilder = (db: typeof compiler, id: number) =>
       db
         .selectFrom(table as 'users')
         .selectAll()
-        .where('id' as never, '=', id as never),
-    );
+        .where('id' as never, '=', id as never);
+    const readAll = prepared(1, readAllBuilder);
+    let url: string;
 
     beforeAll(async () => {
       const created = (await reusableServerDatabase())!;
       drop = created.drop;
+      url = created.url;
       database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
       await sql
         .raw(`CREATE TABLE ${table} (id int PRIMARY KEY, a text); INSERT INTO ${table} VALUES (1, 'one')`)
@@ -70,6 +73,21 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
       expect(await readAll(database.db, 1)).toEqual([{ id: 1, a: 'one' }]);
       await sql.raw(`ALTER TABLE ${table} ADD COLUMN b text DEFAULT 'bee'`).execute(database.db);
       expect(await readAll(database.db, 1)).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
+    });
+
+    it('goes unnamed on a connection whose session already has the name (a shared session)', async () => {
+      // A fresh pool of one connection whose session holds the statement's name already, as an embedded
+      // database reached by URL does for every connection but the first, and a pooler in transaction mode
+      // can: the statement answers, and the connection sends statements unnamed from then on.
+      const shared = await openDatabase({ databaseUrl: url, poolSize: 1 });
+      try {
+        const text = (readAllBuilder(compiler, 0) as { compile(): { sql: string } }).compile().sql;
+        await sql.raw(`PREPARE "${nameStatement(text)}" AS SELECT 1`).execute(shared.db);
+        expect(await readAll(shared.db, 1)).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
+        expect(await readAll(shared.db, 1)).toEqual([{ id: 1, a: 'one', b: 'bee' }]);
+      } finally {
+        await shared.close();
+      }
     });
 
     it('fails the transaction it was in once, then works', async () => {

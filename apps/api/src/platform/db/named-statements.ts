@@ -14,13 +14,22 @@ import pg from 'pg';
 
 const names = new Map<string, string>();
 
-/** Sends `text` by name from now on (idempotent; the name is the order of registration). */
-export function nameStatement(text: string): void {
-  if (!names.has(text)) names.set(text, `tessera_prepared_${names.size + 1}`);
+/** Sends `text` by name from now on (idempotent; the name is the order of registration); answers the name. */
+export function nameStatement(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `tessera_prepared_${names.size + 1}`));
+  return name;
 }
 
 /** feature_not_supported: "cached plan must not change result type". */
 const RESULT_TYPE_CHANGED = '0A000';
+/**
+ * A name the session already has (duplicate_prepared_statement) or lost (invalid_sql_statement_name): the
+ * session is not this connection's own. An embedded database reached by URL is one session for every
+ * connection, and a pooler in transaction mode (PgBouncer) hands each transaction another server
+ * connection; such a connection sends every statement unnamed from then on.
+ */
+const SESSION_NOT_OWN = new Set(['42P05', '26000']);
 
 type QueryResult = pg.QueryResult<pg.QueryResultRow>;
 
@@ -34,13 +43,15 @@ type QueryResult = pg.QueryResult<pg.QueryResultRow>;
 export class NamedStatementClient extends pg.Client {
   /** Statements of this connection prepared again under a new name: text → generation. */
   private readonly generations = new Map<string, number>();
+  /** The session is shared or not kept (SESSION_NOT_OWN): every statement goes unnamed. */
+  private unnamed = false;
 
   // The driver's one form, `query(text, values)`; every other form (config objects, callbacks, cursors)
   // goes to pg unchanged.
   override query(...args: unknown[]): never {
     const [text, values] = args;
     if (args.length === 2 && typeof text === 'string' && Array.isArray(values)) {
-      const name = names.get(text);
+      const name = this.unnamed ? undefined : names.get(text);
       if (name !== undefined) return this.runNamed(name, text, values) as never;
     }
     return (super.query as (...a: unknown[]) => never)(...args);
@@ -51,7 +62,13 @@ export class NamedStatementClient extends pg.Client {
     try {
       return await super.query({ name: this.currentName(name, text), text, values });
     } catch (error) {
-      if ((error as { code?: string }).code !== RESULT_TYPE_CHANGED) throw error;
+      const code = (error as { code?: string }).code;
+      if (code !== undefined && SESSION_NOT_OWN.has(code)) {
+        this.unnamed = true;
+        if (!idle) throw error;
+        return super.query(text, values);
+      }
+      if (code !== RESULT_TYPE_CHANGED) throw error;
       this.generations.set(text, (this.generations.get(text) ?? 0) + 1);
       if (!idle) throw error;
       return super.query({ name: this.currentName(name, text), text, values });
