@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -14,10 +15,16 @@ import pg from 'pg';
 
 const names = new Map<string, string>();
 
-/** Sends `text` by name from now on (idempotent; the name is the order of registration); answers the name. */
+/**
+ * Sends `text` by name from now on (idempotent); answers the name. The name is a digest of the text, so it
+ * means the same statement in every process and version that shares a session (through a pooler).
+ */
 export function nameStatement(text: string): string {
   let name = names.get(text);
-  if (name === undefined) names.set(text, (name = `tessera_prepared_${names.size + 1}`));
+  if (name === undefined) {
+    name = `tessera_${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
+    names.set(text, name);
+  }
   return name;
 }
 
