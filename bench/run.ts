@@ -142,6 +142,7 @@ function stepRequests(steps: Step[], ctx: BenchContext): autocannon.Request[] {
     method: step.method,
     setupRequest: (req: autocannon.Request, context: Record<string, string>) => {
       const body = step.body?.(ctx, ++seq, context);
+      // The path first: it may set the connection's state that the headers read (organizations.update).
       const path = step.path(ctx, context);
       return {
         ...req,

@@ -108,11 +108,11 @@ export async function listVisibleDeliveries(
 
 // ---- Fan-out (inside the transaction of the business change) ----
 
-/** Enabled, live endpoints of the organization subscribed to this type, with the organization's name. */
 /**
- * Stores a webhook event and answers the organization's enabled endpoints subscribed to its type, in one
- * statement (the insert is a data-modifying CTE, which runs whether or not the select reads it): every
- * recorded event costs one round trip fewer than an insert and then a read.
+ * Stores a webhook event and answers the organization's enabled, live endpoints subscribed to its type
+ * (with the organization's name), in one statement (the insert is a data-modifying CTE, which runs
+ * whether or not the select reads it): every recorded event costs one round trip fewer than an insert
+ * and then a read.
  */
 export function insertEventFindingEndpoints(
   db: Executor,
