@@ -1,7 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimeInterval } from '../src/modules/metrics/metrics.periods.js';
-import { aggregateMetrics, type MetricsRow, type MetricsScope } from '../src/modules/metrics/metrics.repository.js';
+import { foldStaleHours } from '../src/modules/metrics/metrics-hours.repository.js';
+import {
+  aggregateFromHours,
+  aggregateMetrics,
+  type MetricsRow,
+  type MetricsScope,
+} from '../src/modules/metrics/metrics.repository.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { referenceMetrics } from './support/metrics-reference.js';
@@ -15,6 +21,8 @@ import { referenceMetrics } from './support/metrics-reference.js';
 let server: TestServer;
 let acme: OrganizationFixture;
 let other: OrganizationFixture;
+/** A world of regular rows only, which the hours answer (the rows statement answers the others). */
+let steady: OrganizationFixture;
 const products: { id: string; interval: string | null }[] = [];
 const customers: string[] = [];
 
@@ -50,35 +58,36 @@ const BOUNDARIES = [
   '2026-01-12T05:00:00Z',
 ];
 
-beforeAll(async () => {
-  server = await startTestServer();
-  acme = await organizationFactory(server, { name: 'Acme' });
-  other = await organizationFactory(server, { name: 'Other' });
+/**
+ * Writes a random world into `org`. A regular world holds only rows the application writes: orders of a
+ * subscription from its start on, subscriptions ending after they start, amount changes while active;
+ * the other also orders before their subscription's start, ends before starts and changes outside the
+ * subscription's life, which the definitions answer too (and the hours leave to the rows statement).
+ */
+async function writeWorld(
+  org: string,
+  worldProducts: { id: string; interval: string | null }[],
+  worldCustomers: string[],
+  seed: number,
+  regular: boolean,
+) {
   const db = server.runtime.database.db;
-  const next = random(20);
+  const next = random(seed);
   const pick = <T>(values: T[]) => values[Math.floor(next() * values.length)]!;
   const from = Date.parse('2025-12-20T00:00:00Z');
   const span = Date.parse('2026-04-10T00:00:00Z') - from;
   const instant = () => (next() < 0.3 ? new Date(pick(BOUNDARIES)) : new Date(from + Math.floor(next() * span)));
+  const notBefore = (at: Date | null, instantAt: Date) =>
+    at && instantAt.getTime() < at.getTime() ? new Date(at) : instantAt;
   const created = new Date('2025-01-01T00:00:00Z');
-
-  for (const organization of [acme, other]) {
-    const org = organization.organization.id;
-    for (const interval of [null, null, 'month', 'year']) {
-      const id = crypto.randomUUID();
-      await sql`INSERT INTO products (id, created_at, organization_id, name, recurring_interval)
-                VALUES (${id}, ${created}, ${org}, 'P', ${interval})`.execute(db);
-      if (organization === acme) products.push({ id, interval });
-    }
-    for (let i = 0; i < 12; i++) {
-      const id = crypto.randomUUID();
-      await sql`INSERT INTO customers (id, created_at, organization_id, email)
-                VALUES (${id}, ${created}, ${org}, ${`c${i}-${id}@example.test`})`.execute(db);
-      if (organization === acme) customers.push(id);
-    }
-  }
-  const org = acme.organization.id;
-  const subscriptions: { id: string; started: Date | null; amount: number; interval: string; product: string }[] = [];
+  const subscriptions: {
+    id: string;
+    started: Date | null;
+    start: Date | null;
+    ended: Date | null;
+    amount: number;
+    product: string;
+  }[] = [];
   const rows = {
     subscriptions: [] as RawBuilder<unknown>[],
     changes: [] as RawBuilder<unknown>[],
@@ -86,11 +95,12 @@ beforeAll(async () => {
     checkouts: [] as RawBuilder<unknown>[],
   };
   for (let i = 0; i < 70; i++) {
-    const product = pick(products.filter((p) => p.interval));
+    const product = pick(worldProducts.filter((p) => p.interval));
     const started = next() < 0.08 ? null : instant();
     let ended: Date | null = null;
     if (next() < 0.45) {
-      ended = started && next() < 0.9 ? new Date(Math.max(started.getTime(), instant().getTime())) : instant();
+      ended =
+        started && (regular || next() < 0.9) ? new Date(Math.max(started.getTime(), instant().getTime())) : instant();
     }
     const id = crypto.randomUUID();
     const amount = 500 + Math.floor(next() * 40) * 100 + (next() < 0.3 ? 6 : 0);
@@ -109,55 +119,71 @@ beforeAll(async () => {
         ended = new Date(trialEnd);
       } else if (fate < 0.5) {
         ended = new Date(started.getTime() + Math.floor((trialEnd.getTime() - started.getTime()) * next()));
+      } else if (regular && ended && ended.getTime() <= trialEnd.getTime()) {
+        ended = new Date(trialEnd.getTime() + 3_600_000);
       }
       if (ended && status !== 'trialing') status = 'canceled';
     }
-    rows.subscriptions.push(sql`(${id}, ${started ?? created}, ${org}, ${pick(customers)}, ${product.id}, ${amount},
+    rows.subscriptions
+      .push(sql`(${id}, ${started ?? created}, ${org}, ${pick(worldCustomers)}, ${product.id}, ${amount},
       'usd', ${product.interval}, ${status}, ${started ?? created}, 1,
       ${started}::timestamptz, ${ended}::timestamptz, ${trialEnd ? started : null}::timestamptz, ${trialEnd}::timestamptz)`);
-    subscriptions.push({ id, started, amount, interval: product.interval!, product: product.id });
+    const start = trialEnd ?? started;
+    subscriptions.push({ id, started, start, ended, amount, product: product.id });
     // Some change their amount once or twice.
     for (let c = 0; started && c < 2 && next() < 0.3; c++) {
-      rows.changes.push(sql`(${crypto.randomUUID()}, ${id}, ${org}, ${new Date(instant().getTime() + c)},
+      let at = new Date(instant().getTime() + c);
+      if (regular) {
+        at = notBefore(start, at);
+        if (ended && at.getTime() > ended.getTime()) at = new Date(ended);
+        // Two changes never at one instant (their order would be the ids').
+        at = new Date(ended && at.getTime() + c > ended.getTime() ? at.getTime() - c : at.getTime() + c);
+      }
+      rows.changes.push(sql`(${crypto.randomUUID()}, ${id}, ${org}, ${at},
         ${amount + (next() < 0.5 ? 300 : -200)}, ${next() < 0.3 ? 'year' : 'month'}, ${amount}, ${pick(['month', 'year'])})`);
     }
   }
   await sql`INSERT INTO subscriptions (id, created_at, organization_id, customer_id, product_id, amount, currency,
               recurring_interval, status, current_period_start, anchor_day, started_at, ended_at, trial_start, trial_end)
             VALUES ${sql.join(rows.subscriptions)}`.execute(db);
-  await sql`INSERT INTO subscription_amount_changes (id, subscription_id, organization_id, changed_at,
-              previous_amount, previous_interval, amount, recurring_interval)
-            VALUES ${sql.join(rows.changes)}`.execute(db);
+  if (rows.changes.length > 0) {
+    await sql`INSERT INTO subscription_amount_changes (id, subscription_id, organization_id, changed_at,
+                previous_amount, previous_interval, amount, recurring_interval)
+              VALUES ${sql.join(rows.changes)}`.execute(db);
+  }
   const statuses = ['paid', 'paid', 'paid', 'pending', 'refunded', 'partially_refunded'];
   for (let i = 0; i < 260; i++) {
     const subscription = next() < 0.45 ? pick(subscriptions) : undefined;
-    const product = subscription ? subscription.product : pick(products.filter((p) => !p.interval)).id;
-    const at = subscription?.started && next() < 0.4 ? subscription.started : instant();
+    const product = subscription ? subscription.product : pick(worldProducts.filter((p) => !p.interval)).id;
+    let at = subscription?.started && next() < 0.4 ? subscription.started : instant();
+    // Several orders of one customer or subscription within hours of each other.
+    if (next() < 0.15) at = new Date(at.getTime() + Math.floor(next() * 30) * 3_600_000);
+    if (regular && subscription) at = notBefore(subscription.start, at);
     const net = Math.floor(next() * 50) * 100 + (next() < 0.2 ? 1 : 0);
     const status = pick(statuses);
     const refunded = status === 'refunded' ? net : status === 'partially_refunded' ? Math.floor(net / 3) : 0;
-    rows.orders.push(sql`(${crypto.randomUUID()}, ${at}, ${org}, ${pick(customers)}, ${product},
-      ${subscription?.id ?? null}::uuid, ${status}, ${subscription ? 'subscription_cycle' : 'purchase'}, 'usd', ${net}, 0,
-      ${net}, 0, ${net}, ${refunded}, ${`EQ-${i}`})`);
+    rows.orders.push(sql`(${crypto.randomUUID()}, ${at}, ${org}, ${pick(worldCustomers.slice(0, regular ? 5 : 12))},
+      ${product}, ${subscription?.id ?? null}::uuid, ${status}, ${subscription ? 'subscription_cycle' : 'purchase'}, 'usd',
+      ${net}, 0, ${net}, 0, ${net}, ${refunded}, ${`EQ-${seed}-${i}`})`);
   }
   await sql`INSERT INTO orders (id, created_at, organization_id, customer_id, product_id, subscription_id, status,
               billing_reason, currency, subtotal_amount, discount_amount, net_amount, tax_amount, total_amount,
               refunded_amount, invoice_number)
             VALUES ${sql.join(rows.orders)}`.execute(db);
   const prices = new Map<string, string>();
-  for (const product of products) {
+  for (const product of worldProducts) {
     const id = crypto.randomUUID();
     await sql`INSERT INTO product_prices (id, created_at, product_id, position, amount_type, price_currency, price_amount)
               VALUES (${id}, ${created}, ${product.id}, 0, 'fixed', 'usd', 1000)`.execute(db);
     prices.set(product.id, id);
   }
   for (let i = 0; i < 160; i++) {
-    const product = pick(products);
+    const product = pick(worldProducts);
     const at = instant();
     rows.checkouts.push(sql`(${crypto.randomUUID()}, ${at}, ${org}, ${`cs_eq_${i}_${crypto.randomUUID()}`},
       ${pick(['open', 'expired', 'confirmed', 'succeeded', 'succeeded', 'failed'])},
       ${new Date(at.getTime() + 3_600_000)}, ${product.id}, ${prices.get(product.id)!}, 1000, 'usd', true, false, false,
-      ${next() < 0.8 ? pick(customers) : null}::uuid)`);
+      ${next() < 0.8 ? pick(worldCustomers) : null}::uuid)`);
   }
   await sql`INSERT INTO checkouts (id, created_at, organization_id, client_secret, status, expires_at, product_id,
               product_price_id, amount, currency, allow_discount_codes, require_billing_address,
@@ -174,7 +200,7 @@ beforeAll(async () => {
     else if (change < 0.15)
       await sql`UPDATE checkouts SET status = 'failed' WHERE id = ${id} AND status = 'succeeded'`.execute(db);
     else if (change < 0.2) {
-      const product = pick(products);
+      const product = pick(worldProducts);
       await sql`UPDATE checkouts SET product_id = ${product.id}, product_price_id = ${prices.get(product.id)!}
                 WHERE id = ${id}`.execute(db);
     } else if (change < 0.25)
@@ -183,6 +209,41 @@ beforeAll(async () => {
     else if (change < 0.28) await sql`DELETE FROM checkouts WHERE id = ${id}`.execute(db);
     else if (change < 0.4) await sql`UPDATE checkouts SET status = 'expired' WHERE id = ${id}`.execute(db);
   }
+}
+
+/** Four products (two one-time, a monthly, a yearly) and twelve customers in `org`. */
+async function catalogue(org: string) {
+  const db = server.runtime.database.db;
+  const created = new Date('2025-01-01T00:00:00Z');
+  const made = { products: [] as { id: string; interval: string | null }[], customers: [] as string[] };
+  for (const interval of [null, null, 'month', 'year']) {
+    const id = crypto.randomUUID();
+    await sql`INSERT INTO products (id, created_at, organization_id, name, recurring_interval)
+              VALUES (${id}, ${created}, ${org}, 'P', ${interval})`.execute(db);
+    made.products.push({ id, interval });
+  }
+  for (let i = 0; i < 12; i++) {
+    const id = crypto.randomUUID();
+    await sql`INSERT INTO customers (id, created_at, organization_id, email)
+              VALUES (${id}, ${created}, ${org}, ${`c${i}-${id}@example.test`})`.execute(db);
+    made.customers.push(id);
+  }
+  return made;
+}
+
+beforeAll(async () => {
+  // No workers: the hours are folded by the tests, at the moments they choose.
+  server = await startTestServer({ work: false });
+  acme = await organizationFactory(server, { name: 'Acme' });
+  other = await organizationFactory(server, { name: 'Other' });
+  steady = await organizationFactory(server, { name: 'Steady' });
+  const made = await catalogue(acme.organization.id);
+  products.push(...made.products);
+  customers.push(...made.customers);
+  await catalogue(other.organization.id);
+  const steadyMade = await catalogue(steady.organization.id);
+  await writeWorld(acme.organization.id, products, customers, 20, false);
+  await writeWorld(steady.organization.id, steadyMade.products, steadyMade.customers, 7, true);
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -268,5 +329,110 @@ describe('aggregateMetrics equals the definitions', () => {
       );
       expect(normalized(await aggregateMetrics(db, scope, range)), JSON.stringify(scope)).toEqual(expected);
     }
+  });
+});
+
+describe('the hours (migration 0050)', () => {
+  const HOUR_RANGES = RANGES.filter(([interval]) => interval === 'hour' || interval === 'day');
+  const ZONES = ['UTC', 'Europe/Paris', 'America/New_York'];
+
+  /** Every hour and day range in three zones: the hours answer, and answer what the definitions do. */
+  async function expectHoursAnswer(scope: MetricsScope, label: string) {
+    const db = server.runtime.database.db;
+    for (const timezone of ZONES) {
+      for (const [interval, startDate, endDate] of HOUR_RANGES) {
+        const range = { startDate, endDate, interval, timezone };
+        const expected = normalized(await referenceMetrics(db, scope, range));
+        const answered = await aggregateFromHours(db, scope, range);
+        expect(answered, `${label}: ${interval} ${startDate} ${timezone} read from the hours`).not.toBeNull();
+        expect(normalized(answered!), `${label}: ${interval} ${startDate}..${endDate} ${timezone}`).toEqual(expected);
+      }
+    }
+  }
+
+  const fold = (organizationId: string) =>
+    server.runtime.database.db.transaction().execute((tx) => foldStaleHours(tx, organizationId));
+  const marks = async (organizationId: string) =>
+    (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM metrics_stale_hours
+                               WHERE organization_id = ${organizationId}`.execute(server.runtime.database.db)
+    ).rows[0]!.n;
+
+  it('answer a regular world while every hour is stale, then from the stored hours', async () => {
+    const scope: MetricsScope = { organizationIds: [steady.organization.id] };
+    expect(await marks(steady.organization.id)).toBeGreaterThan(0);
+    await expectHoursAnswer(scope, 'stale');
+    expect(await fold(steady.organization.id)).toBeGreaterThan(0);
+    expect(await marks(steady.organization.id)).toBe(0);
+    const stored = await sql<{ n: number }>`SELECT count(*)::int AS n FROM metrics_order_hours
+                                            WHERE organization_id = ${steady.organization.id}`.execute(
+      server.runtime.database.db,
+    );
+    expect(stored.rows[0]!.n).toBeGreaterThan(50);
+    await expectHoursAnswer(scope, 'stored');
+  });
+
+  it('follow every write: stale hours answered beside stored ones, then stored again', async () => {
+    const db = server.runtime.database.db;
+    const org = steady.organization.id;
+    await fold(org);
+    const scope: MetricsScope = { organizationIds: [org] };
+    // Orders: a refund, a pending one paid, one moved an hour on, one gone, a new one near another.
+    await sql`UPDATE orders SET status = 'partially_refunded', refunded_amount = net_amount / 2
+              WHERE id = (SELECT id FROM orders WHERE organization_id = ${org} AND status = 'paid'
+                          ORDER BY invoice_number LIMIT 1)`.execute(db);
+    await sql`UPDATE orders SET status = 'paid'
+              WHERE id = (SELECT id FROM orders WHERE organization_id = ${org} AND status = 'pending'
+                          ORDER BY invoice_number LIMIT 1)`.execute(db);
+    await sql`UPDATE orders SET created_at = created_at + interval '1 hour'
+              WHERE id = (SELECT id FROM orders WHERE organization_id = ${org} AND status = 'paid'
+                          AND subscription_id IS NULL ORDER BY invoice_number DESC LIMIT 1)`.execute(db);
+    await sql`DELETE FROM orders
+              WHERE id = (SELECT id FROM orders WHERE organization_id = ${org} AND status = 'paid'
+                          ORDER BY invoice_number OFFSET 5 LIMIT 1)`.execute(db);
+    await sql`INSERT INTO orders (id, created_at, organization_id, customer_id, product_id, subscription_id, status,
+                billing_reason, currency, subtotal_amount, discount_amount, net_amount, tax_amount, total_amount,
+                refunded_amount, invoice_number)
+              SELECT ${crypto.randomUUID()}, o.created_at + interval '90 minutes', o.organization_id, o.customer_id,
+                     o.product_id, o.subscription_id, 'paid', o.billing_reason, 'usd', 700, 0, 700, 0, 700, 0, 'EQ-NEAR'
+              FROM orders o WHERE o.organization_id = ${org} AND o.subscription_id IS NOT NULL AND o.status = 'paid'
+              ORDER BY o.invoice_number LIMIT 1`.execute(db);
+    // Subscriptions: one ends, one changes its amount, a trial's end moves; a checkout succeeds.
+    await sql`UPDATE subscriptions SET ended_at = coalesce(trial_end, started_at) + interval '3 days', status = 'canceled'
+              WHERE id = (SELECT s.id FROM subscriptions s WHERE s.organization_id = ${org} AND s.ended_at IS NULL
+                          AND s.started_at IS NOT NULL AND s.status = 'active'
+                          AND NOT EXISTS (SELECT 1 FROM subscription_amount_changes ch WHERE ch.subscription_id = s.id)
+                          ORDER BY s.id LIMIT 1)`.execute(db);
+    await sql`INSERT INTO subscription_amount_changes (id, subscription_id, organization_id, changed_at,
+                previous_amount, previous_interval, amount, recurring_interval)
+              SELECT ${crypto.randomUUID()}, s.id, s.organization_id, coalesce(s.trial_end, s.started_at) + interval '2 hours',
+                     s.amount, s.recurring_interval, s.amount + 1200, s.recurring_interval
+              FROM subscriptions s WHERE s.organization_id = ${org} AND s.ended_at IS NULL AND s.status = 'active'
+              ORDER BY s.id DESC LIMIT 1`.execute(db);
+    await sql`UPDATE subscriptions SET amount = amount + 1200
+              WHERE id = (SELECT subscription_id FROM subscription_amount_changes
+                          WHERE organization_id = ${org} AND amount - previous_amount = 1200 LIMIT 1)`.execute(db);
+    await sql`UPDATE subscriptions SET trial_end = greatest(started_at, trial_end - interval '1 hour')
+              WHERE id = (SELECT id FROM subscriptions WHERE organization_id = ${org} AND trial_end IS NOT NULL
+                          AND status <> 'trialing' AND ended_at IS NULL ORDER BY id LIMIT 1)`.execute(db);
+    await sql`UPDATE checkouts SET status = 'succeeded'
+              WHERE id = (SELECT id FROM checkouts WHERE organization_id = ${org} AND status = 'open'
+                          ORDER BY id LIMIT 1)`.execute(db);
+    expect(await marks(org)).toBeGreaterThan(5);
+    await expectHoursAnswer(scope, 'after writes');
+    await fold(org);
+    expect(await marks(org)).toBe(0);
+    await expectHoursAnswer(scope, 'folded after writes');
+  });
+
+  it('leave a range with irregular rows to the rows statement, which answers it', async () => {
+    const db = server.runtime.database.db;
+    const scope: MetricsScope = { organizationIds: [acme.organization.id] };
+    const range = { startDate: '2025-12-28', endDate: '2026-04-05', interval: 'day' as const, timezone: 'UTC' };
+    await fold(acme.organization.id);
+    expect(await aggregateFromHours(db, scope, range)).toBeNull();
+    expect(normalized(await aggregateMetrics(db, scope, range))).toEqual(
+      normalized(await referenceMetrics(db, scope, range)),
+    );
   });
 });

@@ -31,6 +31,7 @@ import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
 import { customerStateChangesJob, customerStateChangesSchedule, eventsIngestedJob } from './events/events.jobs.js';
 import { meterRollupsJob, meterRollupsSchedule } from './meters/meters.rollups.js';
+import { metricsHoursJob, metricsHoursSchedule } from './metrics/metrics.hours.js';
 import { meterRoutes } from './meters/meters.routes.js';
 import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
@@ -110,6 +111,7 @@ export const jobs: JobDefinition<never>[] = [
   eventsIngestedJob as JobDefinition<never>,
   customerStateChangesJob as JobDefinition<never>,
   meterRollupsJob as JobDefinition<never>,
+  metricsHoursJob as JobDefinition<never>,
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
@@ -128,6 +130,7 @@ export const periodicTasks: PeriodicTask[] = [
   cleanRateLimitsSchedule,
   cleanIdempotencyKeysSchedule,
   meterRollupsSchedule,
+  metricsHoursSchedule,
   customerStateChangesSchedule,
   sweepEmailsSchedule,
   cleanAbandonedUploadsSchedule,

@@ -99,7 +99,7 @@ export async function referenceMetrics(
                (SELECT CASE WHEN ch.previous_interval = 'year' THEN round(ch.previous_amount / 12.0)
                             ELSE ch.previous_amount END
                 FROM subscription_amount_changes ch WHERE ch.subscription_id = s.id
-                ORDER BY ch.changed_at LIMIT 1),
+                ORDER BY ch.changed_at, ch.seq LIMIT 1),
                CASE WHEN s.recurring_interval = 'year' THEN round(s.amount / 12.0) ELSE s.amount END
              ) AS initial_mrr
       FROM subscriptions s

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './types.js';
 
 /**
@@ -44,6 +44,8 @@ export interface SubscriptionAmountChangesTable {
   previous_interval: 'month' | 'year';
   amount: number;
   recurring_interval: 'month' | 'year';
+  /** Migration 0050: the order of recording, for changes at one instant (one test-clock moment). */
+  seq: Generated<string>;
 }
 
 /** Migration 0036: who had a trial of which product (one trial per customer and product). */

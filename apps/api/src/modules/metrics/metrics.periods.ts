@@ -39,18 +39,32 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** One formatter per zone: building one costs far more than formatting (a year by day asks ~2,000 times). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    // Bounded: only names isTimeZone accepted reach here, and the runtime knows a few hundred.
+    if (formatters.size < 1_000) formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
 /** The offset of `zone` from UTC at `instant`, in milliseconds (local = UTC + offset). */
 function offsetAt(zone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
+  if (zone === 'UTC') return 0;
+  const parts = formatterOf(zone).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return local - Math.floor(instant / 1000) * 1000;
@@ -104,9 +118,12 @@ export function periodsOf(startDate: string, endDate: string, interval: TimeInte
     }
     return periods;
   }
+  let start = new Date(rangeStart);
   for (let local = localStart; local < localEnd;) {
     const next = Math.min(nextBoundary(interval, local), localEnd);
-    periods.push({ start: zonedInstant(zone, local), end: zonedInstant(zone, next) });
+    const end = next === localEnd ? new Date(rangeEnd) : zonedInstant(zone, next);
+    periods.push({ start, end });
+    start = end;
     local = next;
   }
   return periods;

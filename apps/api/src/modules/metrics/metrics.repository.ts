@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { currentHours } from './metrics-hours.repository.js';
 import { periodsOf, type Period, type TimeInterval } from './metrics.periods.js';
 
 export interface MetricsScope {
@@ -51,28 +52,49 @@ function customerFilter(column: string, scope: MetricsScope): RawBuilder<unknown
   return scope.customerIds?.length ? sql`${sql.ref(column)} IN (${sql.join(scope.customerIds)})` : sql`true`;
 }
 
+/** Every metric of every period of a range: from the hours where they answer it, else from the rows. */
+export async function aggregateMetrics(db: Executor, scope: MetricsScope, range: MetricsRange): Promise<MetricsRow[]> {
+  if (readsHours(scope, range)) {
+    const rows = await aggregateFromHours(db, scope, range);
+    if (rows) return rows;
+  }
+  return aggregateFromRows(db, scope, range);
+}
+
+export interface MetricsRange {
+  startDate: string;
+  endDate: string;
+  interval: TimeInterval;
+  timezone: string;
+}
+
 /**
- * Every metric of every period in one statement, each base table read once over the range:
- *
- * - Each row's period is computed from its timestamp (`periodKey`: the local day, Monday, month or
- *   year it falls in, the first period starting at `start_date`; hours binned from the range's first
- *   instant), so the aggregates are hash groupings by that key joined to the periods by equality,
- *   never a row against every period.
- * - Active subscriptions and MRR are running sums of +1 at `started_at` and −1 at `ended_at` (never
- *   before the start) over the periods, from the count active at the range's start: a subscription is
- *   active at T when it started before T and had not ended by T.
- * - Orders and subscriptions are read through the covering indexes of migration 0034; checkouts from
- *   their hourly rollup (migration 0049) when every period is made of whole UTC hours and no customer is
- *   filtered, else through their covering index.
- *
- * The answers are those of the definitions in docs/metrics.md; `test/support/metrics-reference.ts`
- * states them literally and `metrics.equivalence.int.test.ts` compares both on random worlds.
+ * The hours (migration 0050) answer hour and day periods made of whole UTC hours (any interval of a zone
+ * whose offsets over the range are whole hours) of whole organizations: their distinct counts are kept
+ * for periods starting up to 24 hours before an hour, and per organization, not per product or customer.
  */
-export async function aggregateMetrics(
-  db: Executor,
-  scope: MetricsScope,
-  range: { startDate: string; endDate: string; interval: TimeInterval; timezone: string },
-): Promise<MetricsRow[]> {
+function readsHours(scope: MetricsScope, range: MetricsRange): boolean {
+  return (
+    (range.interval === 'hour' || range.interval === 'day') &&
+    !scope.productIds?.length &&
+    scope.billingTypes?.length !== 1 &&
+    !scope.customerIds?.length &&
+    periodsOf(range.startDate, range.endDate, range.interval, range.timezone).every(onHours)
+  );
+}
+
+/** Runs a metrics statement with JIT off (see aggregateFromRows) and room to sort in memory. */
+async function runMetricsStatement<R>(db: Executor, statement: RawBuilder<R>): Promise<R[]> {
+  if (db.isTransaction) return (await statement.execute(db)).rows;
+  return db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL jit = off`.execute(tx);
+    await sql`SET LOCAL work_mem = '32MB'`.execute(tx);
+    return (await statement.execute(tx)).rows;
+  });
+}
+
+/** The periods of a range: key, first instant and end (`periodKey` of a row's instant finds its period). */
+function periodsStatement(range: MetricsRange) {
   const { startDate, endDate, interval, timezone } = range;
   const step = sql.lit(`1 ${interval}`);
   const unit = sql.lit(interval);
@@ -93,6 +115,140 @@ export async function aggregateMetrics(
       : sql`SELECT greatest(g, ${ls}) AS k, greatest(g, ${ls}) AT TIME ZONE ${timezone} AS start_at,
                    least(g + interval ${step}, ${le}) AT TIME ZONE ${timezone} AS end_at
             FROM generate_series(date_trunc(${unit}, ${ls}), ${le} - interval '1 microsecond', interval ${step}) g`;
+  return { rs, re, periodKey, periods };
+}
+
+/**
+ * Every metric from the organizations' hours: each hour row joined to its period by key, the arrays read
+ * at the hour's distance from the period's start (j) or to its end (k); the stocks are the sums of all
+ * hours before the range plus running sums. Null when an hour of the range holds an irregular row (the
+ * rows statement answers those).
+ */
+export async function aggregateFromHours(
+  db: Executor,
+  scope: MetricsScope,
+  range: MetricsRange,
+): Promise<MetricsRow[] | null> {
+  const { rs, re, periodKey, periods } = periodsStatement(range);
+  const orgs = scope.organizationIds;
+  const j = (alias: string) => sql`(extract(epoch FROM ${sql.ref(`${alias}.hour`)} - p.start_at) / 3600)::int + 1`;
+  const k = (alias: string) => sql`(extract(epoch FROM p.end_at - ${sql.ref(`${alias}.hour`)}) / 3600)::int`;
+  const statement = sql<MetricsRow & { irregular: string }>`
+    WITH periods AS (${periods}),
+    oh AS (${currentHours('orders', orgs, re)}),
+    sh AS (${currentHours('subscriptions', orgs, re)}),
+    ch AS (${currentHours('checkouts', orgs, re)}),
+    before AS (
+      SELECT (SELECT coalesce(sum(revenue), 0) FROM oh WHERE hour < ${rs}) AS revenue,
+             coalesce(sum(starts - ends), 0) AS active,
+             coalesce(sum(starts_mrr - ends_mrr), 0) AS mrr,
+             coalesce(sum(trial_starts - trial_overs), 0) AS trials
+      FROM sh WHERE hour < ${rs}
+    ),
+    order_stats AS (
+      SELECT p.k, sum(o.orders) AS orders, sum(o.revenue) AS revenue, sum(o.net_revenue) AS net_revenue,
+             sum(o.one_time_products) AS one_time_products,
+             sum(o.one_time_products_revenue) AS one_time_products_revenue,
+             sum(o.customers[${j('o')}]) AS ordering_customers,
+             sum(o.new_revenue[${j('o')}]) AS new_subscriptions_revenue,
+             sum(o.renewed[${j('o')}]) AS renewed_subscriptions,
+             sum(o.subscription_revenue) - sum(o.new_revenue[${j('o')}]) AS renewed_subscriptions_revenue,
+             sum(o.irregular) AS irregular
+      FROM oh o
+      JOIN periods p ON p.k = ${periodKey(sql`o.hour`)}
+      WHERE o.hour >= ${rs}
+      GROUP BY p.k
+    ),
+    subscription_stats AS (
+      SELECT p.k, sum(s.starts - s.ends) AS n, sum(s.starts_mrr - s.ends_mrr) AS m,
+             sum(s.starts) AS new_subscriptions, sum(s.new_mrr[${k('s')}]) AS new_mrr,
+             sum(s.churned) AS churned_subscriptions, sum(s.churned_mrr[${j('s')}]) AS churned_mrr,
+             sum(s.expansion_mrr) AS expansion_mrr, sum(s.contraction_mrr) AS contraction_mrr,
+             sum(s.trial_starts - s.trial_overs) AS trials_n, sum(s.trial_starts) AS new_trials,
+             sum(s.trial_conversions) AS trial_conversions, sum(s.trials_decided) AS ended_trials,
+             sum(s.irregular) AS irregular
+      FROM sh s
+      JOIN periods p ON p.k = ${periodKey(sql`s.hour`)}
+      WHERE s.hour >= ${rs}
+      GROUP BY p.k
+    ),
+    checkout_stats AS (
+      SELECT p.k, sum(c.checkouts) AS checkouts, sum(c.succeeded) AS succeeded_checkouts
+      FROM ch c
+      JOIN periods p ON p.k = ${periodKey(sql`c.hour`)}
+      WHERE c.hour >= ${rs}
+      GROUP BY p.k
+    ),
+    -- One pass over the periods, each period's row of every part joined once (joined again after the
+    -- window, the planner scanned every part's rows once per period).
+    running AS (
+      SELECT p.start_at, p.end_at,
+             (SELECT revenue FROM before) + sum(coalesce(os.revenue, 0)) OVER w AS cumulative_revenue,
+             (SELECT active FROM before) + sum(coalesce(ss.n, 0)) OVER w AS active_subscriptions,
+             (SELECT mrr FROM before) + sum(coalesce(ss.m, 0)) OVER w AS monthly_recurring_revenue,
+             (SELECT trials FROM before) + sum(coalesce(ss.trials_n, 0)) OVER w AS active_trials,
+             coalesce(ss.n, 0) AS change_in_active,
+             os.orders, os.revenue, os.net_revenue, os.ordering_customers, os.one_time_products,
+             os.one_time_products_revenue, os.new_subscriptions_revenue, os.renewed_subscriptions,
+             os.renewed_subscriptions_revenue, ss.new_subscriptions, ss.churned_subscriptions, ss.new_mrr,
+             ss.churned_mrr, ss.expansion_mrr, ss.contraction_mrr, ss.new_trials, ss.trial_conversions,
+             ss.ended_trials, cs.checkouts, cs.succeeded_checkouts,
+             coalesce(os.irregular, 0) + coalesce(ss.irregular, 0) AS irregular
+      FROM periods p
+      LEFT JOIN order_stats os ON os.k = p.k
+      LEFT JOIN subscription_stats ss ON ss.k = p.k
+      LEFT JOIN checkout_stats cs ON cs.k = p.k
+      WINDOW w AS (ORDER BY p.start_at)
+    )
+    SELECT start_at, end_at,
+           coalesce(orders, 0) AS orders, coalesce(revenue, 0) AS revenue,
+           coalesce(net_revenue, 0) AS net_revenue, cumulative_revenue,
+           CASE WHEN coalesce(orders, 0) > 0 THEN ceil(revenue::numeric / orders) ELSE 0 END AS average_order_value,
+           coalesce(ordering_customers, 0) AS ordering_customers,
+           coalesce(one_time_products, 0) AS one_time_products,
+           coalesce(one_time_products_revenue, 0) AS one_time_products_revenue,
+           coalesce(new_subscriptions, 0) AS new_subscriptions,
+           coalesce(new_subscriptions_revenue, 0) AS new_subscriptions_revenue,
+           coalesce(renewed_subscriptions, 0) AS renewed_subscriptions,
+           coalesce(renewed_subscriptions_revenue, 0) AS renewed_subscriptions_revenue,
+           active_subscriptions, active_subscriptions - change_in_active AS active_at_start,
+           monthly_recurring_revenue,
+           coalesce(churned_subscriptions, 0) AS churned_subscriptions,
+           coalesce(new_mrr, 0) AS new_mrr, coalesce(churned_mrr, 0) AS churned_mrr,
+           coalesce(expansion_mrr, 0) AS expansion_mrr, coalesce(contraction_mrr, 0) AS contraction_mrr,
+           coalesce(checkouts, 0) AS checkouts, coalesce(succeeded_checkouts, 0) AS succeeded_checkouts,
+           active_trials, coalesce(new_trials, 0) AS new_trials,
+           coalesce(trial_conversions, 0) AS trial_conversions, coalesce(ended_trials, 0) AS ended_trials,
+           irregular
+    FROM running
+    ORDER BY start_at
+  `;
+  const rows = await runMetricsStatement(db, statement);
+  if (rows.some((row) => Number(row.irregular) > 0)) return null;
+  return rows.map(({ irregular: _irregular, ...row }) => row);
+}
+
+/**
+ * Every metric of every period from the rows of the base tables (any interval, zone and filter), in one
+ * statement, each base table read once over the range:
+ *
+ * - Each row's period is computed from its timestamp (`periodKey`: the local day, Monday, month or
+ *   year it falls in, the first period starting at `start_date`; hours binned from the range's first
+ *   instant), so the aggregates are hash groupings by that key joined to the periods by equality,
+ *   never a row against every period.
+ * - Active subscriptions and MRR are running sums of +1 at `started_at` and −1 at `ended_at` (never
+ *   before the start) over the periods, from the count active at the range's start: a subscription is
+ *   active at T when it started before T and had not ended by T.
+ * - Orders and subscriptions are read through the covering indexes of migration 0034; checkouts from
+ *   their hourly rollup (migration 0049) when every period is made of whole UTC hours and no customer is
+ *   filtered, else through their covering index.
+ *
+ * The answers are those of the definitions in docs/metrics.md; `test/support/metrics-reference.ts`
+ * states them literally and `metrics.equivalence.int.test.ts` compares both on random worlds.
+ */
+async function aggregateFromRows(db: Executor, scope: MetricsScope, range: MetricsRange): Promise<MetricsRow[]> {
+  const { startDate, endDate, interval, timezone } = range;
+  const { rs, re, periodKey, periods } = periodsStatement(range);
   const byProduct = scope.billingTypes?.length === 1;
   const productJoin = (alias: string) =>
     byProduct ? sql`JOIN products pr ON pr.id = ${sql.ref(`${alias}.product_id`)}` : sql``;
@@ -162,7 +318,7 @@ export async function aggregateMetrics(
              ${mrrOf('ch.previous_amount', 'ch.previous_interval')} AS mrr
       FROM subscription_amount_changes ch
       WHERE ch.organization_id IN (${sql.join(scope.organizationIds)})
-      ORDER BY ch.subscription_id, ch.changed_at
+      ORDER BY ch.subscription_id, ch.changed_at, ch.seq
     ),
     scoped_subscriptions AS (
       -- A trial is not a paying subscription (docs/trials.md): one counts from the end of its trial
@@ -330,9 +486,5 @@ export async function aggregateMetrics(
   `;
   // The planner's estimates over the grouped CTEs are far above the real few hundred rows; left on,
   // JIT compiling them costs seconds (measured by bench:metrics). Off for this read only.
-  if (db.isTransaction) return (await statement.execute(db)).rows;
-  return db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL jit = off`.execute(tx);
-    return (await statement.execute(tx)).rows;
-  });
+  return runMetricsStatement(db, statement);
 }
