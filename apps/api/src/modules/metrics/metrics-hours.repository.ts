@@ -244,21 +244,39 @@ export function staleHours(part: HoursPart, organizationIds: string[], until: Ra
 
 /**
  * A part's rows for these organizations before `until`: the stored hours not marked stale, and the stale
- * ones computed now from the base tables.
+ * ones computed now from the base tables. `stale: false` (the caller saw no mark of the part in the same
+ * snapshot) reads the stored hours only.
  */
-export function currentHours(part: HoursPart, organizationIds: string[], until: RawBuilder<unknown>) {
+export function currentHours(part: HoursPart, organizationIds: string[], until: RawBuilder<unknown>, stale = true) {
   const table = sql.table(HOURS_TABLES[part]);
-  const stale = sql.table(`stale_${part}`);
+  const marked = sql.table(`stale_${part}`);
   const columns = (alias: string) =>
     sql.join(['organization_id', 'hour', ...HOURS_COLUMNS[part]].map((c) => sql.ref(`${alias}.${c}`)));
+  if (!stale) {
+    return sql`
+      SELECT ${columns('t')} FROM ${table} t
+      WHERE t.organization_id IN (${sql.join(organizationIds)}) AND t.hour < ${until}`;
+  }
   return sql`
-    WITH ${stale} AS (${staleHours(part, organizationIds, until)})
+    WITH ${marked} AS (${staleHours(part, organizationIds, until)})
     SELECT ${columns('t')}
     FROM ${table} t
-    LEFT JOIN ${stale} s ON s.organization_id = t.organization_id AND s.h = t.hour
+    LEFT JOIN ${marked} s ON s.organization_id = t.organization_id AND s.h = t.hour
     WHERE t.organization_id IN (${sql.join(organizationIds)}) AND t.hour < ${until} AND s.h IS NULL
     UNION ALL
-    SELECT ${columns('fresh')} FROM (${hoursOf(part, sql`SELECT organization_id, h FROM ${stale}`)}) fresh`;
+    SELECT ${columns('fresh')} FROM (${hoursOf(part, sql`SELECT organization_id, h FROM ${marked}`)}) fresh`;
+}
+
+/** The parts with stale hours before `until` for these organizations. */
+export async function staleParts(
+  db: Executor,
+  organizationIds: string[],
+  until: RawBuilder<unknown>,
+): Promise<Set<HoursPart>> {
+  const result = await sql<{ part: HoursPart }>`
+    SELECT DISTINCT part FROM metrics_stale_hours
+    WHERE organization_id IN (${sql.join(organizationIds)}) AND from_hour < ${until}`.execute(db);
+  return new Set(result.rows.map((row) => row.part));
 }
 
 /**
