@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.js';
+import { metricsHoursJob } from '../src/modules/metrics/metrics.hours.js';
 import { periodsOf } from '../src/modules/metrics/metrics.periods.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
@@ -335,6 +336,40 @@ describe('GET /v1/metrics/', () => {
       expect(detail.loc).toEqual(['query', loc]);
       if (message) expect(detail.msg).toBe(message);
     }
+  });
+});
+
+describe('the metrics.hours job', () => {
+  it('stores the hours the sales marked stale, and the answers stay those computed before it', async () => {
+    const db = server.runtime.database.db;
+    const marks = async () =>
+      (
+        await db
+          .selectFrom('metrics_stale_hours')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('organization_id', '=', acme.organization.id)
+          .executeTakeFirstOrThrow()
+      ).n;
+    const ranges = [
+      'start_date=2026-01-31&end_date=2026-03-05&interval=day',
+      'start_date=2026-01-31&end_date=2026-03-05&interval=day&timezone=Europe/Paris',
+      'start_date=2026-03-02&end_date=2026-03-04&interval=hour',
+    ];
+    const before = await Promise.all(ranges.map(async (range) => json(await metrics(range))));
+    await metricsHoursJob.handle(server.context(), {});
+    expect(Number(await marks())).toBe(0);
+    const stored = await db
+      .selectFrom('metrics_order_hours')
+      .select(['hour', 'orders', 'revenue'])
+      .where('organization_id', '=', acme.organization.id)
+      .orderBy('hour')
+      .execute();
+    // o1, o2, p1, S1 and S2 at 23:00 UTC on 31 January (o3 is pending); the renewal on 3 March.
+    expect(stored.map((row) => [row.hour.toISOString(), Number(row.orders)])).toEqual([
+      ['2026-01-31T23:00:00.000Z', 5],
+      [world.renewalAt.toISOString().slice(0, 13) + ':00:00.000Z', 1],
+    ]);
+    for (const [i, range] of ranges.entries()) expect(json(await metrics(range)), range).toEqual(before[i]);
   });
 });
 

@@ -19,7 +19,8 @@ export const metricsHoursJob = defineJob({
       const organizations = await organizationsWithStaleHours(ctx.db, 50);
       if (organizations.length === 0) return;
       for (const organizationId of organizations) {
-        await run!.transaction((tx) => foldStaleHours(tx.db, organizationId));
+        if (run) await run.transaction((tx) => foldStaleHours(tx.db, organizationId));
+        else await ctx.db.transaction().execute((tx) => foldStaleHours(tx, organizationId));
       }
     }
   },
