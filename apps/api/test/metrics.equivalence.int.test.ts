@@ -240,10 +240,11 @@ beforeAll(async () => {
   const made = await catalogue(acme.organization.id);
   products.push(...made.products);
   customers.push(...made.customers);
-  await catalogue(other.organization.id);
+  const otherMade = await catalogue(other.organization.id);
   const steadyMade = await catalogue(steady.organization.id);
   await writeWorld(acme.organization.id, products, customers, 20, false);
   await writeWorld(steady.organization.id, steadyMade.products, steadyMade.customers, 7, true);
+  await writeWorld(other.organization.id, otherMade.products, otherMade.customers, 11, true);
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -370,6 +371,9 @@ describe('the hours (migration 0050)', () => {
     );
     expect(stored.rows[0]!.n).toBeGreaterThan(50);
     await expectHoursAnswer(scope, 'stored');
+    // A user's several organizations: their hours add up.
+    await fold(other.organization.id);
+    await expectHoursAnswer({ organizationIds: [steady.organization.id, other.organization.id] }, 'two organizations');
   });
 
   it('follow every write: stale hours answered beside stored ones, then stored again', async () => {
