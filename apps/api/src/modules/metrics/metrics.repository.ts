@@ -134,12 +134,17 @@ export async function aggregateFromHours(
   scope: MetricsScope,
   range: MetricsRange,
 ): Promise<MetricsRow[] | null> {
-  const { rs, re, periodKey, periods } = periodsStatement(range);
+  const { rs, re, periods } = periodsStatement(range);
   const orgs = scope.organizationIds;
-  const j = (alias: string) => sql`(extract(epoch FROM ${sql.ref(`${alias}.hour`)} - p.start_at) / 3600)::int + 1`;
-  const k = (alias: string) => sql`(extract(epoch FROM p.end_at - ${sql.ref(`${alias}.hour`)}) / 3600)::int`;
   const statement = (stale: Set<HoursPart> | 'all') => sql<MetricsRow & { irregular: string }>`
     WITH periods AS (${periods}),
+    -- Every hour of the range with its period, its distance from the period's start (j, an array's
+    -- index) and to its end (k_end): the hour rows join it by equality, no zone arithmetic per row.
+    slots AS (
+      SELECT p.k, g AS hour, (extract(epoch FROM g - p.start_at) / 3600)::int + 1 AS j,
+             (extract(epoch FROM p.end_at - g) / 3600)::int AS k_end
+      FROM periods p, generate_series(p.start_at, p.end_at - interval '1 hour', interval '1 hour') g
+    ),
     oh AS (${currentHours('orders', orgs, re, stale === 'all' || stale.has('orders'))}),
     sh AS (${currentHours('subscriptions', orgs, re, stale === 'all' || stale.has('subscriptions'))}),
     ch AS (${currentHours('checkouts', orgs, re, stale === 'all' || stale.has('checkouts'))}),
@@ -154,34 +159,31 @@ export async function aggregateFromHours(
       SELECT p.k, sum(o.orders) AS orders, sum(o.revenue) AS revenue, sum(o.net_revenue) AS net_revenue,
              sum(o.one_time_products) AS one_time_products,
              sum(o.one_time_products_revenue) AS one_time_products_revenue,
-             sum(o.customers[${j('o')}]) AS ordering_customers,
-             sum(o.new_revenue[${j('o')}]) AS new_subscriptions_revenue,
-             sum(o.renewed[${j('o')}]) AS renewed_subscriptions,
-             sum(o.subscription_revenue) - sum(o.new_revenue[${j('o')}]) AS renewed_subscriptions_revenue,
+             sum(o.customers[p.j]) AS ordering_customers,
+             sum(o.new_revenue[p.j]) AS new_subscriptions_revenue,
+             sum(o.renewed[p.j]) AS renewed_subscriptions,
+             sum(o.subscription_revenue) - sum(o.new_revenue[p.j]) AS renewed_subscriptions_revenue,
              sum(o.irregular) AS irregular
       FROM oh o
-      JOIN periods p ON p.k = ${periodKey(sql`o.hour`)}
-      WHERE o.hour >= ${rs}
+      JOIN slots p ON p.hour = o.hour
       GROUP BY p.k
     ),
     subscription_stats AS (
       SELECT p.k, sum(s.starts - s.ends) AS n, sum(s.starts_mrr - s.ends_mrr) AS m,
-             sum(s.starts) AS new_subscriptions, sum(s.new_mrr[${k('s')}]) AS new_mrr,
-             sum(s.churned) AS churned_subscriptions, sum(s.churned_mrr[${j('s')}]) AS churned_mrr,
+             sum(s.starts) AS new_subscriptions, sum(s.new_mrr[p.k_end]) AS new_mrr,
+             sum(s.churned) AS churned_subscriptions, sum(s.churned_mrr[p.j]) AS churned_mrr,
              sum(s.expansion_mrr) AS expansion_mrr, sum(s.contraction_mrr) AS contraction_mrr,
              sum(s.trial_starts - s.trial_overs) AS trials_n, sum(s.trial_starts) AS new_trials,
              sum(s.trial_conversions) AS trial_conversions, sum(s.trials_decided) AS ended_trials,
              sum(s.irregular) AS irregular
       FROM sh s
-      JOIN periods p ON p.k = ${periodKey(sql`s.hour`)}
-      WHERE s.hour >= ${rs}
+      JOIN slots p ON p.hour = s.hour
       GROUP BY p.k
     ),
     checkout_stats AS (
       SELECT p.k, sum(c.checkouts) AS checkouts, sum(c.succeeded) AS succeeded_checkouts
       FROM ch c
-      JOIN periods p ON p.k = ${periodKey(sql`c.hour`)}
-      WHERE c.hour >= ${rs}
+      JOIN slots p ON p.hour = c.hour
       GROUP BY p.k
     ),
     -- One pass over the periods, each period's row of every part joined once (joined again after the
