@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/platform/clock.js';
+import { sql } from 'kysely';
 import { reconcileCheckoutPayments } from '../src/modules/checkouts/checkouts.reconcile.js';
+import { settleAttempt } from '../src/modules/checkouts/checkouts.payment.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { discountFactory } from './factories/discounts.js';
 import { productFactory } from './factories/products.js';
-import { json, startTestServer, type TestServer } from './harness.js';
+import { json, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
@@ -127,6 +129,53 @@ describe('concurrent confirms', () => {
     expect(guard.captured.size).toBe(capturedBefore + 1);
     expect(await ordersOf(checkout.id)).toHaveLength(1);
   });
+});
+
+describe('lock order', () => {
+  // The embedded database runs one transaction at a time: only a server can hold two at once.
+  it.skipIf(!usingServerDatabase())(
+    'settling an attempt waits for its checkout before taking the attempt, as a confirm takes them',
+    async () => {
+      const checkout = await paidCheckout();
+      const paid = await confirm(checkout.client_secret, {
+        ...BUYER,
+        confirmation_token_id: await confirmationToken(server),
+      });
+      expect(paid.statusCode).toBe(200);
+      const db = server.runtime.database.db;
+      const attempt = await db
+        .selectFrom('checkout_payment_attempts')
+        .select('id')
+        .where('checkout_id', '=', checkout.id)
+        .executeTakeFirstOrThrow();
+      const ctx = server.context();
+      let finished = false;
+      await db.transaction().execute(async (tx) => {
+        // A second confirm of the checkout: its row first…
+        await tx.selectFrom('checkouts').select('id').where('id', '=', checkout.id).forUpdate().execute();
+        const settling = settleAttempt(ctx, ctx.transactions!, attempt.id, { status: 'interrupted' }).then(() => {
+          finished = true;
+        });
+        // …while the settle runs: it must be waiting for that row, holding nothing the confirm needs next.
+        for (let waited = 0; !finished; waited += 20) {
+          const waiting = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+          if (waiting.rows[0]!.n > 0) break;
+          if (waited > 10_000) throw new Error('the settle neither waited nor finished');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(finished).toBe(false);
+        // …then its attempt, at once (NOWAIT fails if the settle took the attempt first).
+        await sql`SELECT id FROM checkout_payment_attempts WHERE id = ${attempt.id} FOR UPDATE NOWAIT`.execute(tx);
+        void settling;
+      });
+      await new Promise<void>((resolve) => {
+        const check = () => (finished ? resolve() : setTimeout(check, 10));
+        check();
+      });
+    },
+  );
 });
 
 describe('idempotency keys', () => {

@@ -17,7 +17,7 @@ import {
   deleteCheckoutRedemptions,
   findCheckoutById,
   findCustomerById,
-  lockPaymentAttempt,
+  lockAttemptAfterCheckout,
   updatePaymentAttempt,
   type PaymentAttemptRow,
 } from './checkouts.repository.js';
@@ -131,7 +131,7 @@ export async function settleAttempt(
   options: { answer: boolean } = { answer: false },
 ): Promise<Settlement> {
   return run.transaction(async (tx) => {
-    const attempt = (await lockPaymentAttempt(tx.db, attemptId))!;
+    const attempt = (await lockAttemptAfterCheckout(tx.db, attemptId))!;
     const ctx = await onOrganizationClock({ ...tx, log: base.log }, attempt.organization_id);
     const checkout = (await findCheckoutById(ctx.db, attempt.checkout_id))!;
     const now = ctx.clock.now();

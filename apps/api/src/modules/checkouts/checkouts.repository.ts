@@ -234,6 +234,21 @@ export async function findUnsettledAttemptStatus(db: Executor, checkoutId: strin
   return row?.status;
 }
 
+/**
+ * Locks an attempt's checkout, then the attempt: the order a confirm takes them in (the checkout's row,
+ * then its unsettled attempt). Settling in the other order deadlocked against a second confirm of the
+ * same checkout (each waiting for the row the other held).
+ */
+export async function lockAttemptAfterCheckout(db: Executor, id: string) {
+  await db
+    .selectFrom('checkouts')
+    .select('id')
+    .where('id', '=', (eb) => eb.selectFrom('checkout_payment_attempts').select('checkout_id').where('id', '=', id))
+    .forUpdate()
+    .execute();
+  return lockPaymentAttempt(db, id);
+}
+
 export async function lockPaymentAttempt(db: Executor, id: string) {
   return db.selectFrom('checkout_payment_attempts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
