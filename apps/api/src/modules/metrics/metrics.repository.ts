@@ -45,6 +45,10 @@ export interface MetricsRow {
 /** A period starting and ending on whole UTC hours: each UTC hour is inside it or outside it. */
 const onHours = (period: Period) => period.start.getTime() % 3_600_000 === 0 && period.end.getTime() % 3_600_000 === 0;
 
+/** Every period of the range starts and ends on a whole UTC hour (both hourly rollups need it). */
+const onWholeHours = (range: MetricsRange) =>
+  periodsOf(range.startDate, range.endDate, range.interval, range.timezone).every(onHours);
+
 /** Revenue statuses: a pending or failed order brought no money. */
 const PAID = sql`('paid', 'refunded', 'partially_refunded')`;
 
@@ -79,7 +83,7 @@ function readsHours(scope: MetricsScope, range: MetricsRange): boolean {
     !scope.productIds?.length &&
     scope.billingTypes?.length !== 1 &&
     !scope.customerIds?.length &&
-    periodsOf(range.startDate, range.endDate, range.interval, range.timezone).every(onHours)
+    onWholeHours(range)
   );
 }
 
@@ -264,7 +268,6 @@ export async function aggregateFromHours(
  * states them literally and `metrics.equivalence.int.test.ts` compares both on random worlds.
  */
 async function aggregateFromRows(db: Executor, scope: MetricsScope, range: MetricsRange): Promise<MetricsRow[]> {
-  const { startDate, endDate, interval, timezone } = range;
   const { rs, re, periodKey, periods } = periodsStatement(range);
   const byProduct = scope.billingTypes?.length === 1;
   const productJoin = (alias: string) =>
@@ -288,7 +291,7 @@ async function aggregateFromRows(db: Executor, scope: MetricsScope, range: Metri
   };
   // Checkouts are counted from their hourly rollup (migration 0049) when every hour lies whole inside one
   // period; a customer filter has no rollup and reads the checkouts.
-  const checkoutHours = !scope.customerIds?.length && periodsOf(startDate, endDate, interval, timezone).every(onHours);
+  const checkoutHours = !scope.customerIds?.length && onWholeHours(range);
   const mrrOf = (amount: string, recurringInterval: string) =>
     sql`CASE WHEN ${sql.ref(recurringInterval)} = 'year' THEN round(${sql.ref(amount)} / 12.0) ELSE ${sql.ref(amount)} END`;
   const statement = sql<MetricsRow>`
