@@ -20,6 +20,8 @@ export interface FakeS3 {
   uploads: Map<string, Upload>;
   /** Requests seen, as `METHOD operation` (assertions on what the adapter called). */
   calls: string[];
+  /** Moves the bucket's clock forward (presigned links expire on it), so expiry is tested without sleeping. */
+  advance(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -62,7 +64,7 @@ function amzDate(value: string): Date {
 }
 
 /** Whether the request carries a SigV4 signature that has not expired; the reason when not. */
-function signatureProblem(req: IncomingMessage, query: URLSearchParams): string | undefined {
+function signatureProblem(req: IncomingMessage, query: URLSearchParams, now: number): string | undefined {
   const authorization = req.headers.authorization;
   if (authorization) {
     return /^AWS4-HMAC-SHA256 Credential=[^,]+, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.test(authorization)
@@ -76,7 +78,7 @@ function signatureProblem(req: IncomingMessage, query: URLSearchParams): string 
   const signedAt = amzDate(query.get('X-Amz-Date') ?? '');
   const expires = Number(query.get('X-Amz-Expires'));
   if (Number.isNaN(signedAt.getTime()) || !Number.isInteger(expires)) return 'malformed presigned URL';
-  if (Date.now() > signedAt.getTime() + expires * 1000) return 'expired';
+  if (now > signedAt.getTime() + expires * 1000) return 'expired';
   // Headers the URL was signed with must be sent.
   for (const name of (query.get('X-Amz-SignedHeaders') ?? '').split(';')) {
     if (name && req.headers[name] === undefined) return `signed header ${name} missing`;
@@ -100,6 +102,7 @@ export async function startFakeS3(options: { publicBuckets?: string[] } = {}): P
   const objects = new Map<string, StoredObject>();
   const uploads = new Map<string, Upload>();
   const calls: string[] = [];
+  let offset = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://s3.local');
@@ -112,7 +115,7 @@ export async function startFakeS3(options: { publicBuckets?: string[] } = {}): P
       (options.publicBuckets ?? []).includes(bucket ?? '') &&
       !req.headers.authorization &&
       !query.has('X-Amz-Signature');
-    const problem = anonymousRead ? undefined : signatureProblem(req, query);
+    const problem = anonymousRead ? undefined : signatureProblem(req, query, Date.now() + offset);
     if (problem) {
       calls.push(`${req.method} refused`);
       await readBody(req);
@@ -268,6 +271,9 @@ export async function startFakeS3(options: { publicBuckets?: string[] } = {}): P
     objects,
     uploads,
     calls,
+    advance: (ms) => {
+      offset += ms;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
