@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { BenefitGrantsTable, BenefitsTable, MetersTable } from '../../db/tables/benefits.js';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
+import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
@@ -67,24 +68,28 @@ export async function findBenefitsByIds(
  * The non-deleted benefits attached to each of `productIds`, in each product's attachment order
  * (the products module's `product_benefits` join table).
  */
+const benefitsOfProducts = prepared(1, (db, productIds: readonly string[]) =>
+  db
+    .selectFrom('product_benefits')
+    .innerJoin('benefits', 'benefits.id', 'product_benefits.benefit_id')
+    .selectAll('benefits')
+    .select('product_benefits.product_id')
+    .where('product_benefits.product_id', '=', anyUuid(productIds))
+    .where('benefits.deleted_at', 'is', null)
+    .orderBy('product_benefits.product_id')
+    .orderBy('product_benefits.order')
+    .orderBy('benefits.id'),
+);
+
 export async function findBenefitsOfProducts(
   db: Executor,
   productIds: readonly string[],
 ): Promise<Map<string, BenefitRow[]>> {
   const byProduct = new Map<string, BenefitRow[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const rows = await db
-    .selectFrom('product_benefits')
-    .innerJoin('benefits', 'benefits.id', 'product_benefits.benefit_id')
-    .selectAll('benefits')
-    .select('product_benefits.product_id')
-    .where('product_benefits.product_id', 'in', [...productIds])
-    .where('benefits.deleted_at', 'is', null)
-    .orderBy('product_benefits.product_id')
-    .orderBy('product_benefits.order')
-    .orderBy('benefits.id')
-    .execute();
-  for (const { product_id, ...benefit } of rows) byProduct.get(product_id)?.push(benefit);
+  for (const { product_id, ...benefit } of await benefitsOfProducts(db, productIds)) {
+    byProduct.get(product_id)?.push(benefit);
+  }
   return byProduct;
 }
 

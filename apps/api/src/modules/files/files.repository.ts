@@ -3,6 +3,7 @@ import type { DownloadablesTable, FileService, FilesTable } from '../../db/table
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { DownloadableListParams, FileListParams } from './files.schemas.js';
 
@@ -90,20 +91,22 @@ export async function deleteAbandonedUpload(db: Executor, id: string): Promise<v
 // ---------------------------------------------------------------------------------------------------
 
 /** The medias of each product, in their order. */
-export async function findProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
-  const result = new Map<string, FileRow[]>();
-  if (productIds.length === 0) return result;
-  const rows = await db
+const mediasOfProducts = prepared(1, (db, productIds: readonly string[]) =>
+  db
     .selectFrom('product_medias')
     .innerJoin('files', 'files.id', 'product_medias.file_id')
     .selectAll('files')
     .select(['product_medias.product_id as media_product_id'])
-    .where('product_medias.product_id', 'in', productIds)
+    .where('product_medias.product_id', '=', anyUuid(productIds))
     .where('files.deleted_at', 'is', null)
     .orderBy('product_medias.product_id')
-    .orderBy('product_medias.order')
-    .execute();
-  for (const { media_product_id, ...file } of rows) {
+    .orderBy('product_medias.order'),
+);
+
+export async function findProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
+  const result = new Map<string, FileRow[]>();
+  if (productIds.length === 0) return result;
+  for (const { media_product_id, ...file } of await mediasOfProducts(db, productIds)) {
     const list = result.get(media_product_id) ?? [];
     list.push(file);
     result.set(media_product_id, list);

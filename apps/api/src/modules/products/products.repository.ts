@@ -4,6 +4,7 @@ import type { CustomFieldsTable } from '../../db/tables/custom-fields.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { visiblePrices } from './products.prices.js';
 import type { ProductListParams } from './products.schemas.js';
@@ -74,6 +75,17 @@ export async function listVisibleProducts(db: Executor, subject: Subject, params
   return paginate(db, query, params);
 }
 
+const pricesOfProducts = prepared(1, (db, productIds: readonly string[]) =>
+  db
+    .selectFrom('product_prices')
+    .leftJoin('meters', 'meters.id', 'product_prices.meter_id')
+    .selectAll('product_prices')
+    .select('meters.name as meter_name')
+    .where('product_prices.product_id', '=', anyUuid(productIds))
+    .orderBy('product_prices.product_id')
+    .orderBy('product_prices.position'),
+);
+
 /** Every price of these products, archived ones included, with their meter's name. */
 export async function findPricesOfProducts(
   db: Executor,
@@ -81,16 +93,7 @@ export async function findPricesOfProducts(
 ): Promise<Map<string, PriceWithMeter[]>> {
   const byProduct = new Map<string, PriceWithMeter[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const rows = await db
-    .selectFrom('product_prices')
-    .leftJoin('meters', 'meters.id', 'product_prices.meter_id')
-    .selectAll('product_prices')
-    .select('meters.name as meter_name')
-    .where('product_prices.product_id', 'in', [...productIds])
-    .orderBy('product_prices.product_id')
-    .orderBy('product_prices.position')
-    .execute();
-  for (const row of rows) byProduct.get(row.product_id)?.push(row);
+  for (const row of await pricesOfProducts(db, productIds)) byProduct.get(row.product_id)?.push(row);
   return byProduct;
 }
 
@@ -217,13 +220,8 @@ export async function replaceProductCustomFields(
 }
 
 /** The live custom fields attached to each product, in attachment order. */
-export async function findCustomFieldsOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, AttachedCustomFieldRow[]>> {
-  const byProduct = new Map<string, AttachedCustomFieldRow[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  const rows = await db
+const customFieldsOfProducts = prepared(1, (db, productIds: readonly string[]) =>
+  db
     .selectFrom('product_custom_fields')
     .innerJoin('custom_fields', 'custom_fields.id', 'product_custom_fields.custom_field_id')
     .selectAll('custom_fields')
@@ -232,12 +230,22 @@ export async function findCustomFieldsOfProducts(
       'product_custom_fields.order as attached_order',
       'product_custom_fields.required as attached_required',
     ])
-    .where('product_custom_fields.product_id', 'in', [...productIds])
+    .where('product_custom_fields.product_id', '=', anyUuid(productIds))
     .where('custom_fields.deleted_at', 'is', null)
     .orderBy('product_custom_fields.product_id')
-    .orderBy('product_custom_fields.order')
-    .execute();
-  for (const { attached_product_id, attached_order, attached_required, ...field } of rows) {
+    .orderBy('product_custom_fields.order'),
+);
+
+export async function findCustomFieldsOfProducts(
+  db: Executor,
+  productIds: readonly string[],
+): Promise<Map<string, AttachedCustomFieldRow[]>> {
+  const byProduct = new Map<string, AttachedCustomFieldRow[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  for (const { attached_product_id, attached_order, attached_required, ...field } of await customFieldsOfProducts(
+    db,
+    productIds,
+  )) {
     byProduct
       .get(attached_product_id)
       ?.push({ custom_field: field, order: attached_order, required: attached_required });

@@ -2,7 +2,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../db/schema.js';
 import type { Executor } from './database.js';
-import { compiler as builder, prepared } from './prepared.js';
+import { anyUuid, compiler as builder, prepared } from './prepared.js';
 
 function recorder() {
   const sent: CompiledQuery[] = [];
@@ -42,5 +42,17 @@ describe('prepared', () => {
       db.selectFrom('users').select('id').where('id', '=', id),
     );
     await expect(statement(recorder().executor, 'id', 'unused')).rejects.toThrow('uses 1 of its 2 arguments');
+  });
+
+  it('sends a list of ids as one array value: one text whatever its length', async () => {
+    const statement = prepared(1, (db, ids: readonly string[]) =>
+      db.selectFrom('products').select('id').where('id', '=', anyUuid(ids)),
+    );
+    const { sent, executor } = recorder();
+    await statement(executor, ['a']);
+    await statement(executor, ['a', 'b', 'c']);
+    expect(sent[0]!.sql).toBe(sent[1]!.sql);
+    expect(sent[0]!.sql).toContain('= any($1::uuid[])');
+    expect(sent.map((query) => query.parameters)).toEqual([[['a']], [['a', 'b', 'c']]]);
   });
 });

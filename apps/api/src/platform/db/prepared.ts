@@ -4,7 +4,9 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  sql,
   type CompiledQuery,
+  type RawBuilder,
   type Compilable,
 } from 'kysely';
 import type { DB } from '../../db/schema.js';
@@ -62,4 +64,13 @@ export function prepared<Args extends unknown[], Row>(
     const result = await executor.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   };
+}
+
+/**
+ * `column = any($n::uuid[])`: a list of ids as one array parameter, so a statement keeps one text (and
+ * one name, one plan) whatever the list's length, where `in ($1, $2, …)` would be a new statement for
+ * each length. For `prepared` statements reading the rows of several parents at once.
+ */
+export function anyUuid(ids: readonly string[] | string): RawBuilder<string> {
+  return sql<string>`any(${ids}::uuid[])`;
 }
