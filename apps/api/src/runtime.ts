@@ -100,7 +100,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     });
     await jobs.start();
     const queue = jobs;
-    const payments = createPaymentProcessor(config, { db: database.db, clock });
+    const payments = await createPaymentProcessor(config, { db: database.db, clock });
     const context = (db: Executor = database.db, subject: Subject = { kind: 'anonymous' }): Context => ({
       db,
       clock,

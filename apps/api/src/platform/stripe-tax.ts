@@ -1,5 +1,4 @@
 import type Stripe from 'stripe';
-import { createStripeClient } from './payments/stripe.js';
 import { REVERSE_CHARGE_NOTE, type TaxDetails } from '../modules/billing/billing.tax.js';
 import type { TaxCalculator, TaxInput, TaxResult } from './tax.js';
 
@@ -29,10 +28,16 @@ export interface StripeTaxReversal {
 export class StripeTaxCalculator implements TaxCalculator {
   readonly name = 'stripe_tax';
 
+  private readonly client: () => Promise<Stripe>;
+
+  /** `stripe`: the client, or how to get it (the Stripe library loaded at the first question). */
   constructor(
-    private readonly stripe: Stripe,
+    stripe: Stripe | (() => Promise<Stripe>),
     private readonly options: { inclusive: boolean } = { inclusive: false },
-  ) {}
+  ) {
+    let client: Promise<Stripe> | undefined;
+    this.client = () => (client ??= typeof stripe === 'function' ? stripe() : Promise.resolve(stripe));
+  }
 
   /**
    * Unknown until the billing country is; an exempt product is 0 without asking. Stripe errors (an
@@ -46,7 +51,9 @@ export class StripeTaxCalculator implements TaxCalculator {
     }
     let calculation: Stripe.Tax.Calculation;
     try {
-      calculation = await this.stripe.tax.calculations.create({
+      calculation = await (
+        await this.client()
+      ).tax.calculations.create({
         currency: input.currency,
         line_items: [
           {
@@ -104,7 +111,9 @@ export class StripeTaxCalculator implements TaxCalculator {
 
   /** Records the tax of a paid order (its reference: the order id, so a retry finds Stripe's refusal). */
   async recordTransaction(calculationId: string, orderId: string): Promise<StripeTaxTransaction> {
-    const transaction = await this.stripe.tax.transactions.createFromCalculation(
+    const transaction = await (
+      await this.client()
+    ).tax.transactions.createFromCalculation(
       { calculation: calculationId, reference: orderId },
       { idempotencyKey: `tax-transaction-${orderId}` },
     );
@@ -113,7 +122,9 @@ export class StripeTaxCalculator implements TaxCalculator {
 
   /** Reverses an order's tax transaction for a refund (the refunds module calls it after commit). */
   async reverse(reversal: StripeTaxReversal): Promise<StripeTaxTransaction> {
-    const transaction = await this.stripe.tax.transactions.createReversal(
+    const transaction = await (
+      await this.client()
+    ).tax.transactions.createReversal(
       reversal.full
         ? { mode: 'full', original_transaction: reversal.transactionId, reference: reversal.reference }
         : {
@@ -174,5 +185,8 @@ export function stripeTaxCalculatorFor(
   inclusive: boolean,
 ): StripeTaxCalculator | null {
   if (!stripeTaxAvailable(config)) return null;
-  return new StripeTaxCalculator(createStripeClient(config.stripeSecretKey!), { inclusive });
+  const secretKey = config.stripeSecretKey!;
+  return new StripeTaxCalculator(async () => (await import('./payments/stripe.js')).createStripeClient(secretKey), {
+    inclusive,
+  });
 }

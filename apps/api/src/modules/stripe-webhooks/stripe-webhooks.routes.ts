@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Context } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db/database.js';
 import type { JobQueue } from '../../platform/jobs/queue.js';
 import type { PaymentProcessor } from '../../platform/payments/processor.js';
-import { verifyStripeWebhook } from '../../platform/payments/stripe.js';
 import { handleStripeEvent } from './stripe-webhooks.service.js';
 
 export const STRIPE_WEBHOOK_PATH = '/v1/integrations/stripe/webhook';
@@ -42,6 +41,8 @@ export function registerStripeWebhookRoute(app: FastifyInstance, deps: StripeWeb
       let event: Stripe.Event;
       try {
         if (typeof signature !== 'string' || typeof request.body !== 'string') throw new Error('missing signature');
+        // Loaded at the first event: a start does not load the Stripe library.
+        const { verifyStripeWebhook } = await import('../../platform/payments/stripe.js');
         event = verifyStripeWebhook(request.body, signature, secret);
       } catch {
         return reply

@@ -4,7 +4,7 @@ import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { JobRun } from '../../platform/jobs/queue.js';
 import type { CheckoutChargeResult } from '../../platform/payments/processor.js';
-import { checkoutChargeResult } from '../../platform/payments/stripe.js';
+import { checkoutChargeResult } from '../../platform/payments/stripe-intents.js';
 import { settleAttempt } from '../checkouts/checkouts.payment.js';
 import { findAttemptByIdempotencyKey, findAttemptByProcessorPaymentId } from '../checkouts/checkouts.repository.js';
 import { loadOrder, markOrderRefunded, recordOrderRefund } from '../orders/orders.service.js';
@@ -13,7 +13,7 @@ import { hasRefunds } from '../refunds/refunds.repository.js';
 import { settleFromProcessor } from '../refunds/refunds.settle.js';
 import { organizationRecipients } from '../webhooks/webhooks.repository.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
-import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe.js';
+import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe-intents.js';
 import {
   findDispute,
   findPaymentByProcessorId,

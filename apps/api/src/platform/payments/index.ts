@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Executor } from '../db/database.js';
 import type { PaymentProcessor } from './processor.js';
 import { SimulatedPaymentProcessor } from './simulated.js';
-import { createStripeClient, StripePaymentProcessor, type StripeAdapterOptions } from './stripe.js';
+import type { StripeAdapterOptions } from './stripe.js';
 
 export type { PaymentProcessor } from './processor.js';
 
@@ -46,10 +46,13 @@ export interface PaymentProcessorDeps {
 /**
  * The processor of this deployment: Stripe when STRIPE_SECRET_KEY is set, else the simulated card
  * processor when allowed (outside production, or ALLOW_SIMULATED_PAYMENTS=true), else one that refuses.
+ * The Stripe library (about 20 MB of memory) is loaded only when Stripe is the processor.
  */
-export function createPaymentProcessor(config: Config, deps: PaymentProcessorDeps): PaymentProcessor {
-  if (config.stripeSecretKey)
+export async function createPaymentProcessor(config: Config, deps: PaymentProcessorDeps): Promise<PaymentProcessor> {
+  if (config.stripeSecretKey) {
+    const { createStripeClient, StripePaymentProcessor } = await import('./stripe.js');
     return new StripePaymentProcessor(createStripeClient(config.stripeSecretKey, deps.stripe));
+  }
   if (config.allowSimulatedPayments) return new SimulatedPaymentProcessor(deps.db, deps.clock);
   return new UnavailablePaymentProcessor();
 }

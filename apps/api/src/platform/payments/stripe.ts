@@ -1,6 +1,5 @@
 import Stripe from 'stripe';
 import type {
-  CardDetails,
   ChargeResult,
   CheckoutChargeResult,
   PaymentMethodSetupResult,
@@ -11,6 +10,18 @@ import type {
   RefundResult,
   SetupResult,
 } from './processor.js';
+import {
+  type StripePaymentMethod,
+  CUSTOMER_METADATA_KEY,
+  IDEMPOTENCY_METADATA_KEY,
+  UNKNOWN_CARD,
+  cardOf,
+  chargeResult,
+  failedCharge,
+  checkoutChargeResult,
+  methodId,
+  setupResult,
+} from './stripe-intents.js';
 
 /**
  * The Stripe adapter (active when STRIPE_SECRET_KEY is set): PaymentIntents confirmed with the
@@ -19,12 +30,6 @@ import type {
  * idempotency key as Stripe's `Idempotency-Key`. Declines come back as failed results with Stripe's
  * decline code and message; anything else (network, authentication, bugs) is thrown.
  */
-
-/** Metadata key of the Tessera customer id on Stripe customers. */
-export const CUSTOMER_METADATA_KEY = 'tessera_customer_id';
-
-/** Metadata key of the idempotency key on PaymentIntents and SetupIntents (found again by it). */
-export const IDEMPOTENCY_METADATA_KEY = 'tessera_idempotency_key';
 
 export interface StripeAdapterOptions {
   /** A custom HTTP client (tests inject `Stripe.createFetchHttpClient(fakeFetch)`). */
@@ -40,23 +45,6 @@ export function createStripeClient(secretKey: string, options: StripeAdapterOpti
   });
 }
 
-type StripePaymentMethod = Stripe.PaymentMethod;
-
-function cardOf(method: string | StripePaymentMethod | null | undefined): CardDetails | null {
-  if (!method || typeof method === 'string' || !method.card) return null;
-  return {
-    brand: method.card.brand,
-    last4: method.card.last4,
-    exp_month: method.card.exp_month,
-    exp_year: method.card.exp_year,
-  };
-}
-
-const methodId = (method: string | StripePaymentMethod | null | undefined): string | null =>
-  !method ? null : typeof method === 'string' ? method : method.id;
-
-const UNKNOWN_CARD: CardDetails = { brand: 'unknown', last4: '', exp_month: 0, exp_year: 0 };
-
 /** A Stripe error that is the card's (or the request's) fault: it becomes a failed result. */
 function declineOf(error: unknown): { reason: string; message: string; error: Stripe.errors.StripeError } | null {
   if (error instanceof Stripe.errors.StripeCardError) {
@@ -69,46 +57,6 @@ function declineOf(error: unknown): { reason: string; message: string; error: St
     return { reason: error.code, message: error.message, error };
   }
   return null;
-}
-
-function failedCharge(intent: Stripe.PaymentIntent): ChargeResult {
-  const lastError = intent.last_payment_error;
-  const authentication = intent.status === 'requires_action';
-  return {
-    status: 'failed',
-    processorPaymentId: intent.id,
-    declineReason: authentication
-      ? 'authentication_required'
-      : (lastError?.decline_code ?? lastError?.code ?? `payment_intent_${intent.status}`),
-    declineMessage: authentication
-      ? 'Your card requires authentication.'
-      : (lastError?.message ?? 'The payment could not be completed.'),
-    card: cardOf(intent.payment_method) ?? cardOf(lastError?.payment_method),
-  };
-}
-
-function chargeResult(intent: Stripe.PaymentIntent, saved: boolean): ChargeResult {
-  if (intent.status !== 'succeeded') return failedCharge(intent);
-  return {
-    status: 'succeeded',
-    processorPaymentId: intent.id,
-    card: cardOf(intent.payment_method) ?? UNKNOWN_CARD,
-    paymentMethodId: saved ? methodId(intent.payment_method) : null,
-  };
-}
-
-/**
- * A PaymentIntent confirmed on the checkout page: besides succeeded and failed, it may wait for the
- * buyer's authentication (`requires_action`: 3-D Secure, completed by Stripe.js with the client secret)
- * or for the bank (`processing`). Also reads the PaymentIntent of a webhook event.
- */
-export function checkoutChargeResult(intent: Stripe.PaymentIntent, saved: boolean): CheckoutChargeResult {
-  const card = cardOf(intent.payment_method);
-  if (intent.status === 'requires_action' && intent.client_secret) {
-    return { status: 'requires_action', processorPaymentId: intent.id, clientSecret: intent.client_secret, card };
-  }
-  if (intent.status === 'processing') return { status: 'processing', processorPaymentId: intent.id, card };
-  return chargeResult(intent, saved);
 }
 
 function failedChargeFromError(error: unknown): ChargeResult {
@@ -124,21 +72,6 @@ function failedChargeFromError(error: unknown): ChargeResult {
     declineReason: decline.reason,
     declineMessage: decline.message,
     card: cardOf(raw.payment_method) ?? cardOf(raw.payment_intent?.payment_method),
-  };
-}
-
-/** A SetupIntent of the portal: saved, waiting for the customer's authentication, or refused. */
-function setupResult(intent: Stripe.SetupIntent): PaymentMethodSetupResult {
-  const paymentMethodId = methodId(intent.payment_method);
-  if (intent.status === 'succeeded' && paymentMethodId)
-    return { status: 'succeeded', paymentMethodId, card: cardOf(intent.payment_method) ?? UNKNOWN_CARD };
-  if (intent.status === 'requires_action' && intent.client_secret)
-    return { status: 'requires_action', processorSetupId: intent.id, clientSecret: intent.client_secret };
-  const lastError = intent.last_setup_error;
-  return {
-    status: 'failed',
-    declineReason: lastError?.decline_code ?? lastError?.code ?? `setup_intent_${intent.status}`,
-    declineMessage: lastError?.message ?? 'The card could not be saved.',
   };
 }
 
