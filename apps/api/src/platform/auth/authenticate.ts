@@ -60,7 +60,7 @@ export async function resolveSubject(deps: AuthDeps, credentials: Credentials): 
         kind: 'organization',
         organizationId: row.organization_id,
         tokenId: row.id,
-        scopes: new Set(row.scopes),
+        scopes: row.scopes,
         ...(found.organization ? { organization: found.organization } : {}),
       };
     }
