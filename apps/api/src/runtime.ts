@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   logTo?: 'stdout' | 'stderr';
   /** Start the job queue's workers and maintenance (default: role all or worker). */
   work?: boolean;
+  /** How often idle job workers poll (seconds; tests of the wake-up set it long). */
+  jobPollSeconds?: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     const work = options.work ?? role !== 'api';
     jobs = new JobQueue(database.connection, [...jobDefinitions, ...(options.extraJobs ?? [])], log, {
       supervise: work,
+      pollSeconds: options.jobPollSeconds,
     });
     await jobs.start();
     const queue = jobs;
@@ -113,7 +116,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         ? { transactions: { transaction: (fn) => database.db.transaction().execute((tx) => fn(context(tx, subject))) } }
         : {}),
     });
-    if (work) await queue.work(database.db, (db) => context(db));
+    if (work) await queue.work(database.db, (db) => context(db), database);
     const periodic = work ? new PeriodicScheduler(queue.bind(database.db), clock, periodicTasks, log) : undefined;
     periodic?.start();
     const root = context();

@@ -47,6 +47,8 @@ export interface TestServerOptions {
   config?: Partial<Config>;
   /** false: no workers and no periodic jobs (benchmarks that run the work themselves). Default true. */
   work?: boolean;
+  /** How often idle job workers poll, in seconds (default the queue's). */
+  jobPollSeconds?: number;
 }
 
 export const TEST_SECRET = 'test-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -91,6 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     socketDir: options.dataDir ? join(options.dataDir, 'run') : join(scratch, 'run'),
     extraJobs: options.extraJobs,
     work: options.work,
+    jobPollSeconds: options.jobPollSeconds,
     routes: options.extraRoutes ? [...routes, ...options.extraRoutes] : undefined,
   });
   const app = runtime.app!;

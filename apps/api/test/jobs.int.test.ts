@@ -37,11 +37,31 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     extraJobs: [recordJob as JobDefinition<never>, poolJob as JobDefinition<never>],
+    // Far longer than any wait below: a job runs because its commit woke a worker, never by the poll.
+    jobPollSeconds: 600,
   });
 });
 afterAll(() => server?.stop());
 
 describe('job queue outbox', () => {
+  it('wakes a worker when a job commits, with the poll far away', async () => {
+    // The workers' first poll has passed once the server is up: only the commit's notification is left.
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'woken' });
+    });
+    await expect.poll(() => seen, { timeout: 20_000, interval: 20 }).toContain('woken');
+  });
+
+  it('runs every job of a burst one transaction enqueued (one notification) without waiting for the poll', async () => {
+    const burst = ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5'];
+    await server.runtime.database.db.transaction().execute(async (tx) => {
+      for (const marker of burst) await server.runtime.context(tx).jobs.enqueue(recordJob, { marker });
+    });
+    await expect
+      .poll(() => burst.filter((marker) => seen.includes(marker)), { timeout: 20_000, interval: 20 })
+      .toEqual(burst);
+  });
+
   it('runs a job enqueued in a committed transaction', async () => {
     await server.runtime.database.db.transaction().execute(async (tx) => {
       await server.runtime.context(tx).jobs.enqueue(recordJob, { marker: 'committed' });

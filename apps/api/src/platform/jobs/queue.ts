@@ -4,7 +4,9 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { z } from 'zod/v4';
 import type { Context } from '../context.js';
-import { executeRaw, type Db, type Executor } from '../db/database.js';
+import { executeRaw, type Database, type Db, type Executor } from '../db/database.js';
+import { listenTo, type Listening } from '../db/notifications.js';
+import { installJobWakeTrigger, JOB_WAKE_CHANNEL } from './wake.js';
 
 /**
  * Jobs run on pg-boss in the same database. A job is enqueued through the executor of the caller's
@@ -78,16 +80,33 @@ export function runIn(ctx: Context): JobRun {
   return { transaction: (fn) => fn(ctx) };
 }
 
+/**
+ * How often an idle worker looks for jobs of its queue. Workers are woken by each committed job
+ * (wake.ts); the poll finds what no notification announced: jobs whose start time came (retries,
+ * `startAfter`), and jobs committed while the listening connection was down.
+ */
+const POLL_SECONDS = 2;
+
+export interface JobQueueOptions {
+  /** Run pg-boss's maintenance (where jobs are worked). */
+  supervise: boolean;
+  /** How often idle workers poll, in seconds (POLL_SECONDS). */
+  pollSeconds?: number;
+}
+
 export class JobQueue {
   readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private started = false;
+  /** pg-boss worker ids by queue name, to wake them. */
+  private readonly workers = new Map<string, string[]>();
+  private listening: Listening | undefined;
 
   constructor(
     connection: pg.PoolConfig,
     definitions: JobDefinition<never>[],
     private readonly log: FastifyBaseLogger,
-    options: { supervise: boolean } = { supervise: true },
+    private readonly options: JobQueueOptions = { supervise: true },
   ) {
     this.boss = new PgBoss({
       ...(connection.connectionString
@@ -116,6 +135,7 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const definition of this.definitions.values()) await this.ensureQueue(definition);
+    await installJobWakeTrigger(this.boss, JOB_SCHEMA);
   }
 
   private async ensureQueue(definition: JobDefinition<never>): Promise<void> {
@@ -151,32 +171,52 @@ export class JobQueue {
 
   /**
    * Starts workers for every defined job; each job runs in its own transaction, or on the pool with
-   * `transaction: false`.
+   * `transaction: false`. With `database`, a worker is woken as soon as a job of its queue commits.
    */
-  async work(db: Db, makeContext: ContextFactory): Promise<void> {
+  async work(db: Db, makeContext: ContextFactory, database?: Database): Promise<void> {
     const ownTransactions: JobRun = {
       transaction: (fn) => db.transaction().execute((tx) => fn(makeContext(tx))),
     };
     for (const definition of this.definitions.values()) {
-      await this.boss.work(definition.name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) {
-          const data = definition.schema.parse(job.data) as never;
-          if (definition.transaction === false) {
-            await definition.handle(makeContext(db), data, ownTransactions);
-            continue;
+      const worker = { id: '' };
+      worker.id = await this.boss.work(
+        definition.name,
+        { pollingIntervalSeconds: this.options.pollSeconds ?? POLL_SECONDS, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) {
+            const data = definition.schema.parse(job.data) as never;
+            if (definition.transaction === false) {
+              await definition.handle(makeContext(db), data, ownTransactions);
+              continue;
+            }
+            await db.transaction().execute((tx) => {
+              const ctx = makeContext(tx);
+              return definition.handle(ctx, data, runIn(ctx));
+            });
           }
-          await db.transaction().execute((tx) => {
-            const ctx = makeContext(tx);
-            return definition.handle(ctx, data, runIn(ctx));
-          });
-        }
-      });
+          // pg-boss waits out its polling interval even after a fetch that found a job: the next job
+          // of a burst (one transaction enqueues several, notified once) is fetched at once instead.
+          if (worker.id) this.boss.notifyWorker(worker.id);
+        },
+      );
+      this.workers.set(definition.name, [...(this.workers.get(definition.name) ?? []), worker.id]);
     }
+    if (database) {
+      this.listening = await listenTo(database, JOB_WAKE_CHANNEL, (name) => this.wake(name), this.log);
+    }
+  }
+
+  /** Wakes the workers of a queue (all of them when notifications may have been missed). */
+  private wake(name: string | undefined): void {
+    const ids = name === undefined ? [...this.workers.values()].flat() : (this.workers.get(name) ?? []);
+    for (const id of ids) this.boss.notifyWorker(id);
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    await this.listening?.stop();
+    this.listening = undefined;
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 }
