@@ -49,11 +49,10 @@ export class StripeTaxCalculator implements TaxCalculator {
     if (input.taxable === false || input.amount <= 0) {
       return { status: 'calculated', amount: 0, details: this.zero(input) };
     }
+    const stripe = await this.client();
     let calculation: Stripe.Tax.Calculation;
     try {
-      calculation = await (
-        await this.client()
-      ).tax.calculations.create({
+      calculation = await stripe.tax.calculations.create({
         currency: input.currency,
         line_items: [
           {
@@ -111,9 +110,8 @@ export class StripeTaxCalculator implements TaxCalculator {
 
   /** Records the tax of a paid order (its reference: the order id, so a retry finds Stripe's refusal). */
   async recordTransaction(calculationId: string, orderId: string): Promise<StripeTaxTransaction> {
-    const transaction = await (
-      await this.client()
-    ).tax.transactions.createFromCalculation(
+    const stripe = await this.client();
+    const transaction = await stripe.tax.transactions.createFromCalculation(
       { calculation: calculationId, reference: orderId },
       { idempotencyKey: `tax-transaction-${orderId}` },
     );
@@ -122,9 +120,8 @@ export class StripeTaxCalculator implements TaxCalculator {
 
   /** Reverses an order's tax transaction for a refund (the refunds module calls it after commit). */
   async reverse(reversal: StripeTaxReversal): Promise<StripeTaxTransaction> {
-    const transaction = await (
-      await this.client()
-    ).tax.transactions.createReversal(
+    const stripe = await this.client();
+    const transaction = await stripe.tax.transactions.createReversal(
       reversal.full
         ? { mode: 'full', original_transaction: reversal.transactionId, reference: reversal.reference }
         : {

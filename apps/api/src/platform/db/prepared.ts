@@ -71,6 +71,6 @@ export function prepared<Args extends unknown[], Row>(
  * one name, one plan) whatever the list's length, where `in ($1, $2, …)` would be a new statement for
  * each length. For `prepared` statements reading the rows of several parents at once.
  */
-export function anyUuid(ids: readonly string[] | string): RawBuilder<string> {
+export function anyUuid(ids: readonly string[]): RawBuilder<string> {
   return sql<string>`any(${ids}::uuid[])`;
 }

@@ -4,7 +4,7 @@ import type { CardDetails, ChargeResult, CheckoutChargeResult, PaymentMethodSetu
 /**
  * What the Stripe adapter reads from Stripe's objects (PaymentIntents, SetupIntents, payment methods),
  * apart from the client: pure functions of the objects' shapes, so that the webhook handling and a
- * start without STRIPE_SECRET_KEY do not load the Stripe library (about 20 MB) to use them.
+ * start without STRIPE_SECRET_KEY do not load the Stripe library to use them.
  */
 
 /** Metadata key of the Tessera customer id on Stripe customers. */
