@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/platform/clock.js';
 import { OrderInvariantError } from '../src/modules/orders/orders.errors.js';
-import { createOrder, markOrderPaid } from '../src/modules/orders/orders.service.js';
+import { createOrder, markOrderPaid, type CreateOrderInput } from '../src/modules/orders/orders.service.js';
 import type { OrderWire } from '../src/modules/orders/orders.serializer.js';
 import { customerFactory } from './factories/customers.js';
 import { discountFactory } from './factories/discounts.js';
 import { orderFactory } from './factories/orders.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
-import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { bearer, json, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 
 let server: TestServer;
 let acme: OrganizationFixture;
@@ -302,6 +302,97 @@ describe('createOrder and markOrderPaid (the checkout flow)', () => {
     expect([...numbers].sort()).toEqual(
       Array.from({ length: 20 }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`),
     );
+  });
+});
+
+describe('invoice numbers taken as the transaction commits', () => {
+  const input = (organizationId: string, customerId: string, productId: string): CreateOrderInput => ({
+    organization_id: organizationId,
+    customer_id: customerId,
+    product_id: productId,
+    product_price_id: null,
+    discount_id: null,
+    checkout_id: null,
+    subscription_id: null,
+    billing_reason: 'purchase',
+    billing_name: null,
+    billing_address: null,
+    currency: 'usd',
+    subtotal_amount: 500,
+    discount_amount: 0,
+    tax_amount: 0,
+    status: 'paid',
+    items: [{ label: 'x', amount: 500, tax_amount: 0, proration: false, product_price_id: null }],
+  });
+
+  // Two transactions open at once: a PostgreSQL server's (the embedded database runs one at a time).
+  it.runIf(usingServerDatabase())('an open transaction with an order does not hold up another order of the organization', async () => {
+    const org = await organizationFactory(server);
+    const customer = await customerFactory(server, org.organization.id);
+    const bundle = await productFactory(server, org.organization.id);
+    const prefix = org.organization.customer_invoice_prefix;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let created = (_id: string) => {};
+    const createdId = new Promise<string>((resolve) => (created = resolve));
+    const open = server.runtime.database.db.transaction().execute(async (db) => {
+      const order = await createOrder(
+        server.runtime.context(db),
+        input(org.organization.id, customer.id, bundle.product.id),
+      );
+      created(order.id);
+      await released;
+      return order;
+    });
+    const firstId = await createdId;
+    // Committed while the first transaction is still open (it would wait for it if the first held
+    // the sequence row): it takes number 1.
+    const second = await orderFactory(server, org.organization.id, { customer, product: bundle });
+    expect(await invoiceNumber(second.id)).toBe(`${prefix}-0001`);
+    release();
+    await open;
+    expect(await invoiceNumber(firstId)).toBe(`${prefix}-0002`);
+  });
+
+  it('numbers the orders of one transaction consecutively, in the order they were created', async () => {
+    const org = await organizationFactory(server);
+    const customer = await customerFactory(server, org.organization.id);
+    const bundle = await productFactory(server, org.organization.id);
+    await orderFactory(server, org.organization.id, { customer, product: bundle });
+    const ids = await server.runtime.database.db.transaction().execute(async (db) => {
+      const ctx = server.runtime.context(db);
+      const made = [];
+      for (let i = 0; i < 3; i++) {
+        made.push((await createOrder(ctx, input(org.organization.id, customer.id, bundle.product.id))).id);
+      }
+      return made;
+    });
+    const prefix = org.organization.customer_invoice_prefix;
+    expect(await Promise.all(ids.map(invoiceNumber))).toEqual([`${prefix}-0002`, `${prefix}-0003`, `${prefix}-0004`]);
+  });
+
+  it('refuses to commit an order whose number was never taken', async () => {
+    const org = await organizationFactory(server);
+    const order = await orderFactory(server, org.organization.id);
+    const db = server.runtime.database.db;
+    // As a transaction that skipped the commit hooks would leave it: the copy keeps its provisional number.
+    const attempt = db.transaction().execute(async (tx) => {
+      const row = await tx.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
+      const id = randomUUID();
+      await tx
+        .insertInto('orders')
+        .values({
+          ...row,
+          id,
+          invoice_number: `PROVISIONAL-${id}`,
+          tax_details: JSON.stringify(row.tax_details),
+          billing_address: JSON.stringify(row.billing_address),
+          metadata: JSON.stringify(row.metadata),
+          custom_field_data: JSON.stringify(row.custom_field_data),
+        })
+        .execute();
+    });
+    await expect(attempt).rejects.toThrow(/would commit without its invoice number/);
   });
 });
 

@@ -78,31 +78,44 @@ export async function listVisibleOrders(db: Executor, subject: Subject, params: 
 }
 
 /**
- * The next invoice number of the organization: one upsert that holds the sequence row's lock until
- * the transaction ends, so concurrent orders get distinct consecutive numbers (and a rolled-back order
- * gives its number back).
+ * Reserves the organization's next `count` invoice numbers: returns the last (the first is
+ * `last - count + 1`) and the organization's invoice prefix. One upsert that holds the sequence row's
+ * lock until the transaction ends, so concurrent transactions get distinct consecutive numbers (and a
+ * rolled-back one gives its numbers back). Taken as the transaction commits (orders.numbering.ts), so
+ * the lock is held for the commit.
  */
-export async function allocateInvoiceSequence(db: Executor, organizationId: string): Promise<number> {
+export async function reserveInvoiceNumbers(
+  db: Executor,
+  organizationId: string,
+  count: number,
+): Promise<{ last: number; prefix: string }> {
   const row = await db
     .insertInto('organization_invoice_sequences')
-    .values({ organization_id: organizationId, last_number: 1 })
+    .values({ organization_id: organizationId, last_number: count })
     .onConflict((oc) =>
       oc.column('organization_id').doUpdateSet({
-        last_number: sql<number>`organization_invoice_sequences.last_number + 1`,
+        last_number: sql<number>`organization_invoice_sequences.last_number + ${count}`,
       }),
     )
-    .returning('last_number')
+    .returning([
+      'last_number',
+      sql<string>`(SELECT customer_invoice_prefix FROM organizations WHERE id = ${organizationId})`.as('prefix'),
+    ])
     .executeTakeFirstOrThrow();
-  return Number(row.last_number);
+  return { last: Number(row.last_number), prefix: row.prefix };
 }
 
-export async function findInvoicePrefix(db: Executor, organizationId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('organizations')
-    .select('customer_invoice_prefix')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  return row?.customer_invoice_prefix;
+/** Gives each order its invoice number, in one statement. */
+export async function setInvoiceNumbers(
+  db: Executor,
+  numbers: readonly { id: string; invoiceNumber: string }[],
+): Promise<void> {
+  if (numbers.length === 0) return;
+  await sql`
+    UPDATE orders SET invoice_number = v.invoice_number
+    FROM unnest(${numbers.map((n) => n.id)}::uuid[], ${numbers.map((n) => n.invoiceNumber)}::text[])
+      AS v(id, invoice_number)
+    WHERE orders.id = v.id`.execute(db);
 }
 
 /** Inserts the order; returns the row as written. */

@@ -9,11 +9,10 @@ import { pageOf } from '../../platform/http/query.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { OrderInvariantError } from './orders.errors.js';
+import { invoiceNumberForNewOrder } from './orders.numbering.js';
 import { orderStatusAfterRefunds } from '../refunds/refunds.money.js';
 import {
-  allocateInvoiceSequence,
   findCustomersByIds,
-  findInvoicePrefix,
   findItemsOfOrders,
   findOrderById,
   findPriceIdsOfProduct,
@@ -31,7 +30,6 @@ import {
 import type { OrderListParams, OrderUpdateInput } from './orders.schemas.js';
 import type { TaxDetails } from '../../platform/tax.js';
 import {
-  formatInvoiceNumber,
   serializeOrder,
   serializeOrderSubscription,
   type OrderSubscriptionWire,
@@ -257,9 +255,10 @@ function checkAmounts(input: CreateOrderInput): { net: number; total: number } {
 }
 
 /**
- * Creates an order in the caller's transaction: checks the amounts add up, allocates the next invoice
- * number of the organization, writes the order and its items, and records `order.created` (and, when
- * paid, `order.paid`). Works without a seller subject (checkout confirm is anonymous).
+ * Creates an order in the caller's transaction: checks the amounts add up, writes the order and its
+ * items, and records `order.created` (and, when paid, `order.paid`). The order takes the next invoice
+ * number of its organization as the transaction commits (orders.numbering.ts; the wire object has no
+ * invoice number). Works without a seller subject (checkout confirm is anonymous).
  */
 export async function createOrder(ctx: Context, input: CreateOrderInput): Promise<OrderWire> {
   const { net, total } = checkAmounts(input);
@@ -284,11 +283,9 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
     if (!known.has(priceId)) throw new OrderInvariantError(`price ${priceId} is not a price of the product`);
   }
 
-  const prefix = await findInvoicePrefix(ctx.db, input.organization_id);
-  if (prefix === undefined) throw new OrderInvariantError(`organization ${input.organization_id} does not exist`);
-  const sequence = await allocateInvoiceSequence(ctx.db, input.organization_id);
-
+  // The organization exists: its customer and product do.
   const id = randomUUID();
+  const invoiceNumber = await invoiceNumberForNewOrder(ctx.db, { id, organizationId: input.organization_id });
   const now = ctx.clock.now();
   const row = await insertOrder(ctx.db, {
     id,
@@ -313,7 +310,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput): Promis
     applied_balance_amount: input.applied_balance_amount ?? 0,
     billing_name: input.billing_name,
     billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,
-    invoice_number: formatInvoiceNumber(prefix, sequence),
+    invoice_number: invoiceNumber,
     metadata: JSON.stringify(input.metadata ?? {}),
     custom_field_data: JSON.stringify(input.custom_field_data ?? {}),
   });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, type Transaction } from 'kysely';
+import { CommitHookDialect } from './commit-hooks.js';
 import pg from 'pg';
 import type { DB } from '../../db/schema.js';
 import type { EmbeddedDatabase } from './embedded.js';
@@ -66,7 +67,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new CommitHookDialect({ pool }) });
   return {
     db,
     pool,
