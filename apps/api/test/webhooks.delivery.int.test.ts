@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../src/platform/clock.js';
+import { beforeCommit } from '../src/platform/db/commit-hooks.js';
 import { recordWebhookEvent } from '../src/platform/events.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { userFactory } from './factories/users.js';
@@ -450,11 +451,14 @@ describe('test clock', () => {
     // As earlier versions left it: the row due on the organization's clock, 40 days ahead.
     await server.runtime.database.db.transaction().execute(async (tx) => {
       await recordWebhookEvent(server.runtime.context(tx), org.organization.id, 'customer.created', { n: 1 });
-      await tx
-        .updateTable('webhook_endpoint_events')
-        .set({ next_attempt_at: new Date(Date.now() + 40 * 86_400_000) })
-        .where('endpoint_id', '=', endpoint.id)
-        .execute();
+      // After the event is stored, as the transaction commits.
+      await beforeCommit(tx, 'test.far-ahead', 100, async () => {
+        await tx
+          .updateTable('webhook_endpoint_events')
+          .set({ next_attempt_at: new Date(Date.now() + 40 * 86_400_000) })
+          .where('endpoint_id', '=', endpoint.id)
+          .execute();
+      });
     });
     await emitWebhookEvent(server, org.organization.id, 'customer.created', { n: 2 });
     await expect.poll(() => target.received.length, POLL).toBe(2);

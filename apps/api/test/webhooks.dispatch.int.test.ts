@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../src/modules/webhooks/webhooks.dispatcher.js';
 import { insertEndpointEvents } from '../src/modules/webhooks/webhooks.repository.js';
 import { systemClock } from '../src/platform/clock.js';
+import { beforeCommit } from '../src/platform/db/commit-hooks.js';
 import { recordWebhookEvent } from '../src/platform/events.js';
 import { organizationFactory } from './factories/organizations.js';
 import { emitWebhookEvent, WebhookReceiver, webhookEndpointFactory } from './factories/webhooks.js';
@@ -161,8 +162,11 @@ async function claimedPastAnOpenWriter(quiet: TestServer): Promise<void> {
   const writing = new Promise<void>((resolve) => (written = resolve));
   const open = quiet.runtime.database.db.transaction().execute(async (tx) => {
     await recordWebhookEvent(quiet.runtime.context(tx), organization.id, 'order.updated', { n: 'first' });
-    written();
-    await released;
+    // Held open after its events are stored (they are, as it commits): inserted first, committed last.
+    await beforeCommit(tx, 'test.hold-open', 100, async () => {
+      written();
+      await released;
+    });
   });
   try {
     await writing;

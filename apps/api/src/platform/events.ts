@@ -1,17 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context.js';
-import { fanOutWebhookEvent } from '../modules/webhooks/webhooks.delivery.js';
-import { insertEventFindingEndpoints } from '../modules/webhooks/webhooks.repository.js';
+import { beforeCommit } from './db/commit-hooks.js';
+import type { Executor } from './db/database.js';
+import { deliveryNow, storeWebhookEvents, type FanOutInput } from '../modules/webhooks/webhooks.delivery.js';
 import { queueEmailsForEvent } from './mail/event-emails.js';
 import type { WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../modules/webhooks/webhooks.event-types.js';
 
+/** After the invoice numbers (orders.numbering.ts), with nothing after it that records events. */
+const PHASE = 10;
+
+const recordedIn = new WeakMap<Executor, FanOutInput[]>();
+
 /**
  * Records a webhook event in the caller's transaction, with `data` serialized exactly as the API
- * serializes the resource. It exists if and only if the change that caused it commits, and so do its
- * deliveries: one per subscribed endpoint, each with the job that sends it (modules/webhooks), and the
- * customer emails the event means (platform/mail/event-emails.ts).
+ * serializes the resource (when it is recorded: later changes to `data` are not in it). It exists if
+ * and only if the change that caused it commits, and so do its deliveries: one per subscribed endpoint,
+ * each with the job that sends it (modules/webhooks), and the customer emails the event means
+ * (platform/mail/event-emails.ts, queued at once).
+ *
+ * A transaction's events are stored together as it commits (a commit hook: three statements for all of
+ * them instead of three for each), in the order they were recorded; an endpoint receives them in that
+ * order, after the events of transactions that committed before. On the pool (no transaction) the
+ * event is stored at once.
  */
 export async function recordWebhookEvent(
   ctx: Context,
@@ -21,15 +33,30 @@ export async function recordWebhookEvent(
 ): Promise<string> {
   const id = randomUUID();
   const createdAt = ctx.clock.now();
-  const payload = JSON.stringify({ type, data });
-  const endpoints = await insertEventFindingEndpoints(ctx.db, {
-    id,
-    created_at: createdAt,
-    organization_id: organizationId,
+  const event: FanOutInput = {
+    eventId: id,
+    organizationId,
     type,
-    payload,
-  });
-  await fanOutWebhookEvent(ctx, { eventId: id, organizationId, type, data, payload, createdAt }, endpoints);
+    data,
+    payload: JSON.stringify({ type, data }),
+    createdAt,
+    due: deliveryNow(ctx),
+  };
+  let recorded = recordedIn.get(ctx.db);
+  if (!recorded) {
+    const events: FanOutInput[] = [];
+    const db = ctx.db;
+    const deferred = await beforeCommit(db, 'webhooks.events', PHASE, async () => {
+      recordedIn.delete(db);
+      await storeWebhookEvents(db, events);
+    });
+    if (deferred) {
+      recordedIn.set(db, events);
+      recorded = events;
+    }
+  }
+  if (recorded) recorded.push(event);
+  else await storeWebhookEvents(ctx.db, [event]);
   await queueEmailsForEvent(ctx, organizationId, type, data);
   return id;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/database.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
 import { serverClock } from '../../platform/test-clock.js';
 import type { WebhookEventType } from './webhooks.event-types.js';
@@ -8,6 +9,7 @@ import {
   claimEndpointEvents,
   insertDeliveries,
   insertEndpointEvents,
+  insertEventsFindingEndpoints,
   lockEndpointForUpdate,
   markEventsDelivered,
   notifyDelivery,
@@ -76,54 +78,68 @@ export interface FanOutInput {
   /** The stored `{type, data}` JSON, sent byte for byte to raw endpoints. */
   payload: string;
   createdAt: Date;
-}
-
-/** An enabled endpoint subscribed to an event's type (webhooks.repository.ts insertEventFindingEndpoints). */
-export interface SubscribedEndpoint {
-  id: string;
-  format: WebhookEndpointRow['format'];
-  organization_name: string;
+  /** When its deliveries are due (deliveryNow when it was recorded). */
+  due: Date;
 }
 
 /**
- * One per-endpoint event for every endpoint subscribed to the event (found as the event was stored), and
- * a wake-up on commit.
+ * Stores events, in order, with one per-endpoint event for every endpoint subscribed to each (in the
+ * events' order, then the endpoints'), and a wake-up on commit: three statements for any number of
+ * events. The per-endpoint events' `seq` follows that order, which is the order they are delivered in.
  */
-export async function fanOutWebhookEvent(
-  ctx: Context,
-  input: FanOutInput,
-  endpoints: SubscribedEndpoint[],
-): Promise<void> {
-  if (endpoints.length === 0) return;
-  const due = deliveryNow(ctx);
-  const rows = [];
-  for (const endpoint of endpoints) {
-    const body = renderBody(endpoint.format, input.payload, {
-      type: input.type,
-      data: input.data,
-      organizationName: endpoint.organization_name,
-      timestamp: input.createdAt.toISOString(),
-    });
-    if (body === undefined) continue;
-    rows.push({
-      id: randomUUID(),
-      created_at: input.createdAt,
-      modified_at: null,
-      organization_id: input.organizationId,
-      endpoint_id: endpoint.id,
-      event_id: input.eventId,
-      type: input.type,
-      payload: input.payload,
-      body: endpoint.format === 'raw' ? null : body,
-      status: 'pending' as const,
-      next_attempt_at: due,
-      last_http_code: null,
-      succeeded: null,
-    });
+export async function storeWebhookEvents(db: Executor, events: readonly FanOutInput[]): Promise<void> {
+  // A chunk of events is one statement: 5 parameters an event stay well under PostgreSQL's 65,535.
+  for (let start = 0; start < events.length; start += STORE_CHUNK) {
+    await storeChunk(db, events.slice(start, start + STORE_CHUNK));
   }
-  await insertEndpointEvents(ctx.db, rows);
+}
+
+const STORE_CHUNK = 1_000;
+
+async function storeChunk(db: Executor, events: readonly FanOutInput[]): Promise<void> {
+  if (events.length === 0) return;
+  const endpoints = await insertEventsFindingEndpoints(
+    db,
+    events.map((event) => ({
+      id: event.eventId,
+      created_at: event.createdAt,
+      organization_id: event.organizationId,
+      type: event.type,
+      payload: event.payload,
+    })),
+  );
+  if (endpoints.length === 0) return;
+  const rows = [];
+  for (const event of events) {
+    for (const endpoint of endpoints) {
+      if (endpoint.organization_id !== event.organizationId || !endpoint.events.includes(event.type)) continue;
+      const body = renderBody(endpoint.format, event.payload, {
+        type: event.type,
+        data: event.data,
+        organizationName: endpoint.organization_name,
+        timestamp: event.createdAt.toISOString(),
+      });
+      if (body === undefined) continue;
+      rows.push({
+        id: randomUUID(),
+        created_at: event.createdAt,
+        modified_at: null,
+        organization_id: event.organizationId,
+        endpoint_id: endpoint.id,
+        event_id: event.eventId,
+        type: event.type,
+        payload: event.payload,
+        body: endpoint.format === 'raw' ? null : body,
+        status: 'pending' as const,
+        next_attempt_at: event.due,
+        last_http_code: null,
+        succeeded: null,
+      });
+    }
+  }
+  await insertEndpointEvents(db, rows);
   await notifyDelivery(
-    ctx.db,
+    db,
     WAKE_CHANNEL,
     rows.map((row) => row.endpoint_id),
   );
