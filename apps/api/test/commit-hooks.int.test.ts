@@ -26,7 +26,9 @@ describe('commit hooks', () => {
       await beforeCommit(tx, 'early', 0, async () => {
         seen.push('early');
         // Sees the transaction's own writes, and its write commits with them.
-        expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM commit_hook_probe`.execute(tx)).rows[0]!.n).toBe(1);
+        expect(
+          (await sql<{ n: number }>`SELECT count(*)::int AS n FROM commit_hook_probe`.execute(tx)).rows[0]!.n,
+        ).toBe(1);
         await write(tx, 2);
         // A hook may register another; it runs in this commit too.
         await beforeCommit(tx, 'added', 1, async () => void seen.push('added'));

@@ -326,33 +326,36 @@ describe('invoice numbers taken as the transaction commits', () => {
   });
 
   // Two transactions open at once: a PostgreSQL server's (the embedded database runs one at a time).
-  it.runIf(usingServerDatabase())('an open transaction with an order does not hold up another order of the organization', async () => {
-    const org = await organizationFactory(server);
-    const customer = await customerFactory(server, org.organization.id);
-    const bundle = await productFactory(server, org.organization.id);
-    const prefix = org.organization.customer_invoice_prefix;
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let created = (_id: string) => {};
-    const createdId = new Promise<string>((resolve) => (created = resolve));
-    const open = server.runtime.database.db.transaction().execute(async (db) => {
-      const order = await createOrder(
-        server.runtime.context(db),
-        input(org.organization.id, customer.id, bundle.product.id),
-      );
-      created(order.id);
-      await released;
-      return order;
-    });
-    const firstId = await createdId;
-    // Committed while the first transaction is still open (it would wait for it if the first held
-    // the sequence row): it takes number 1.
-    const second = await orderFactory(server, org.organization.id, { customer, product: bundle });
-    expect(await invoiceNumber(second.id)).toBe(`${prefix}-0001`);
-    release();
-    await open;
-    expect(await invoiceNumber(firstId)).toBe(`${prefix}-0002`);
-  });
+  it.runIf(usingServerDatabase())(
+    'an open transaction with an order does not hold up another order of the organization',
+    async () => {
+      const org = await organizationFactory(server);
+      const customer = await customerFactory(server, org.organization.id);
+      const bundle = await productFactory(server, org.organization.id);
+      const prefix = org.organization.customer_invoice_prefix;
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let created = (_id: string) => {};
+      const createdId = new Promise<string>((resolve) => (created = resolve));
+      const open = server.runtime.database.db.transaction().execute(async (db) => {
+        const order = await createOrder(
+          server.runtime.context(db),
+          input(org.organization.id, customer.id, bundle.product.id),
+        );
+        created(order.id);
+        await released;
+        return order;
+      });
+      const firstId = await createdId;
+      // Committed while the first transaction is still open (it would wait for it if the first held
+      // the sequence row): it takes number 1.
+      const second = await orderFactory(server, org.organization.id, { customer, product: bundle });
+      expect(await invoiceNumber(second.id)).toBe(`${prefix}-0001`);
+      release();
+      await open;
+      expect(await invoiceNumber(firstId)).toBe(`${prefix}-0002`);
+    },
+  );
 
   it('numbers the orders of one transaction consecutively, in the order they were created', async () => {
     const org = await organizationFactory(server);

@@ -3,6 +3,7 @@ import type { AddressValue } from '../../platform/http/countries.js';
 import type { Metadata } from '../../platform/http/metadata.js';
 import { taxCalculator, type TaxDetails, type TaxResult } from '../../platform/tax.js';
 import type { DiscountRow } from '../discounts/discounts.repository.js';
+import type { ProductRow } from '../products/products.repository.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { createOrder } from '../orders/orders.service.js';
 import {
@@ -39,6 +40,8 @@ export interface BillSubscriptionInput {
   discount: DiscountRow | null;
   /** The start of the period the order pays for (one cycle order per period, ever). */
   periodStart: Date;
+  /** The subscription's product row, when the caller read it in this transaction. */
+  product?: ProductRow;
 }
 
 export interface BilledOrder {
@@ -87,6 +90,7 @@ export async function billSubscription(
     custom_field_data: (row.custom_field_data ?? {}) as Record<string, unknown>,
     items,
     subscription: serializeOrderSubscription(row),
+    known: { ...(customer ? { customer } : {}), ...(input.product ? { product: input.product } : {}) },
   });
   await attachBillingEntries(ctx.db, priced.entryIds, order.id);
   const movement = { organization_id: row.organization_id, customer_id: row.customer_id, currency: row.currency };
@@ -132,12 +136,12 @@ export interface OrderQuote {
 export async function quoteSubscriptionOrder(
   ctx: Context,
   row: SubscriptionRow,
-  input: Pick<BillSubscriptionInput, 'cycle' | 'discount'>,
+  input: Pick<BillSubscriptionInput, 'cycle' | 'discount' | 'product'>,
   entries: readonly EntryLine[],
   customer: { billing_address: unknown; tax_id: unknown } | undefined,
 ): Promise<OrderQuote> {
   const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
-  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net) : NO_TAX;
+  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net, input.product) : NO_TAX;
   const items = taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false });
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
   return { priced, tax, items, subtotal, total: subtotal - priced.discount + tax.amount };
@@ -180,11 +184,12 @@ async function renewalTax(
   row: SubscriptionRow,
   customer: { billing_address: unknown; tax_id: unknown } | undefined,
   net: number,
+  product?: Pick<ProductRow, 'id' | 'is_tax_applicable'>,
 ): Promise<{ amount: number; details: TaxDetails | null }> {
   const address = (customer?.billing_address ?? null) as AddressValue | null;
   const [rules, taxable] = await Promise.all([
     findTaxRules(ctx.db, row.organization_id),
-    isProductTaxable(ctx.db, row.product_id),
+    product?.id === row.product_id ? product.is_tax_applicable : isProductTaxable(ctx.db, row.product_id),
   ]);
   const input = {
     amount: net,

@@ -22,12 +22,7 @@ export async function findBillingCustomer(db: Executor, customerId: string) {
 }
 
 export async function lockBillingCustomer(db: Executor, customerId: string) {
-  const row = await db
-    .selectFrom('customers')
-    .select(['name', 'billing_address', 'tax_id', 'credit_balances'])
-    .where('id', '=', customerId)
-    .forUpdate()
-    .executeTakeFirst();
+  const row = await db.selectFrom('customers').selectAll().where('id', '=', customerId).forUpdate().executeTakeFirst();
   return row && { ...row, credit_balances: { ...((row.credit_balances ?? {}) as Record<string, number>) } };
 }
 

@@ -140,6 +140,11 @@ export async function updateOrderRow(db: Executor, id: string, changes: OrderCha
   await db.updateTable('orders').set(changes).where('id', '=', id).execute();
 }
 
+/** Updates the order and returns its row as it is now. */
+export async function updateOrderRowReturning(db: Executor, id: string, changes: OrderChanges): Promise<OrderRow> {
+  return db.updateTable('orders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
 export async function findOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderBillingReason } from '../../db/tables/orders.js';
+import type { CustomerRow } from '../customers/customers.repository.js';
+import type { ProductRow } from '../products/products.repository.js';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import type { AddressValue } from '../../platform/http/countries.js';
@@ -24,6 +26,7 @@ import {
   lockOrderById,
   lockVisibleOrder,
   updateOrderRow,
+  updateOrderRowReturning,
   type OrderChanges,
   type OrderRow,
 } from './orders.repository.js';
@@ -214,6 +217,8 @@ export interface CreateOrderInput {
   items: CreateOrderItemInput[];
   /** The subscription as the order embeds it, for the webhook payloads (null when none). */
   subscription?: OrderSubscriptionWire | null;
+  /** The customer's and product's rows when the caller read them in this transaction (each saves a read). */
+  known?: { customer?: CustomerRow; product?: ProductRow };
 }
 
 function checkAmounts(input: CreateOrderInput): { net: number; total: number } {
@@ -262,9 +267,14 @@ function checkAmounts(input: CreateOrderInput): { net: number; total: number } {
  */
 export async function createOrder(ctx: Context, input: CreateOrderInput): Promise<OrderWire> {
   const { net, total } = checkAmounts(input);
+  const { customer: knownCustomer, product: knownProduct } = input.known ?? {};
   const [customers, products] = await Promise.all([
-    findCustomersByIds(ctx.db, [input.customer_id]),
-    findProductRowsByIds(ctx.db, [input.product_id]),
+    knownCustomer?.id === input.customer_id
+      ? new Map([[knownCustomer.id, knownCustomer]])
+      : findCustomersByIds(ctx.db, [input.customer_id]),
+    knownProduct?.id === input.product_id
+      ? new Map([[knownProduct.id, knownProduct]])
+      : findProductRowsByIds(ctx.db, [input.product_id]),
   ]);
   const customer = customers.get(input.customer_id);
   const product = products.get(input.product_id);
@@ -360,8 +370,7 @@ export async function markOrderPaid(
   if (!current) throw new ResourceNotFound();
   if (current.status !== 'pending') return loadOrder(ctx, orderId, options.subscription);
   const changes: OrderChanges = { status: 'paid', modified_at: ctx.clock.now() };
-  await updateOrderRow(ctx.db, orderId, changes);
-  const order = await loadOrder(ctx, orderId, options.subscription);
+  const order = await serializeOne(ctx, await updateOrderRowReturning(ctx.db, orderId, changes), options.subscription);
   await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
   await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
   await onOrderPaidRecordStripeTax(ctx, current);

@@ -8,7 +8,7 @@ import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
-import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
+import { findOrderById } from '../orders/orders.repository.js';
 import { markOrderPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
@@ -33,6 +33,7 @@ import {
   findRefundingCharges,
   findSubscriptionPrices,
   lockCharge,
+  lockChargeAttempts,
   lockSubscriptionById,
   releaseChargeClaims,
   releaseRenewalClaims,
@@ -133,6 +134,7 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
     cycle,
     discount: pays,
     periodStart: start,
+    ...(product ? { product } : {}),
   });
   if (row.status === 'trialing') await recordSubscriptionChange(ctx, claimed, 'trial_converted');
   await recordSubscriptionEvents(ctx, claimed, row.status === 'trialing' ? ['subscription.active'] : []);
@@ -174,14 +176,7 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
  * leaves attempts that the next run makes again with the same idempotency keys.
  */
 async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly string[]): Promise<void> {
-  const attempts = await run.transaction(async (tx) => {
-    const read: { orderId: string; attempt: Attempt }[] = [];
-    for (const orderId of orderIds) {
-      const attempt = await readAttempt(tx, orderId);
-      if (attempt) read.push({ orderId, attempt });
-    }
-    return read;
-  });
+  const attempts = await run.transaction((tx) => readAttempts(tx, orderIds));
   const answered: { orderId: string; attempt: Attempt; result: ChargeResult }[] = [];
   await forEachConcurrently(attempts, PROCESSOR_CALLS_PER_GROUP, async ({ orderId, attempt }) => {
     const result = await chargeOrDefer(ctx, orderId, attempt);
@@ -225,23 +220,29 @@ class DoneAlone extends Error {
 
 /** The pending charge's attempt to make now, read under its lock; null when none is due. */
 async function readAttempt(tx: Context, orderId: string): Promise<Attempt | null> {
-  const charge = await lockCharge(tx.db, orderId);
-  if (!charge || charge.status !== 'pending') return null;
-  if (!charge.next_attempt_at || charge.next_attempt_at > tx.clock.now()) return null;
-  const order = await findOrderById(tx.db, orderId);
-  const subscription = await lockSubscriptionById(tx.db, charge.subscription_id);
-  if (!order || !subscription) return null;
-  const [customer] = (await findCustomersByIds(tx.db, [order.customer_id])).values();
-  if (!customer) return null;
-  return {
-    attempt: charge.attempts,
-    // The credit balance paid its part when the order was made: the card pays the rest.
-    amount: dueAmount(order),
-    currency: order.currency,
-    paymentMethodId: subscription.payment_method_id,
-    customer: { customerId: customer.id, email: customer.email, name: customer.name },
-    subscriptionId: subscription.id,
-  };
+  return (await readAttempts(tx, [orderId]))[0]?.attempt ?? null;
+}
+
+/** The attempts due now of the charges of `orderIds` (one statement, the charges and subscriptions locked). */
+async function readAttempts(
+  tx: Context,
+  orderIds: readonly string[],
+): Promise<{ orderId: string; attempt: Attempt }[]> {
+  const now = tx.clock.now();
+  const rows = await lockChargeAttempts(tx.db, orderIds);
+  return rows.flatMap((row) => {
+    if (row.status !== 'pending' || !row.next_attempt_at || row.next_attempt_at > now) return [];
+    const attempt: Attempt = {
+      attempt: row.attempts,
+      // The credit balance paid its part when the order was made: the card pays the rest.
+      amount: dueAmount(row),
+      currency: row.currency,
+      paymentMethodId: row.payment_method_id,
+      customer: { customerId: row.customer_id, email: row.customer_email, name: row.customer_name },
+      subscriptionId: row.subscription_id,
+    };
+    return [{ orderId: row.order_id, attempt }];
+  });
 }
 
 /** The processor's answer, or null when the call failed (the attempt is made again by the next run). */

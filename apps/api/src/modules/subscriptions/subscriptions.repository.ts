@@ -464,6 +464,39 @@ export async function lockCharge(db: Executor, orderId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * What the charges of `orderIds` need for an attempt, in one statement: each charge with its order's
+ * amounts, its subscription's card and its customer, the charge and subscription rows locked (in order
+ * id order, as every caller locks a group of charges). Charges, orders or subscriptions that do not
+ * exist are left out.
+ */
+export async function lockChargeAttempts(db: Executor, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('subscription_charges as c')
+    .innerJoin('orders as o', 'o.id', 'c.order_id')
+    .innerJoin('subscriptions as s', 's.id', 'c.subscription_id')
+    .innerJoin('customers as cu', 'cu.id', 'o.customer_id')
+    .select([
+      'c.order_id',
+      'c.status',
+      'c.attempts',
+      'c.next_attempt_at',
+      'o.total_amount',
+      'o.applied_balance_amount',
+      'o.currency',
+      's.id as subscription_id',
+      's.payment_method_id',
+      'cu.id as customer_id',
+      'cu.email as customer_email',
+      'cu.name as customer_name',
+    ])
+    .where('c.order_id', 'in', [...orderIds])
+    .orderBy('c.order_id')
+    .forUpdate(['c', 's'])
+    .execute();
+}
+
 export async function updateCharge(db: Executor, orderId: string, changes: Updateable<SubscriptionChargesTable>) {
   await db.updateTable('subscription_charges').set(changes).where('order_id', '=', orderId).execute();
 }

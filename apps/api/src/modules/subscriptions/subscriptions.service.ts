@@ -50,13 +50,18 @@ import {
 } from '../benefit-grants/benefit-grants.service.js';
 
 /** Serializes subscriptions with everything they embed, each relation loaded once for the page. */
-export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow[]): Promise<SubscriptionWire[]> {
+export async function serializeSubscriptions(
+  ctx: Context,
+  rows: SubscriptionRow[],
+  known: { customers?: Awaited<ReturnType<typeof findCustomersByIds>> } = {},
+): Promise<SubscriptionWire[]> {
   if (rows.length === 0) return [];
   const [customers, productRows, discounts, snapshots, meters] = await Promise.all([
-    findCustomersByIds(
-      ctx.db,
-      rows.map((row) => row.customer_id),
-    ),
+    known.customers ??
+      findCustomersByIds(
+        ctx.db,
+        rows.map((row) => row.customer_id),
+      ),
     findProductRowsByIds(
       ctx.db,
       rows.map((row) => row.product_id),
@@ -68,10 +73,11 @@ export async function serializeSubscriptions(ctx: Context, rows: SubscriptionRow
     ),
     subscriptionMeters(ctx, rows),
   ]);
-  const bundles = await loadProductBundles(ctx.db, [...productRows.values()]);
-  const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
-  // Snapshot prices may be archived (or belong to a former product): all prices of those products.
+  // Snapshot prices may be archived (or belong to a former product): all prices of those products,
+  // which the bundles show the visible ones of.
   const allPrices = await findPricesOfProducts(ctx.db, [...productRows.keys()]);
+  const bundles = await loadProductBundles(ctx.db, [...productRows.values()], allPrices);
+  const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
   const priceById = new Map([...allPrices.values()].flat().map((price) => [price.id, price]));
   const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
   return rows.map((row) =>
@@ -149,11 +155,12 @@ export async function recordSubscriptionEvents(
   row: SubscriptionRow,
   extra: SubscriptionEvent[] = [],
 ): Promise<SubscriptionWire> {
-  const wire = await serializeOneSubscription(ctx, row);
+  const customers = await findCustomersByIds(ctx.db, [row.customer_id]);
+  const wire = (await serializeSubscriptions(ctx, [row], { customers }))[0]!;
   for (const type of ['subscription.updated' as const, ...extra]) {
     await recordWebhookEvent(ctx, row.organization_id, type, wire);
   }
-  const [customer] = (await findCustomersByIds(ctx.db, [row.customer_id])).values();
+  const customer = customers.get(row.customer_id);
   if (customer)
     await recordWebhookEvent(ctx, row.organization_id, 'customer.state_changed', serializeCustomerState(customer));
   return wire;

@@ -126,7 +126,12 @@ export function insertEventsFindingEndpoints(
   events: readonly { id: string; created_at: Date; organization_id: string; type: string; payload: string }[],
 ): Promise<EndpointSubscription[]> {
   return db
-    .with('stored', (qb) => qb.insertInto('webhook_events').values([...events]).returning('id'))
+    .with('stored', (qb) =>
+      qb
+        .insertInto('webhook_events')
+        .values([...events])
+        .returning('id'),
+    )
     .selectFrom('webhook_endpoints as w')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
     .select(['w.id', 'w.organization_id', 'w.format', 'o.name as organization_name', 'w.events'])
@@ -145,7 +150,10 @@ export async function insertEndpointEvents(
 ): Promise<void> {
   // 13 parameters a row: 2,000 rows stay under PostgreSQL's 65,535.
   for (let start = 0; start < rows.length; start += 2_000) {
-    await db.insertInto('webhook_endpoint_events').values(rows.slice(start, start + 2_000)).execute();
+    await db
+      .insertInto('webhook_endpoint_events')
+      .values(rows.slice(start, start + 2_000))
+      .execute();
   }
 }
 
