@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProductRowsByIds } from '../src/modules/orders/orders.repository.js';
 import { beforeCommit } from '../src/platform/db/commit-hooks.js';
+import { memoized, memoizeReadsIn } from '../src/platform/db/read-memo.js';
 import type { Db } from '../src/platform/db/database.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -71,5 +73,40 @@ describe('commit hooks', () => {
 
   it('are not registered outside a transaction (the caller does the work at once)', async () => {
     expect(await beforeCommit(db, 'k', 0, async () => {})).toBe(false);
+  });
+});
+
+describe('memoized reads', () => {
+  it('are made once in a transaction that memoizes them, every time elsewhere', async () => {
+    let reads = 0;
+    const read = async () => ({ n: ++reads });
+    const memoizing = await db.transaction().execute(async (tx) => {
+      memoizeReadsIn(tx);
+      const first = await memoized(tx, 'k', read);
+      const again = await memoized(tx, 'k', read);
+      const other = await memoized(tx, 'other', read);
+      return { first, again, other };
+    });
+    expect(memoizing.again).toBe(memoizing.first);
+    expect(memoizing.other.n).toBe(2);
+    const plain = await db
+      .transaction()
+      .execute(async (tx) => [await memoized(tx, 'k', read), await memoized(tx, 'k', read)]);
+    expect(plain.map((answer) => answer.n)).toEqual([3, 4]);
+    // The pool is no transaction: it never memoizes.
+    memoizeReadsIn(db);
+    expect((await memoized(db, 'k', read)).n).toBe(5);
+    expect((await memoized(db, 'k', read)).n).toBe(6);
+  });
+
+  it('keep a product read by id for the rest of a memoizing transaction', async () => {
+    const { idsKey } = await import('../src/platform/db/read-memo.js');
+    expect(idsKey('x', ['b', 'a', 'b'])).toBe('x:a,b');
+    await db.transaction().execute(async (tx) => {
+      memoizeReadsIn(tx);
+      const id = '00000000-0000-4000-8000-000000000000';
+      const first = await findProductRowsByIds(tx, [id]);
+      expect(await findProductRowsByIds(tx, [id])).toBe(first);
+    });
   });
 });

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { BenefitGrantsTable, BenefitsTable, MetersTable } from '../../db/tables/benefits.js';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
+import { idsKey, memoized } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
@@ -81,7 +82,14 @@ const benefitsOfProducts = prepared(1, (db, productIds: readonly string[]) =>
     .orderBy('benefits.id'),
 );
 
-export async function findBenefitsOfProducts(
+export function findBenefitsOfProducts(
+  db: Executor,
+  productIds: readonly string[],
+): Promise<Map<string, BenefitRow[]>> {
+  return memoized(db, idsKey('findBenefitsOfProducts', productIds), () => readFindBenefitsOfProducts(db, productIds));
+}
+
+async function readFindBenefitsOfProducts(
   db: Executor,
   productIds: readonly string[],
 ): Promise<Map<string, BenefitRow[]>> {

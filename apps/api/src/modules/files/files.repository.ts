@@ -3,6 +3,7 @@ import type { DownloadablesTable, FileService, FilesTable } from '../../db/table
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { idsKey, memoized } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { DownloadableListParams, FileListParams } from './files.schemas.js';
@@ -103,7 +104,11 @@ const mediasOfProducts = prepared(1, (db, productIds: readonly string[]) =>
     .orderBy('product_medias.order'),
 );
 
-export async function findProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
+export function findProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
+  return memoized(db, idsKey('findProductMedias', productIds), () => readFindProductMedias(db, productIds));
+}
+
+async function readFindProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
   const result = new Map<string, FileRow[]>();
   if (productIds.length === 0) return result;
   for (const { media_product_id, ...file } of await mediasOfProducts(db, productIds)) {

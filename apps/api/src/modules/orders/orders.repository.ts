@@ -3,6 +3,7 @@ import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { idsKey, memoized } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
@@ -177,7 +178,11 @@ export async function findCustomersByIds(db: Executor, ids: readonly string[]): 
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function findProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
+export function findProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
+  return memoized(db, idsKey('findProductRowsByIds', ids), () => readFindProductRowsByIds(db, ids));
+}
+
+async function readFindProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('products')

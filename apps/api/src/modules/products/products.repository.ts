@@ -4,6 +4,7 @@ import type { CustomFieldsTable } from '../../db/tables/custom-fields.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { idsKey, memoized } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { visiblePrices } from './products.prices.js';
@@ -87,7 +88,14 @@ const pricesOfProducts = prepared(1, (db, productIds: readonly string[]) =>
 );
 
 /** Every price of these products, archived ones included, with their meter's name. */
-export async function findPricesOfProducts(
+export function findPricesOfProducts(
+  db: Executor,
+  productIds: readonly string[],
+): Promise<Map<string, PriceWithMeter[]>> {
+  return memoized(db, idsKey('findPricesOfProducts', productIds), () => readFindPricesOfProducts(db, productIds));
+}
+
+async function readFindPricesOfProducts(
   db: Executor,
   productIds: readonly string[],
 ): Promise<Map<string, PriceWithMeter[]>> {
@@ -236,7 +244,16 @@ const customFieldsOfProducts = prepared(1, (db, productIds: readonly string[]) =
     .orderBy('product_custom_fields.order'),
 );
 
-export async function findCustomFieldsOfProducts(
+export function findCustomFieldsOfProducts(
+  db: Executor,
+  productIds: readonly string[],
+): Promise<Map<string, AttachedCustomFieldRow[]>> {
+  return memoized(db, idsKey('findCustomFieldsOfProducts', productIds), () =>
+    readFindCustomFieldsOfProducts(db, productIds),
+  );
+}
+
+async function readFindCustomFieldsOfProducts(
   db: Executor,
   productIds: readonly string[],
 ): Promise<Map<string, AttachedCustomFieldRow[]>> {

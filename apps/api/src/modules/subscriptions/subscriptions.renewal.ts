@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
+import { memoizeReadsIn } from '../../platform/db/read-memo.js';
 import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
@@ -187,6 +188,8 @@ async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly stri
   try {
     refunds = await run.transaction(async (tx) => {
       askStripeTaxIn(tx);
+      // Recording outcomes changes no product, price, benefit or organization setting: read each once.
+      memoizeReadsIn(tx.db);
       const refunding: string[] = [];
       for (const { orderId, attempt, result } of answered) {
         if (await recordOutcome(tx, processor, orderId, attempt, result)) refunding.push(orderId);
@@ -467,6 +470,8 @@ export async function runSubscriptionBilling(
           let renewed = 0;
           await run.transaction(async (tx) => {
             askStripeTaxIn(tx);
+            // Renewals change no product, price, benefit or organization setting: read each once.
+            memoizeReadsIn(tx.db);
             for (const { id, current_period_end } of group) {
               if (await cycleSubscription(tx, id, current_period_end!)) renewed += 1;
             }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { memoized } from '../../platform/db/read-memo.js';
 import type { TaxRules } from '../billing/billing.tax.js';
 
 /** What `organizations.tax_settings` holds (migration 0026); a missing key is its default. */
@@ -48,10 +49,11 @@ const REGISTRATIONS_JSON = sql<RegistrationRow[]>`coalesce(json_agg(json_build_o
  * The rules a checkout or an order of the organization is taxed by, as they are now (a renewal reads
  * the rates in force at the renewal).
  */
-export async function findTaxRules(
-  db: Executor,
-  organizationId: string,
-): Promise<TaxRules & { stripeTaxEnabled: boolean }> {
+export function findTaxRules(db: Executor, organizationId: string): Promise<TaxRules & { stripeTaxEnabled: boolean }> {
+  return memoized(db, `findTaxRules:${organizationId}`, () => readTaxRules(db, organizationId));
+}
+
+async function readTaxRules(db: Executor, organizationId: string): Promise<TaxRules & { stripeTaxEnabled: boolean }> {
   // One statement: the settings with the registrations gathered beside them.
   const row = await db
     .selectFrom('organizations')

@@ -1,17 +1,20 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { EmailsTable } from '../../db/tables/webhooks.js';
 import type { Executor } from '../db/database.js';
+import { memoized } from '../db/read-memo.js';
 
 export type EmailRow = Selectable<EmailsTable>;
 
 export type OrganizationForMail = NonNullable<Awaited<ReturnType<typeof findOrganizationForMail>>>;
 
-export async function findOrganizationForMail(db: Executor, organizationId: string) {
-  return db
-    .selectFrom('organizations')
-    .select(['id', 'name', 'slug', 'customer_email_settings'])
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
+export function findOrganizationForMail(db: Executor, organizationId: string) {
+  return memoized(db, `findOrganizationForMail:${organizationId}`, () =>
+    db
+      .selectFrom('organizations')
+      .select(['id', 'name', 'slug', 'customer_email_settings'])
+      .where('id', '=', organizationId)
+      .executeTakeFirst(),
+  );
 }
 
 export async function emailOfKindExists(db: Executor, organizationId: string, kind: string): Promise<boolean> {
