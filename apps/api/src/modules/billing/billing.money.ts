@@ -256,8 +256,10 @@ export function centsAsDollars(cents: string | number): string {
 
 /** Units as the reference writes them on a line: thousands separated, at most three decimals. */
 export function formatUnits(units: number): string {
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(units);
+  return UNITS.format(units);
 }
+
+const UNITS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
 
 /**
  * The label of a metered price's line (research §5.6): `{meter} — ({units} consumed units) × ${unit

@@ -161,15 +161,31 @@ export function oneLine(value: string): string {
  * An amount in minor units, formatted in its currency ("$12.00", "€1,234.50", "¥500"). The decimal
  * string is built from the integer, so no float ever touches the amount.
  */
+/** One formatter per currency code (building one costs far more than formatting with it); null: unknown. */
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
+
+function moneyFormat(code: string): { format: Intl.NumberFormat; digits: number } | null {
+  let entry = moneyFormats.get(code);
+  if (entry === undefined) {
+    try {
+      const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+      entry = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    } catch {
+      entry = null;
+    }
+    // Bounded: currency codes are three letters, but a caller could pass anything.
+    if (moneyFormats.size < 512) moneyFormats.set(code, entry);
+  }
+  return entry;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 export function formatMoney(amount: number, currency: string): string {
   const code = currency.toUpperCase();
-  let format: Intl.NumberFormat;
-  try {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-  } catch {
-    return `${amount} ${code} (minor units)`;
-  }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const known = moneyFormat(code);
+  if (!known) return `${amount} ${code} (minor units)`;
+  const { format, digits } = known;
   const negative = amount < 0;
   const units = String(Math.abs(Math.trunc(amount))).padStart(digits + 1, '0');
   const decimal = digits === 0 ? units : `${units.slice(0, -digits)}.${units.slice(-digits)}`;
@@ -178,7 +194,7 @@ export function formatMoney(amount: number, currency: string): string {
 
 /** "March 5, 2026" (UTC: the date the customer's period ends, as the portal shows it). */
 export function formatDate(date: Date): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return dateFormat.format(date);
 }
 
 function greeting(name: string | null): string {
