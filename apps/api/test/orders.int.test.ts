@@ -374,6 +374,22 @@ describe('invoice numbers taken as the transaction commits', () => {
     expect(await Promise.all(ids.map(invoiceNumber))).toEqual([`${prefix}-0002`, `${prefix}-0003`, `${prefix}-0004`]);
   });
 
+  it('numbers, and stores the events of, orders a transaction creates at once', async () => {
+    const org = await organizationFactory(server);
+    const customer = await customerFactory(server, org.organization.id);
+    const bundle = await productFactory(server, org.organization.id);
+    const ids = await server.runtime.database.db.transaction().execute(async (db) => {
+      const ctx = server.runtime.context(db);
+      const made = await Promise.all(
+        Array.from({ length: 4 }, () => createOrder(ctx, input(org.organization.id, customer.id, bundle.product.id))),
+      );
+      return made.map((order) => order.id);
+    });
+    const prefix = org.organization.customer_invoice_prefix;
+    expect((await Promise.all(ids.map(invoiceNumber))).sort()).toEqual([1, 2, 3, 4].map((n) => `${prefix}-000${n}`));
+    for (const id of ids) expect(await eventsOfOrder(org.organization.id, id)).toEqual(['order.created', 'order.paid']);
+  });
+
   it('refuses to commit an order whose number was never taken', async () => {
     const org = await organizationFactory(server);
     const order = await orderFactory(server, org.organization.id);

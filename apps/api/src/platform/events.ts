@@ -42,21 +42,24 @@ export async function recordWebhookEvent(
     createdAt,
     due: deliveryNow(ctx),
   };
-  let recorded = recordedIn.get(ctx.db);
-  if (!recorded) {
-    const events: FanOutInput[] = [];
-    const db = ctx.db;
-    const deferred = await beforeCommit(db, 'webhooks.events', PHASE, async () => {
-      recordedIn.delete(db);
-      await storeWebhookEvents(db, events);
-    });
-    if (deferred) {
+  const db = ctx.db;
+  if (!db.isTransaction) {
+    await storeWebhookEvents(db, [event]);
+  } else {
+    let recorded = recordedIn.get(db);
+    if (!recorded) {
+      // Set before waiting for the hook's registration: an event recorded meanwhile (calls of one
+      // transaction running at once) joins this list, stored by this hook.
+      const events: FanOutInput[] = [];
       recordedIn.set(db, events);
       recorded = events;
+      await beforeCommit(db, 'webhooks.events', PHASE, async () => {
+        recordedIn.delete(db);
+        await storeWebhookEvents(db, events);
+      });
     }
+    recorded.push(event);
   }
-  if (recorded) recorded.push(event);
-  else await storeWebhookEvents(ctx.db, [event]);
   await queueEmailsForEvent(ctx, organizationId, type, data);
   return id;
 }

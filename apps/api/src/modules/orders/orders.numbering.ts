@@ -29,16 +29,18 @@ const pendingIn = new WeakMap<Executor, PendingOrder[]>();
 
 /** The number a new order is written with: provisional in a transaction, final otherwise. */
 export async function invoiceNumberForNewOrder(db: Executor, order: PendingOrder): Promise<string> {
+  if (!db.isTransaction) {
+    const { last, prefix } = await reserveInvoiceNumbers(db, order.organizationId, 1);
+    return formatInvoiceNumber(prefix, last);
+  }
   let pending = pendingIn.get(db);
   if (!pending) {
+    // Set before waiting for the hook's registration: an order created meanwhile (calls of one
+    // transaction running at once) joins this list, numbered by this hook.
     const orders: PendingOrder[] = [];
-    const deferred = await beforeCommit(db, 'orders.invoice-numbers', PHASE, () => assignInvoiceNumbers(db, orders));
-    if (!deferred) {
-      const { last, prefix } = await reserveInvoiceNumbers(db, order.organizationId, 1);
-      return formatInvoiceNumber(prefix, last);
-    }
     pendingIn.set(db, orders);
     pending = orders;
+    await beforeCommit(db, 'orders.invoice-numbers', PHASE, () => assignInvoiceNumbers(db, orders));
   }
   pending.push(order);
   return PROVISIONAL + order.id;
