@@ -60,6 +60,26 @@ async function invoiceNumber(orderId: string): Promise<string> {
   return row.invoice_number;
 }
 
+/** A paid $5 one-time order's input: one line, no discount, no tax. */
+const orderInput = (organizationId: string, customerId: string, productId: string): CreateOrderInput => ({
+  organization_id: organizationId,
+  customer_id: customerId,
+  product_id: productId,
+  product_price_id: null,
+  discount_id: null,
+  checkout_id: null,
+  subscription_id: null,
+  billing_reason: 'purchase',
+  billing_name: null,
+  billing_address: null,
+  currency: 'usd',
+  subtotal_amount: 500,
+  discount_amount: 0,
+  tax_amount: 0,
+  status: 'paid',
+  items: [{ label: 'x', amount: 500, tax_amount: 0, proration: false, product_price_id: null }],
+});
+
 const ADDRESS = { line1: '1 Main St', city: 'Springfield', postal_code: '12345', state: 'IL', country: 'us' };
 
 describe('auth matrix', () => {
@@ -226,24 +246,7 @@ describe('createOrder and markOrderPaid (the checkout flow)', () => {
     const before = (await events(org.organization.id)).length;
     await expect(
       server.runtime.database.db.transaction().execute(async (db) => {
-        await createOrder(server.runtime.context(db), {
-          organization_id: org.organization.id,
-          customer_id: customer.id,
-          product_id: bundle.product.id,
-          product_price_id: null,
-          discount_id: null,
-          checkout_id: null,
-          subscription_id: null,
-          billing_reason: 'purchase',
-          billing_name: null,
-          billing_address: null,
-          currency: 'usd',
-          subtotal_amount: 500,
-          discount_amount: 0,
-          tax_amount: 0,
-          status: 'paid',
-          items: [{ label: 'x', amount: 500, tax_amount: 0, proration: false, product_price_id: null }],
-        });
+        await createOrder(server.runtime.context(db), orderInput(org.organization.id, customer.id, bundle.product.id));
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -306,25 +309,6 @@ describe('createOrder and markOrderPaid (the checkout flow)', () => {
 });
 
 describe('invoice numbers taken as the transaction commits', () => {
-  const input = (organizationId: string, customerId: string, productId: string): CreateOrderInput => ({
-    organization_id: organizationId,
-    customer_id: customerId,
-    product_id: productId,
-    product_price_id: null,
-    discount_id: null,
-    checkout_id: null,
-    subscription_id: null,
-    billing_reason: 'purchase',
-    billing_name: null,
-    billing_address: null,
-    currency: 'usd',
-    subtotal_amount: 500,
-    discount_amount: 0,
-    tax_amount: 0,
-    status: 'paid',
-    items: [{ label: 'x', amount: 500, tax_amount: 0, proration: false, product_price_id: null }],
-  });
-
   // Two transactions open at once: a PostgreSQL server's (the embedded database runs one at a time).
   it.runIf(usingServerDatabase())(
     'an open transaction with an order does not hold up another order of the organization',
@@ -340,7 +324,7 @@ describe('invoice numbers taken as the transaction commits', () => {
       const open = server.runtime.database.db.transaction().execute(async (db) => {
         const order = await createOrder(
           server.runtime.context(db),
-          input(org.organization.id, customer.id, bundle.product.id),
+          orderInput(org.organization.id, customer.id, bundle.product.id),
         );
         created(order.id);
         await released;
@@ -366,7 +350,7 @@ describe('invoice numbers taken as the transaction commits', () => {
       const ctx = server.runtime.context(db);
       const made = [];
       for (let i = 0; i < 3; i++) {
-        made.push((await createOrder(ctx, input(org.organization.id, customer.id, bundle.product.id))).id);
+        made.push((await createOrder(ctx, orderInput(org.organization.id, customer.id, bundle.product.id))).id);
       }
       return made;
     });
@@ -381,7 +365,9 @@ describe('invoice numbers taken as the transaction commits', () => {
     const ids = await server.runtime.database.db.transaction().execute(async (db) => {
       const ctx = server.runtime.context(db);
       const made = await Promise.all(
-        Array.from({ length: 4 }, () => createOrder(ctx, input(org.organization.id, customer.id, bundle.product.id))),
+        Array.from({ length: 4 }, () =>
+          createOrder(ctx, orderInput(org.organization.id, customer.id, bundle.product.id)),
+        ),
       );
       return made.map((order) => order.id);
     });

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { BenefitGrantsTable, BenefitsTable, MetersTable } from '../../db/tables/benefits.js';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
-import { idsKey, memoized } from '../../platform/db/read-memo.js';
+import { memoizedByIds } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
@@ -82,24 +82,17 @@ const benefitsOfProducts = prepared(1, (db, productIds: readonly string[]) =>
     .orderBy('benefits.id'),
 );
 
-export function findBenefitsOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, BenefitRow[]>> {
-  return memoized(db, idsKey('findBenefitsOfProducts', productIds), () => readFindBenefitsOfProducts(db, productIds));
-}
-
-async function readFindBenefitsOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, BenefitRow[]>> {
-  const byProduct = new Map<string, BenefitRow[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  for (const { product_id, ...benefit } of await benefitsOfProducts(db, productIds)) {
-    byProduct.get(product_id)?.push(benefit);
-  }
-  return byProduct;
-}
+export const findBenefitsOfProducts = memoizedByIds(
+  'findBenefitsOfProducts',
+  async (db, productIds): Promise<Map<string, BenefitRow[]>> => {
+    const byProduct = new Map<string, BenefitRow[]>(productIds.map((id) => [id, []]));
+    if (productIds.length === 0) return byProduct;
+    for (const { product_id, ...benefit } of await benefitsOfProducts(db, productIds)) {
+      byProduct.get(product_id)?.push(benefit);
+    }
+    return byProduct;
+  },
+);
 
 /** Deleting a benefit detaches it from every product (the reference hard-deletes the link rows). */
 export async function detachBenefitFromProducts(db: Executor, benefitId: string): Promise<void> {

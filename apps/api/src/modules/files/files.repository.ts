@@ -3,7 +3,7 @@ import type { DownloadablesTable, FileService, FilesTable } from '../../db/table
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
-import { idsKey, memoized } from '../../platform/db/read-memo.js';
+import { memoizedByIds } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { DownloadableListParams, FileListParams } from './files.schemas.js';
@@ -104,20 +104,19 @@ const mediasOfProducts = prepared(1, (db, productIds: readonly string[]) =>
     .orderBy('product_medias.order'),
 );
 
-export function findProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
-  return memoized(db, idsKey('findProductMedias', productIds), () => readFindProductMedias(db, productIds));
-}
-
-async function readFindProductMedias(db: Executor, productIds: readonly string[]): Promise<Map<string, FileRow[]>> {
-  const result = new Map<string, FileRow[]>();
-  if (productIds.length === 0) return result;
-  for (const { media_product_id, ...file } of await mediasOfProducts(db, productIds)) {
-    const list = result.get(media_product_id) ?? [];
-    list.push(file);
-    result.set(media_product_id, list);
-  }
-  return result;
-}
+export const findProductMedias = memoizedByIds(
+  'findProductMedias',
+  async (db, productIds): Promise<Map<string, FileRow[]>> => {
+    const result = new Map<string, FileRow[]>();
+    if (productIds.length === 0) return result;
+    for (const { media_product_id, ...file } of await mediasOfProducts(db, productIds)) {
+      const list = result.get(media_product_id) ?? [];
+      list.push(file);
+      result.set(media_product_id, list);
+    }
+    return result;
+  },
+);
 
 export async function replaceProductMedias(db: Executor, productId: string, fileIds: readonly string[]): Promise<void> {
   await db.deleteFrom('product_medias').where('product_id', '=', productId).execute();

@@ -3,7 +3,7 @@ import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
-import { idsKey, memoized } from '../../platform/db/read-memo.js';
+import { memoizedByIds } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
@@ -178,19 +178,18 @@ export async function findCustomersByIds(db: Executor, ids: readonly string[]): 
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export function findProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
-  return memoized(db, idsKey('findProductRowsByIds', ids), () => readFindProductRowsByIds(db, ids));
-}
-
-async function readFindProductRowsByIds(db: Executor, ids: readonly string[]): Promise<Map<string, ProductRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('products')
-    .selectAll()
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
+export const findProductRowsByIds = memoizedByIds(
+  'findProductRowsByIds',
+  async (db, ids): Promise<Map<string, ProductRow>> => {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  },
+);
 
 /** The prices among `ids` that belong to the product (order items may only point at its prices). */
 export async function findPriceIdsOfProduct(

@@ -4,7 +4,7 @@ import type { CustomFieldsTable } from '../../db/tables/custom-fields.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
-import { idsKey, memoized } from '../../platform/db/read-memo.js';
+import { memoizedByIds } from '../../platform/db/read-memo.js';
 import { anyUuid, prepared } from '../../platform/db/prepared.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { visiblePrices } from './products.prices.js';
@@ -88,22 +88,15 @@ const pricesOfProducts = prepared(1, (db, productIds: readonly string[]) =>
 );
 
 /** Every price of these products, archived ones included, with their meter's name. */
-export function findPricesOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, PriceWithMeter[]>> {
-  return memoized(db, idsKey('findPricesOfProducts', productIds), () => readFindPricesOfProducts(db, productIds));
-}
-
-async function readFindPricesOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, PriceWithMeter[]>> {
-  const byProduct = new Map<string, PriceWithMeter[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  for (const row of await pricesOfProducts(db, productIds)) byProduct.get(row.product_id)?.push(row);
-  return byProduct;
-}
+export const findPricesOfProducts = memoizedByIds(
+  'findPricesOfProducts',
+  async (db, productIds): Promise<Map<string, PriceWithMeter[]>> => {
+    const byProduct = new Map<string, PriceWithMeter[]>(productIds.map((id) => [id, []]));
+    if (productIds.length === 0) return byProduct;
+    for (const row of await pricesOfProducts(db, productIds)) byProduct.get(row.product_id)?.push(row);
+    return byProduct;
+  },
+);
 
 /**
  * Products of one organization among `ids`, each with its non-archived prices in wire order (for
@@ -244,31 +237,22 @@ const customFieldsOfProducts = prepared(1, (db, productIds: readonly string[]) =
     .orderBy('product_custom_fields.order'),
 );
 
-export function findCustomFieldsOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, AttachedCustomFieldRow[]>> {
-  return memoized(db, idsKey('findCustomFieldsOfProducts', productIds), () =>
-    readFindCustomFieldsOfProducts(db, productIds),
-  );
-}
-
-async function readFindCustomFieldsOfProducts(
-  db: Executor,
-  productIds: readonly string[],
-): Promise<Map<string, AttachedCustomFieldRow[]>> {
-  const byProduct = new Map<string, AttachedCustomFieldRow[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  for (const { attached_product_id, attached_order, attached_required, ...field } of await customFieldsOfProducts(
-    db,
-    productIds,
-  )) {
-    byProduct
-      .get(attached_product_id)
-      ?.push({ custom_field: field, order: attached_order, required: attached_required });
-  }
-  return byProduct;
-}
+export const findCustomFieldsOfProducts = memoizedByIds(
+  'findCustomFieldsOfProducts',
+  async (db, productIds): Promise<Map<string, AttachedCustomFieldRow[]>> => {
+    const byProduct = new Map<string, AttachedCustomFieldRow[]>(productIds.map((id) => [id, []]));
+    if (productIds.length === 0) return byProduct;
+    for (const { attached_product_id, attached_order, attached_required, ...field } of await customFieldsOfProducts(
+      db,
+      productIds,
+    )) {
+      byProduct
+        .get(attached_product_id)
+        ?.push({ custom_field: field, order: attached_order, required: attached_required });
+    }
+    return byProduct;
+  },
+);
 
 /** The next free price position of a product (positions only grow, so creation order is kept). */
 export async function nextPricePosition(db: Executor, productId: string): Promise<number> {

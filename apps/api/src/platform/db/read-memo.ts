@@ -29,6 +29,14 @@ export function memoized<T>(db: Executor, key: string, read: () => Promise<T>): 
   return answer;
 }
 
+/** A read by ids, memoized under `name` and the ids (their order and repeats do not matter). */
+export function memoizedByIds<T>(
+  name: string,
+  read: (db: Executor, ids: readonly string[]) => Promise<T>,
+): (db: Executor, ids: readonly string[]) => Promise<T> {
+  return (db, ids) => memoized(db, idsKey(name, ids), () => read(db, ids));
+}
+
 /** A key for a read by ids (order and repeats do not matter). */
 export function idsKey(name: string, ids: readonly string[]): string {
   return `${name}:${[...new Set(ids)].sort().join(',')}`;
