@@ -4,7 +4,7 @@
  * latency, with requests/s as ratios of the baselines measured in the same run. See bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -50,6 +50,11 @@ interface ScenarioResult {
   durationSeconds: number;
   requestsPerSecond: number;
   latencyMs: { p50: number; p99: number; mean: number; max: number };
+  /**
+   * The server process's CPU time (user and system, all its threads) during the measured run, per
+   * request: unlike requests/s, not moved by what else the machine is doing. Null where /proc is not.
+   */
+  serverCpuMsPerRequest: number | null;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -164,10 +169,23 @@ function stepRequests(steps: Step[], ctx: BenchContext): autocannon.Request[] {
   })) as autocannon.Request[];
 }
 
+/** CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms), or null. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 async function runScenario(
   scenario: Scenario,
   base: Omit<BenchContext, 'data'>,
-  options: { duration: number; warmup: number; connections: number },
+  options: { duration: number; warmup: number; connections: number; serverPid: number | undefined },
 ): Promise<ScenarioResult> {
   const ctx: BenchContext = { ...base, data: {} };
   if (scenario.setup) ctx.data = await scenario.setup(ctx);
@@ -180,7 +198,9 @@ async function runScenario(
     timeout: 10,
   };
   await load({ ...common, duration: options.warmup });
+  const cpuBefore = processCpuMs(options.serverPid);
   const { result, latencies } = await load({ ...common, duration: options.duration });
+  const cpuAfter = processCpuMs(options.serverPid);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
   const sum = latencies.reduce((a, b) => a + b, 0);
@@ -197,6 +217,10 @@ async function runScenario(
       mean: latencies.length ? sum / latencies.length : 0,
       max: latencies.length ? latencies[latencies.length - 1]! : 0,
     },
+    serverCpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || latencies.length === 0
+        ? null
+        : (cpuAfter - cpuBefore) / latencies.length,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
@@ -227,12 +251,24 @@ function ratio(value: number | null): string {
 function report(header: string, results: ScenarioResult[], withDev: boolean): string {
   const devHead = withDev ? ['dev req/s', 'dev p99 ms', 'dev vs select1'] : [];
   const rows = [
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs select1', 'vs constant', ...devHead],
+    [
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'cpu ms/req',
+      'non-2xx',
+      'errors',
+      'vs select1',
+      'vs constant',
+      ...devHead,
+    ],
     ...results.map((r) => [
       r.name,
       r.requestsPerSecond.toFixed(0),
       r.latencyMs.p50.toFixed(2),
       r.latencyMs.p99.toFixed(2),
+      r.serverCpuMsPerRequest === null ? '-' : r.serverCpuMsPerRequest.toFixed(3),
       String(r.non2xx),
       String(r.errors),
       ratio(r.vsSelect1),
@@ -342,7 +378,7 @@ async function runPass(
     const chosen = only.length === 0 ? scenarios : scenarios.filter((s) => only.includes(s.name));
     for (const scenario of [...baselines, ...chosen]) {
       process.stderr.write(`  ${mode}: ${scenario.name}...\n`);
-      results.push(await runScenario(scenario, base, options));
+      results.push(await runScenario(scenario, base, { ...options, serverPid: server.pid }));
       if (!server.running()) {
         serverDied = scenario.name;
         break;
@@ -414,7 +450,7 @@ async function main(): Promise<number> {
   const ok = passes.every((pass) => !pass.serverDied && pass.results.every((r) => r.non2xx === 0 && r.errors === 0));
   const date = new Date();
   const summary = {
-    format: 2,
+    format: 3,
     date: date.toISOString(),
     mode: 'production',
     database: adminUrl ? 'postgresql' : 'embedded',

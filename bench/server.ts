@@ -82,7 +82,7 @@ export function serverEnv(options: ServerEnvOptions, extra: NodeJS.ProcessEnv = 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: options.mode,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
     PORT: String(options.port),
     BASE_URL: `http://127.0.0.1:${options.port}`,

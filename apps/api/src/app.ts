@@ -34,6 +34,7 @@ import {
 import { registerBenchRoutes } from './platform/http/bench-routes.js';
 import { buildOpenApiDocument } from './platform/http/openapi.js';
 import { registerRoutes } from './platform/http/register.js';
+import { requestLoggingOptions } from './platform/http/request-logging.js';
 import type { AnyRoute } from './platform/http/route.js';
 import type { JobQueue } from './platform/jobs/queue.js';
 import { WEB_DIST_DIR } from './paths.js';
@@ -105,6 +106,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routes = deps.routes ?? allRoutes;
   const app = Fastify({
     loggerInstance: deps.logger,
+    // One line a request, written as it completes; request loggers built only when written to
+    // (platform/http/request-logging.ts).
+    ...requestLoggingOptions(),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
