@@ -254,6 +254,69 @@ describe('saved payment methods and off-session charges', () => {
     expect(stranger).toMatchObject({ status: 'failed', declineReason: 'payment_method_not_found' });
   });
 
+  it('off-session charges with one key, made at once or again, charge once and give one answer', async () => {
+    const first = await charge(await token('4242424242424242'), key(), true);
+    const paymentMethodId = (first as { paymentMethodId: string }).paymentMethodId;
+    const idempotencyKey = key();
+    const offSession = () =>
+      withProcessor((payments) =>
+        payments.chargeSavedPaymentMethod({
+          amount: 1234,
+          currency: 'usd',
+          paymentMethodId,
+          customer,
+          idempotencyKey,
+          metadata: {},
+        }),
+      );
+    const answers = await Promise.all(Array.from({ length: 6 }, offSession));
+    answers.push(await offSession());
+    expect(answers[0]).toMatchObject({ status: 'succeeded', paymentMethodId, card: { last4: '4242' } });
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    const charges = await server.runtime.database.db
+      .selectFrom('simulated_charges')
+      .selectAll()
+      .where('payment_method_id', '=', paymentMethodId)
+      .where('amount', '=', 1234)
+      .execute();
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({
+      id: (answers[0] as { processorPaymentId: string }).processorPaymentId,
+      status: 'succeeded',
+      amount_refunded: 0,
+      brand: 'visa',
+      last4: '4242',
+      customer_id: customer.customerId,
+      outcome: 'succeed',
+    });
+    // A key is one operation's: a refund under it is refused, as for any other call.
+    await expect(
+      withProcessor((payments) =>
+        payments.refund({ processorPaymentId: charges[0]!.id, amount: 1, idempotencyKey, reason: 'other' }),
+      ),
+    ).rejects.toBeInstanceOf(SimulatedIdempotencyConflict);
+    // A payment method of another customer is not found, and its answer is kept under its key too.
+    const strangerKey = key();
+    const stranger = () =>
+      withProcessor((payments) =>
+        payments.chargeSavedPaymentMethod({
+          amount: 1234,
+          currency: 'usd',
+          paymentMethodId,
+          customer: { ...customer, customerId: 'someone-else' },
+          idempotencyKey: strangerKey,
+          metadata: {},
+        }),
+      );
+    const refused = await stranger();
+    expect(refused).toMatchObject({
+      status: 'failed',
+      processorPaymentId: null,
+      declineReason: 'payment_method_not_found',
+    });
+    expect(await stranger()).toEqual(refused);
+  });
+
   it('4000 0000 0000 0341 can be saved, but every later off-session charge fails', async () => {
     const setup = await withProcessor((payments) =>
       payments.setupWithConfirmationToken({

@@ -191,6 +191,12 @@ export class SimulatedIdempotencyConflict extends Error {
 
 type ChargeRow = Selectable<SimulatedChargesTable>;
 
+/** The answer stored under an idempotency key, if it was stored for the same operation. */
+function storedAnswer<T>(key: string, operation: string, stored: { operation: string | null; result: unknown }): T {
+  if (stored.operation !== operation) throw new SimulatedIdempotencyConflict(key);
+  return stored.result as T;
+}
+
 /** A charge as it stands now (a charge that awaited authentication may have been completed since). */
 function resultOfCharge(row: ChargeRow): CheckoutChargeResult {
   const card =
@@ -531,33 +537,84 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
     });
   }
 
-  chargeSavedPaymentMethod(input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0]) {
+  /**
+   * An off-session charge, the call a billing run makes for every renewal, in two statements instead of
+   * `once`'s transaction of six: one reads the key's stored answer and the card; one stores the answer
+   * and the charge together (`ON CONFLICT DO NOTHING` on the key: when a concurrent call with the same key
+   * stored first, nothing is charged and its answer is read and returned). Either way a key charges once.
+   */
+  async chargeSavedPaymentMethod(input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0]) {
     checkAmount(input.amount);
-    return this.once(input.idempotencyKey, 'charge_saved_payment_method', async (db): Promise<ChargeResult> => {
-      const method = await db
-        .selectFrom('simulated_payment_methods')
-        .select(['brand', 'last4', 'exp_month', 'exp_year', 'outcome'])
-        .where('id', '=', input.paymentMethodId)
-        .where('customer_id', '=', input.customer.customerId)
-        .executeTakeFirst();
-      if (!method) {
-        return {
-          status: 'failed',
-          processorPaymentId: null,
-          declineReason: 'payment_method_not_found',
-          declineMessage: 'The saved payment method does not exist for this customer.',
-          card: null,
-        };
-      }
+    const operation = 'charge_saved_payment_method';
+    const key = input.idempotencyKey;
+    const found = await sql<StoredCard & { operation: string | null; result: ChargeResult | null }>`
+      SELECT k.operation, k.result, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
+      FROM (SELECT 1) AS one
+      LEFT JOIN simulated_idempotency_keys k ON k.key = ${key}
+      LEFT JOIN simulated_payment_methods m ON m.id = ${input.paymentMethodId} AND m.customer_id = ${input.customer.customerId}`
+      .execute(this.db)
+      .then((rows) => rows.rows[0]!);
+    if (found.operation !== null) return storedAnswer<ChargeResult>(key, operation, found);
+    const now = this.clock.now();
+    let result: ChargeResult;
+    let charge: ChargeRow | null = null;
+    if (found.brand === null) {
+      result = {
+        status: 'failed',
+        processorPaymentId: null,
+        declineReason: 'payment_method_not_found',
+        declineMessage: 'The saved payment method does not exist for this customer.',
+        card: null,
+      };
+    } else {
       // Off-session charges of a saved method need no authentication (as Stripe's 3155 card once set up).
-      const result = await this.charge(
-        db,
-        { amount: input.amount, currency: input.currency, customerId: input.customer.customerId },
-        method,
-        input.paymentMethodId,
-      );
-      return result as ChargeResult;
-    });
+      const card = { brand: found.brand, last4: found.last4, exp_month: found.exp_month, exp_year: found.exp_year };
+      const decline = chargeDecline({ ...card, outcome: found.outcome }, now);
+      charge = {
+        id: simulatedId('pi'),
+        created_at: now,
+        status: decline ? 'failed' : 'succeeded',
+        amount: input.amount,
+        currency: input.currency,
+        amount_refunded: 0,
+        payment_method_id: input.paymentMethodId,
+        decline_reason: decline?.reason ?? null,
+        client_secret: null,
+        customer_id: input.customer.customerId,
+        save_payment_method: false,
+        ...card,
+        outcome: found.outcome,
+      };
+      result = resultOfCharge(charge) as ChargeResult;
+    }
+    const stored = await sql<{ stored: boolean }>`
+      WITH k AS (
+        INSERT INTO simulated_idempotency_keys (key, created_at, operation, result)
+        VALUES (${key}, ${now}, ${operation}, ${JSON.stringify(result)})
+        ON CONFLICT (key) DO NOTHING
+        RETURNING key
+      ), c AS (
+        INSERT INTO simulated_charges (id, created_at, status, amount, currency, payment_method_id, decline_reason,
+          customer_id, brand, last4, exp_month, exp_year, outcome)
+        SELECT ${charge?.id ?? null}::text, ${now}::timestamptz, ${charge?.status ?? null}::text,
+          ${charge?.amount ?? null}::bigint, ${charge?.currency ?? null}::text, ${charge?.payment_method_id ?? null}::text,
+          ${charge?.decline_reason ?? null}::text, ${charge?.customer_id ?? null}::text, ${charge?.brand ?? null}::text,
+          ${charge?.last4 ?? null}::text, ${charge?.exp_month ?? null}::integer, ${charge?.exp_year ?? null}::integer,
+          ${charge?.outcome ?? null}::text
+        FROM k WHERE ${charge !== null}::boolean
+        RETURNING id
+      )
+      SELECT EXISTS (SELECT 1 FROM k) AS stored`
+      .execute(this.db)
+      .then((rows) => rows.rows[0]!.stored);
+    if (stored) return result;
+    // A call with the same key stored its answer between the two statements: that answer is the one.
+    const winner = await this.db
+      .selectFrom('simulated_idempotency_keys')
+      .select(['operation', 'result'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    return storedAnswer<ChargeResult>(key, operation, winner as { operation: string; result: ChargeResult });
   }
 
   refund(input: Parameters<PaymentProcessor['refund']>[0]) {
