@@ -6,7 +6,7 @@ import { runSubscriptionBilling } from '../src/modules/subscriptions/subscriptio
 import type { ManualClock } from '../src/platform/clock.js';
 import { organizationFactory } from './factories/organizations.js';
 import { copySubscriptions, subscriptionFactory } from './factories/subscriptions.js';
-import { startTestServer, usingServerDatabase, type TestServer } from './harness.js';
+import { bearer, startTestServer, usingServerDatabase, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
@@ -238,6 +238,71 @@ describe('billing groups', () => {
         .execute();
       expect(payments).toHaveLength(COUNT);
       expect(guard.captured.size - capturedBefore).toBe(COUNT);
+    },
+  );
+
+  it(
+    "a group's members that share a customer spend its credit balance once between them",
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      // Two subscriptions of one customer and one of another, renewed in one group: the group reads its
+      // customers at once, but a shared customer's balance must be read again after the first order moves it.
+      const { organization, token } = await organizationFactory(server, { name: 'Shared customer' });
+      organizationId = organization.id;
+      const settings = await server.inject({
+        method: 'PATCH',
+        url: `/v1/organizations/${organization.id}`,
+        headers: bearer(token),
+        payload: {
+          subscription_settings: {
+            allow_multiple_subscriptions: true,
+            allow_customer_updates: true,
+            proration_behavior: 'prorate',
+          },
+        },
+      });
+      expect(settings.statusCode).toBe(200);
+      const email = `shared-${randomUUID().slice(0, 8)}@example.com`;
+      const first = await subscriptionFactory(server, organization.id, { price: 1500, email });
+      const second = await subscriptionFactory(server, organization.id, { price: 1500, email });
+      const other = await subscriptionFactory(server, organization.id, { price: 1500 });
+      const ids = [first.id, second.id, other.id];
+      expect(second.customer.id).toBe(first.customer.id);
+      await db()
+        .updateTable('customers')
+        .set({ credit_balances: JSON.stringify({ usd: 2000 }) })
+        .where('id', 'in', [first.customer.id, other.customer.id])
+        .execute();
+      clock().advance(32 * DAY);
+
+      // Only the order the balance did not cover is charged.
+      expect(await billingRun()).toEqual({ renewals: 3, charge_attempts: 1 });
+
+      const orders = await db()
+        .selectFrom('orders')
+        .select(['subscription_id', 'total_amount', 'applied_balance_amount', 'status'])
+        .where('subscription_id', 'in', ids)
+        .where('billing_reason', '=', 'subscription_cycle')
+        .execute();
+      const shared = orders
+        .filter((o) => o.subscription_id !== other.id)
+        .map((o) => o.applied_balance_amount)
+        .sort((a, b) => a - b);
+      // 2,000 of credit: one order paid by 1,500 of it, the other by the 500 left and its card.
+      expect(shared).toEqual([500, 1500]);
+      expect(orders.find((o) => o.subscription_id === other.id)?.applied_balance_amount).toBe(1500);
+      expect(orders.every((o) => o.total_amount === 1500 && o.status === 'paid')).toBe(true);
+      const balances = await db()
+        .selectFrom('customers')
+        .select(['id', 'credit_balances'])
+        .where('id', 'in', [first.customer.id, other.customer.id])
+        .execute();
+      expect(Object.fromEntries(balances.map((b) => [b.id, b.credit_balances]))).toEqual({
+        [first.customer.id]: { usd: 0 },
+        [other.customer.id]: { usd: 500 },
+      });
     },
   );
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
+import { takeHandedOut } from '../../platform/db/read-memo.js';
 
 /**
  * The customer's credit balance: a movement row per change (the history), and the sums by currency on
@@ -22,8 +24,24 @@ export async function findBillingCustomer(db: Executor, customerId: string) {
 }
 
 export async function lockBillingCustomer(db: Executor, customerId: string) {
-  const row = await db.selectFrom('customers').selectAll().where('id', '=', customerId).forUpdate().executeTakeFirst();
+  const row =
+    takeHandedOut<CustomerLockRow>(db, 'billingCustomer', customerId) ??
+    (await db.selectFrom('customers').selectAll().where('id', '=', customerId).forUpdate().executeTakeFirst());
   return row && { ...row, credit_balances: { ...((row.credit_balances ?? {}) as Record<string, number>) } };
+}
+
+type CustomerLockRow = Selectable<CustomersTable>;
+
+/** The customers of `ids`, locked in id order (a billing group's, handed out to `lockBillingCustomer`). */
+export async function lockBillingCustomers(db: Executor, ids: readonly string[]): Promise<CustomerLockRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 export interface BalanceMovement {

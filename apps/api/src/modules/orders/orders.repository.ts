@@ -3,7 +3,7 @@ import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
-import { memoizedByIds } from '../../platform/db/read-memo.js';
+import { idsKey, memoized, memoizedByIds, memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
@@ -28,7 +28,22 @@ export async function lockVisibleOrder(db: Executor, subject: Subject, id: strin
 
 /** An order by id whoever asks: for flows without a seller subject (checkout confirm, renewals). */
 export async function lockOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return (
+    takeHandedOut<OrderRow>(db, 'order', id) ??
+    db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+  );
+}
+
+/** The orders of `ids`, locked in id order (a billing group's, handed out to `lockOrderById`). */
+export async function lockOrdersByIds(db: Executor, ids: readonly string[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 export async function listVisibleOrders(db: Executor, subject: Subject, params: OrderListParams) {
@@ -150,22 +165,23 @@ export async function findOrderById(db: Executor, id: string): Promise<OrderRow 
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findItemsOfOrders(
-  db: Executor,
-  orderIds: readonly string[],
-): Promise<Map<string, OrderItemRow[]>> {
-  const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
-  if (orderIds.length === 0) return byOrder;
-  const rows = await db
-    .selectFrom('order_items')
-    .selectAll()
-    .where('order_id', 'in', [...orderIds])
-    .orderBy('order_id')
-    .orderBy('position')
-    .execute();
-  for (const row of rows) byOrder.get(row.order_id)?.push(row);
-  return byOrder;
-}
+/** The items of each order, in position order (memoized id by id in a billing group: items never change). */
+export const findItemsOfOrders = memoizedPerId(
+  'findItemsOfOrders',
+  async (db, orderIds): Promise<Map<string, OrderItemRow[]>> => {
+    const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+    if (orderIds.length === 0) return byOrder;
+    const rows = await db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', 'in', [...orderIds])
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) byOrder.get(row.order_id)?.push(row);
+    return byOrder;
+  },
+);
 
 /** Customers by id, deleted ones included (an order keeps showing its customer). */
 export async function findCustomersByIds(db: Executor, ids: readonly string[]): Promise<Map<string, CustomerRow>> {
@@ -198,13 +214,15 @@ export async function findPriceIdsOfProduct(
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('product_prices')
-    .select('id')
-    .where('product_id', '=', productId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return new Set(rows.map((row) => row.id));
+  return memoized(db, idsKey(`findPriceIdsOfProduct:${productId}`, ids), async () => {
+    const rows = await db
+      .selectFrom('product_prices')
+      .select('id')
+      .where('product_id', '=', productId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  });
 }
 
 /** Records (or renews) an invoice generation request; the renderer picks up rows not yet generated. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
-import { memoizeReadsIn } from '../../platform/db/read-memo.js';
+import { handOut, memoizeReadsIn } from '../../platform/db/read-memo.js';
 import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
@@ -9,7 +9,7 @@ import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
-import { findOrderById } from '../orders/orders.repository.js';
+import { findItemsOfOrders, findOrderById, lockOrdersByIds } from '../orders/orders.repository.js';
 import { markOrderPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
@@ -21,6 +21,8 @@ import { discountCovers, dueAmount, subscriptionAmount } from '../billing/billin
 import { billSubscription, restoreAppliedBalance } from '../billing/billing.orders.js';
 import { askStripeTaxIn, inTransaction, StripeTaxQuestion, withStripeTax } from '../billing/billing.stripe-tax.js';
 import { closeMeteredUsage } from '../billing/billing.usage.js';
+import { findMeteredPricesOfSubscriptions } from '../billing/billing.usage.repository.js';
+import { lockBillingCustomers } from '../billing/billing.repository.js';
 import { recordSubscriptionChange } from './subscriptions.history.js';
 import { nextPeriodEnd } from './subscriptions.periods.js';
 import { remindEndingTrials } from './subscriptions.trial-reminders.js';
@@ -31,11 +33,14 @@ import {
   claimDueCharges,
   claimDueSubscriptions,
   claimPeriod,
+  findPendingBillingEntriesOf,
   findRefundingCharges,
   findSubscriptionPrices,
   lockCharge,
   lockChargeAttempts,
+  lockCharges,
   lockSubscriptionById,
+  lockSubscriptionsByIds,
   releaseChargeClaims,
   releaseRenewalClaims,
   updateCharge,
@@ -143,6 +148,80 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   return true;
 }
 
+/**
+ * What a group's renewals read, read for all its members at once at the start of their transaction:
+ * the subscriptions (locked, in id order), their price snapshots and metered prices (memoized), their
+ * pending proration entries, and, unless a member bills usage, the customers (locked, in id order) that
+ * only one member bills. Each
+ * member's first read of its own subscription, entries and customer is then handed these rows
+ * (`handOut`); a customer two members share is read by each under its lock as before, since the first
+ * one's order moves the balance the second one reads.
+ */
+async function readRenewalGroup(tx: Context, subscriptionIds: readonly string[]): Promise<void> {
+  const rows = await lockSubscriptionsByIds(tx.db, subscriptionIds);
+  handOut(
+    tx.db,
+    'subscription',
+    rows.map((row) => [row.id, row] as const),
+  );
+  const ids = rows.map((row) => row.id);
+  await findSubscriptionPrices(tx.db, ids);
+  const metered = await findMeteredPricesOfSubscriptions(tx.db, ids);
+  const entries = await findPendingBillingEntriesOf(tx.db, ids);
+  handOut(tx.db, 'pendingBillingEntries', entries);
+  // A metered member takes its organization's usage lock (waiting for ingests in flight, which hold it
+  // shared and lock their customers' keys) before it locks its customer: no customer is locked earlier.
+  if ([...metered.values()].some((prices) => prices.length > 0)) return;
+  const members = new Map<string, number>();
+  for (const row of rows) members.set(row.customer_id, (members.get(row.customer_id) ?? 0) + 1);
+  const customers = await lockBillingCustomers(
+    tx.db,
+    [...members].flatMap(([id, count]) => (count === 1 ? [id] : [])),
+  );
+  handOut(
+    tx.db,
+    'billingCustomer',
+    customers.map((customer) => [customer.id, customer] as const),
+  );
+}
+
+/**
+ * What recording a group's charge outcomes reads, read at once at the start of their transaction: the
+ * charges, then their subscriptions, then their orders, each locked in id order and handed to the
+ * member's own first read (a subscription two charges share is handed to the first: the second reads it
+ * again, after the first's changes), and the orders' items (memoized).
+ */
+async function readOutcomeGroup(tx: Context, orderIds: readonly string[]): Promise<void> {
+  const charges = await lockCharges(tx.db, orderIds);
+  handOut(
+    tx.db,
+    'charge',
+    charges.map((charge) => [charge.order_id, charge] as const),
+  );
+  const subscriptions = await lockSubscriptionsByIds(
+    tx.db,
+    charges.map((charge) => charge.subscription_id),
+  );
+  handOut(
+    tx.db,
+    'subscription',
+    subscriptions.map((row) => [row.id, row] as const),
+  );
+  const orders = await lockOrdersByIds(
+    tx.db,
+    charges.map((charge) => charge.order_id),
+  );
+  handOut(
+    tx.db,
+    'order',
+    orders.map((order) => [order.id, order] as const),
+  );
+  await findItemsOfOrders(
+    tx.db,
+    orders.map((order) => order.id),
+  );
+}
+
 interface Attempt {
   attempt: number;
   amount: number;
@@ -190,6 +269,10 @@ async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly stri
       askStripeTaxIn(tx);
       // Recording outcomes changes no product, price, benefit or organization setting: read each once.
       memoizeReadsIn(tx.db);
+      await readOutcomeGroup(
+        tx,
+        answered.map(({ orderId }) => orderId),
+      );
       const refunding: string[] = [];
       for (const { orderId, attempt, result } of answered) {
         if (await recordOutcome(tx, processor, orderId, attempt, result)) refunding.push(orderId);
@@ -472,6 +555,10 @@ export async function runSubscriptionBilling(
             askStripeTaxIn(tx);
             // Renewals change no product, price, benefit or organization setting: read each once.
             memoizeReadsIn(tx.db);
+            await readRenewalGroup(
+              tx,
+              group.map((row) => row.id),
+            );
             for (const { id, current_period_end } of group) {
               if (await cycleSubscription(tx, id, current_period_end!)) renewed += 1;
             }

@@ -13,6 +13,7 @@ import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
+import { memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { SubscriptionExportParams, SubscriptionListParams } from './subscriptions.schemas.js';
 import { orderedUuid } from './subscriptions.history.ids.js';
@@ -83,22 +84,23 @@ export async function findOrganizationSubscription(db: Executor, organizationId:
 }
 
 /** The price snapshot of each subscription, in order. */
-export async function findSubscriptionPrices(
-  db: Executor,
-  subscriptionIds: readonly string[],
-): Promise<Map<string, SubscriptionPriceRow[]>> {
-  const bySubscription = new Map<string, SubscriptionPriceRow[]>(subscriptionIds.map((id) => [id, []]));
-  if (subscriptionIds.length === 0) return bySubscription;
-  const rows = await db
-    .selectFrom('subscription_prices')
-    .selectAll()
-    .where('subscription_id', 'in', [...subscriptionIds])
-    .orderBy('subscription_id')
-    .orderBy('position')
-    .execute();
-  for (const row of rows) bySubscription.get(row.subscription_id)?.push(row);
-  return bySubscription;
-}
+/** The subscriptions' price snapshots, in position order (memoized id by id in a billing group). */
+export const findSubscriptionPrices = memoizedPerId(
+  'findSubscriptionPrices',
+  async (db, subscriptionIds): Promise<Map<string, SubscriptionPriceRow[]>> => {
+    const bySubscription = new Map<string, SubscriptionPriceRow[]>(subscriptionIds.map((id) => [id, []]));
+    if (subscriptionIds.length === 0) return bySubscription;
+    const rows = await db
+      .selectFrom('subscription_prices')
+      .selectAll()
+      .where('subscription_id', 'in', [...subscriptionIds])
+      .orderBy('subscription_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) bySubscription.get(row.subscription_id)?.push(row);
+    return bySubscription;
+  },
+);
 
 /**
  * Whether the customer (by id, or any live customer of the organization with this email,
@@ -171,8 +173,23 @@ export async function findBillableSubscriptionIdsOfCustomer(db: Executor, custom
     .execute();
 }
 
-export async function lockSubscriptionById(db: Executor, id: string) {
-  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export async function lockSubscriptionById(db: Executor, id: string): Promise<SubscriptionRow | undefined> {
+  return (
+    takeHandedOut<SubscriptionRow>(db, 'subscription', id) ??
+    db.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+  );
+}
+
+/** The subscriptions of `ids`, locked in id order (a billing group's members, handed out one by one). */
+export async function lockSubscriptionsByIds(db: Executor, ids: readonly string[]): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 const ACTIVE = ['active', 'trialing'] as const;
@@ -432,14 +449,36 @@ export async function detachPendingEntryPrices(db: Executor, subscriptionId: str
 }
 
 export async function findPendingBillingEntries(db: Executor, subscriptionId: string): Promise<BillingEntryRow[]> {
-  return db
+  return (
+    takeHandedOut<BillingEntryRow[]>(db, 'pendingBillingEntries', subscriptionId) ??
+    db
+      .selectFrom('subscription_billing_entries')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .where('order_id', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  );
+}
+
+/** The pending entries of each subscription of `ids` (an empty list where there are none), one statement. */
+export async function findPendingBillingEntriesOf(
+  db: Executor,
+  subscriptionIds: readonly string[],
+): Promise<Map<string, BillingEntryRow[]>> {
+  const bySubscription = new Map<string, BillingEntryRow[]>(subscriptionIds.map((id) => [id, []]));
+  if (subscriptionIds.length === 0) return bySubscription;
+  const rows = await db
     .selectFrom('subscription_billing_entries')
     .selectAll()
-    .where('subscription_id', '=', subscriptionId)
+    .where('subscription_id', 'in', [...subscriptionIds])
     .where('order_id', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  for (const row of rows) bySubscription.get(row.subscription_id)?.push(row);
+  return bySubscription;
 }
 
 export async function attachBillingEntries(db: Executor, ids: readonly string[], orderId: string): Promise<void> {
@@ -455,13 +494,25 @@ export async function insertCharge(db: Executor, row: Insertable<SubscriptionCha
   await db.insertInto('subscription_charges').values(row).execute();
 }
 
-export async function lockCharge(db: Executor, orderId: string) {
+export type ChargeRow = Selectable<SubscriptionChargesTable>;
+
+export async function lockCharge(db: Executor, orderId: string): Promise<ChargeRow | undefined> {
+  return (
+    takeHandedOut<ChargeRow>(db, 'charge', orderId) ??
+    db.selectFrom('subscription_charges').selectAll().where('order_id', '=', orderId).forUpdate().executeTakeFirst()
+  );
+}
+
+/** The charges of `orderIds`, locked in order id order (a billing group's, handed out one by one). */
+export async function lockCharges(db: Executor, orderIds: readonly string[]): Promise<ChargeRow[]> {
+  if (orderIds.length === 0) return [];
   return db
     .selectFrom('subscription_charges')
     .selectAll()
-    .where('order_id', '=', orderId)
+    .where('order_id', 'in', [...new Set(orderIds)])
+    .orderBy('order_id')
     .forUpdate()
-    .executeTakeFirst();
+    .execute();
 }
 
 /**

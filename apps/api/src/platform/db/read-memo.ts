@@ -41,3 +41,56 @@ export function memoizedByIds<T>(
 export function idsKey(name: string, ids: readonly string[]): string {
   return `${name}:${[...new Set(ids)].sort().join(',')}`;
 }
+
+/**
+ * A read by ids whose answer is one value per id, memoized id by id under `name`: in a transaction that
+ * memoizes reads, the ids it has not read yet are read together in one statement and each answer is kept
+ * for the id, so a group's work can read every member's rows at once (`prefetch` by calling it with all
+ * the ids) and each member's later reads of its own id make no statement. `read` answers every id it is
+ * given (an empty value where there is nothing).
+ */
+export function memoizedPerId<V>(
+  name: string,
+  read: (db: Executor, ids: readonly string[]) => Promise<Map<string, V>>,
+): (db: Executor, ids: readonly string[]) => Promise<Map<string, V>> {
+  return async (db, ids) => {
+    const memo = memos.get(db);
+    if (!memo) return read(db, ids);
+    const missing = [...new Set(ids)].filter((id) => !memo.has(`${name}#${id}`));
+    if (missing.length > 0) {
+      const answer = read(db, missing);
+      for (const id of missing) {
+        const one = answer.then((byId) => byId.get(id) as V);
+        memo.set(`${name}#${id}`, one);
+        one.catch(() => memo.delete(`${name}#${id}`));
+      }
+    }
+    const answers = await Promise.all(ids.map((id) => memo.get(`${name}#${id}`) as Promise<V>));
+    return new Map(ids.map((id, index) => [id, answers[index]!]));
+  };
+}
+
+/**
+ * Rows a transaction read, and locked, for several pieces of work at once, each row handed to the first
+ * read of it that asks (`takeHandedOut`) and then forgotten: a billing group locks its members'
+ * subscriptions, customers and charges in one statement each instead of one per member. Only rows that
+ * nothing else in the transaction changes before their own work takes them may be handed out (each
+ * member's rows are its own, and each member's first read of them is this one).
+ */
+const handedOut = new WeakMap<Executor, Map<string, unknown>>();
+
+export function handOut<T>(db: Executor, name: string, rows: Iterable<readonly [string, T]>): void {
+  if (!db.isTransaction) return;
+  let rowsOf = handedOut.get(db);
+  if (!rowsOf) handedOut.set(db, (rowsOf = new Map()));
+  for (const [id, row] of rows) rowsOf.set(`${name}#${id}`, row);
+}
+
+/** The row handed out under `name` for `id` (then forgotten), or undefined: the caller reads it itself. */
+export function takeHandedOut<T>(db: Executor, name: string, id: string): T | undefined {
+  const rowsOf = handedOut.get(db);
+  const key = `${name}#${id}`;
+  const row = rowsOf?.get(key) as T | undefined;
+  if (row !== undefined) rowsOf!.delete(key);
+  return row;
+}
