@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -5,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ManualClock } from '../src/platform/clock.js';
 import type { JobRun } from '../src/platform/jobs/queue.js';
+import { beforeCommit } from '../src/platform/db/commit-hooks.js';
 import { queueEmail } from '../src/platform/mail/outbox.js';
 import { sendOneEmail } from '../src/platform/mail/sender.js';
 import { REPO_ROOT } from '../src/paths.js';
@@ -224,6 +226,58 @@ describe('sending', () => {
     expect(smtp.received.filter((m) => m.envelope.to.includes(to))).toHaveLength(0);
   });
 
+  it("a transaction's emails are stored together as it commits, each sent once; none when it rolls back", async () => {
+    const to = [uniqueBuyer('together-a'), uniqueBuyer('together-b'), uniqueBuyer('together-c')];
+    const once = `together-${Math.random().toString(36).slice(2, 8)}`;
+    await db()
+      .transaction()
+      .execute(async (tx) => {
+        const ctx = server.runtime.context(tx);
+        const recovered = (address: string, key?: string) =>
+          queueEmail(ctx, {
+            organizationId: acme.organization.id,
+            to: address,
+            template: 'payment_recovered',
+            data: { customerName: null, productName: 'Pro', subscriptionUrl: 'http://x.test/s' },
+            ...(key ? { once: key } : {}),
+          });
+        expect(await recovered(to[0]!)).toEqual(expect.any(String));
+        expect(await recovered(to[1]!, once)).toEqual(expect.any(String));
+        // At most one email per `once` key, also among those the transaction has not stored yet.
+        expect(await recovered(to[2]!, once)).toBeNull();
+        // Stored as the transaction commits: nothing yet.
+        const stored = await sql`SELECT id FROM emails WHERE to_addresses && ${to}::text[]`.execute(tx);
+        expect(stored.rows).toEqual([]);
+      });
+    for (const address of to.slice(0, 2)) {
+      await smtp.waitFor((m) => m.envelope.to.includes(address));
+      await expect.poll(async () => (await emailRows(address))[0]?.status).toBe('sent');
+    }
+    expect(await emailRows(to[2]!)).toEqual([]);
+
+    const rolledBack = uniqueBuyer('rolled-back');
+    await expect(
+      db()
+        .transaction()
+        .execute(async (tx) => {
+          await queueEmail(server.runtime.context(tx), {
+            organizationId: acme.organization.id,
+            to: rolledBack,
+            template: 'payment_recovered',
+            data: { customerName: null, productName: 'Pro', subscriptionUrl: 'http://x.test/s' },
+          });
+          throw new Error('abort');
+        }),
+    ).rejects.toThrow('abort');
+    expect(await emailRows(rolledBack)).toEqual([]);
+    const jobs = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM pgboss.job j
+      WHERE j.name = 'mail.send' AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = (j.data->>'email_id')::uuid)`.execute(
+      db(),
+    );
+    expect(jobs.rows[0]!.count).toBe(0);
+  });
+
   it('a lease held by another sender keeps the row from being sent twice at once', async () => {
     const to = uniqueBuyer('leased');
     const id = await db()
@@ -236,12 +290,15 @@ describe('sending', () => {
           template: 'payment_recovered',
           data: { customerName: null, productName: 'Pro', subscriptionUrl: 'http://x.test/s' },
         });
-        // Another sender holds it (its lease runs five minutes).
-        await tx
-          .updateTable('emails')
-          .set({ sending_until: new Date(server.clock.now().getTime() + 300_000) })
-          .where('id', '=', queued!)
-          .execute();
+        // Another sender holds it from the moment it commits (its lease runs five minutes): set as the
+        // transaction commits, after the outbox stores its emails there.
+        await beforeCommit(tx, 'test.lease', 30, async () => {
+          await tx
+            .updateTable('emails')
+            .set({ sending_until: new Date(server.clock.now().getTime() + 300_000) })
+            .where('id', '=', queued!)
+            .execute();
+        });
         return queued!;
       });
     expect(await sendOneEmail(server.context(), run, id)).toBe('none');

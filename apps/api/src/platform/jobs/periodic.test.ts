@@ -13,6 +13,7 @@ function recorder() {
       sent.push({ name: definition.name, key: options?.singletonKey });
       return 'id';
     },
+    enqueueMany: async () => {},
   };
   return { sent, jobs };
 }

@@ -54,6 +54,11 @@ export interface EnqueueOptions {
 
 export interface Jobs {
   enqueue<T>(job: JobDefinition<T>, data: T, options?: EnqueueOptions): Promise<string | null>;
+  /**
+   * Several jobs of one definition in one statement, each with its id (as `enqueue`'s `id`: a job
+   * whose id exists already is not enqueued again), to start now.
+   */
+  enqueueMany<T>(job: JobDefinition<T>, jobs: readonly { id: string; data: T }[]): Promise<void>;
 }
 
 /** pg-boss's schema (its default), named for the few queries that look at queued jobs. */
@@ -165,6 +170,16 @@ export class JobQueue {
           ...(options.id ? { id: options.id } : {}),
           db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) },
         });
+      },
+      enqueueMany: async (job, jobs) => {
+        if (!this.started) throw new Error('the job queue is not started');
+        if (!this.definitions.has(job.name)) throw new Error(`unknown job ${job.name}`);
+        if (jobs.length === 0) return;
+        // pg-boss's insert: one statement, the queue's retry and expiry settings, ON CONFLICT DO NOTHING.
+        await this.boss.insert(
+          jobs.map(({ id, data }) => ({ id, name: job.name, data: job.schema.parse(data) as object })),
+          { db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) } },
+        );
       },
     };
   }

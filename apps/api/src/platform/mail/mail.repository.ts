@@ -27,8 +27,12 @@ export async function emailOfKindExists(db: Executor, organizationId: string, ki
   return row !== undefined;
 }
 
-export async function insertEmailRow(db: Executor, row: Insertable<EmailsTable>): Promise<void> {
-  await db.insertInto('emails').values(row).execute();
+export async function insertEmailRows(db: Executor, rows: readonly Insertable<EmailsTable>[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('emails')
+      .values([...rows])
+      .execute();
 }
 
 /**
