@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { EventsTable } from '../../db/tables/benefit-grants.js';
 import type { Executor } from '../../platform/db/database.js';
+import { memoizedPerId } from '../../platform/db/read-memo.js';
 import type { BenefitGrantRow, BenefitRow } from '../benefits/benefits.repository.js';
 
 export type EventRow = Selectable<EventsTable>;
@@ -85,12 +86,41 @@ export async function findBenefitById(db: Executor, id: string): Promise<Benefit
 
 /** Non-deleted grants of a subscription or an order (every state). */
 export async function findGrantsOfScope(db: Executor, scope: GrantScope): Promise<BenefitGrantRow[]> {
-  let query = db.selectFrom('benefit_grants').selectAll().where('deleted_at', 'is', null);
-  query = scope.subscription_id
-    ? query.where('subscription_id', '=', scope.subscription_id)
-    : query.where('subscription_id', 'is', null).where('order_id', '=', scope.order_id);
-  return query.orderBy('created_at').orderBy('id').execute();
+  if (scope.subscription_id) {
+    return (await findGrantsOfSubscriptions(db, [scope.subscription_id])).get(scope.subscription_id) ?? [];
+  }
+  return db
+    .selectFrom('benefit_grants')
+    .selectAll()
+    .where('deleted_at', 'is', null)
+    .where('subscription_id', 'is', null)
+    .where('order_id', '=', scope.order_id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
+
+/**
+ * Non-deleted grants of each subscription, in creation order. Memoized id by id in a billing group:
+ * grants change only in the grant engine's own jobs, never in the transaction that enqueues them.
+ */
+export const findGrantsOfSubscriptions = memoizedPerId(
+  'findGrantsOfSubscriptions',
+  async (db, subscriptionIds): Promise<Map<string, BenefitGrantRow[]>> => {
+    const bySubscription = new Map<string, BenefitGrantRow[]>(subscriptionIds.map((id) => [id, []]));
+    if (subscriptionIds.length === 0) return bySubscription;
+    const rows = await db
+      .selectFrom('benefit_grants')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where('subscription_id', 'in', [...subscriptionIds])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) bySubscription.get(row.subscription_id!)?.push(row);
+    return bySubscription;
+  },
+);
 
 /** Granted, non-deleted grants of a customer (the customer is deleted: they all go). */
 export async function findGrantedGrantsOfCustomer(db: Executor, customerId: string): Promise<BenefitGrantRow[]> {

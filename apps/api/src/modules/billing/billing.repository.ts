@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
 import { takeHandedOut } from '../../platform/db/read-memo.js';
+import { forgetCustomers } from '../customers/customers.memo.js';
 
 /**
  * The customer's credit balance: a movement row per change (the history), and the sums by currency on
@@ -93,6 +94,7 @@ export async function recordBalanceMovement(db: Executor, movement: BalanceMovem
     })
     .where('id', '=', movement.customer_id)
     .execute();
+  forgetCustomers(db, [movement.customer_id]);
   return true;
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
+import { forgetCustomers } from './customers.memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
@@ -145,7 +146,7 @@ export interface CustomerChanges {
 
 export async function updateCustomer(db: Executor, id: string, changes: CustomerChanges): Promise<CustomerRow> {
   const { billing_address, tax_id, metadata, ...plain } = changes;
-  return db
+  const row = await db
     .updateTable('customers')
     .set({
       ...plain,
@@ -156,6 +157,8 @@ export async function updateCustomer(db: Executor, id: string, changes: Customer
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  forgetCustomers(db, [id]);
+  return row;
 }
 
 /** Which unique index a violation came from, as a field name. */

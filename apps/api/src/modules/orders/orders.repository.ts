@@ -3,6 +3,7 @@ import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { CUSTOMERS_BY_ID } from '../customers/customers.memo.js';
 import { idsKey, memoized, memoizedByIds, memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
@@ -183,8 +184,11 @@ export const findItemsOfOrders = memoizedPerId(
   },
 );
 
-/** Customers by id, deleted ones included (an order keeps showing its customer). */
-export async function findCustomersByIds(db: Executor, ids: readonly string[]): Promise<Map<string, CustomerRow>> {
+/**
+ * Customers by id, deleted ones included (an order keeps showing its customer). Memoized id by id in a
+ * billing group; every write to a customer row forgets it there (`forgetCustomers`).
+ */
+export const findCustomersByIds = memoizedPerId(CUSTOMERS_BY_ID, async (db, ids): Promise<Map<string, CustomerRow>> => {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('customers')
@@ -192,7 +196,7 @@ export async function findCustomersByIds(db: Executor, ids: readonly string[]): 
     .where('id', 'in', [...new Set(ids)])
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
-}
+});
 
 export const findProductRowsByIds = memoizedByIds(
   'findProductRowsByIds',

@@ -9,7 +9,8 @@ import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
-import { findItemsOfOrders, findOrderById, lockOrdersByIds } from '../orders/orders.repository.js';
+import { findGrantsOfSubscriptions } from '../benefit-grants/benefit-grants.repository.js';
+import { findCustomersByIds, findItemsOfOrders, findOrderById, lockOrdersByIds } from '../orders/orders.repository.js';
 import { markOrderPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
@@ -150,7 +151,8 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
 
 /**
  * What a group's renewals read, read for all its members at once at the start of their transaction:
- * the subscriptions (locked, in id order), their price snapshots and metered prices (memoized), their
+ * the subscriptions (locked, in id order), their price snapshots, metered prices and customers (memoized;
+ * a customer's row is read again once its balance moved), their
  * pending proration entries, and, unless a member bills usage, the customers (locked, in id order) that
  * only one member bills. Each
  * member's first read of its own subscription, entries and customer is then handed these rows
@@ -166,6 +168,10 @@ async function readRenewalGroup(tx: Context, subscriptionIds: readonly string[])
   );
   const ids = rows.map((row) => row.id);
   await findSubscriptionPrices(tx.db, ids);
+  await findCustomersByIds(
+    tx.db,
+    rows.map((row) => row.customer_id),
+  );
   const metered = await findMeteredPricesOfSubscriptions(tx.db, ids);
   const entries = await findPendingBillingEntriesOf(tx.db, ids);
   handOut(tx.db, 'pendingBillingEntries', entries);
@@ -189,7 +195,7 @@ async function readRenewalGroup(tx: Context, subscriptionIds: readonly string[])
  * What recording a group's charge outcomes reads, read at once at the start of their transaction: the
  * charges, then their subscriptions, then their orders, each locked in id order and handed to the
  * member's own first read (a subscription two charges share is handed to the first: the second reads it
- * again, after the first's changes), and the orders' items (memoized).
+ * again, after the first's changes), and the customers, benefit grants and orders' items (memoized).
  */
 async function readOutcomeGroup(tx: Context, orderIds: readonly string[]): Promise<void> {
   const charges = await lockCharges(tx.db, orderIds);
@@ -206,6 +212,14 @@ async function readOutcomeGroup(tx: Context, orderIds: readonly string[]): Promi
     tx.db,
     'subscription',
     subscriptions.map((row) => [row.id, row] as const),
+  );
+  await findCustomersByIds(
+    tx.db,
+    subscriptions.map((row) => row.customer_id),
+  );
+  await findGrantsOfSubscriptions(
+    tx.db,
+    subscriptions.map((row) => row.id),
   );
   const orders = await lockOrdersByIds(
     tx.db,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from './database.js';
-import { handOut, memoizedPerId, memoizeReadsIn, takeHandedOut } from './read-memo.js';
+import { forgetPerId, handOut, memoizedPerId, memoizeReadsIn, takeHandedOut } from './read-memo.js';
 
 /** Stand-ins for a transaction and a plain pool: the memo only looks at `isTransaction`. */
 const transaction = () => ({ isTransaction: true }) as unknown as Executor;
@@ -50,6 +50,22 @@ describe('memoizedPerId', () => {
     memoizeReadsIn(other);
     await read(other, ['a']);
     expect(calls).toEqual([['a', 'b'], ['c'], ['a']]);
+  });
+
+  it('leaves out ids the read did not answer, and reads again the ids forgotten after a change', async () => {
+    const calls: string[][] = [];
+    const read = memoizedPerId('rows', async (_db, ids) => {
+      calls.push([...ids]);
+      return new Map(ids.filter((id) => id !== 'gone').map((id) => [id, { id, version: calls.length }]));
+    });
+    const db = transaction();
+    memoizeReadsIn(db);
+    const first = await read(db, ['a', 'gone']);
+    expect([...first.keys()]).toEqual(['a']);
+    forgetPerId(db, 'rows', ['a']);
+    expect((await read(db, ['a'])).get('a')).toEqual({ id: 'a', version: 2 });
+    expect((await read(db, ['a'])).get('a')).toEqual({ id: 'a', version: 2 });
+    expect(calls).toEqual([['a', 'gone'], ['a']]);
   });
 
   it('a failed read is not kept: the next asks again', async () => {

@@ -65,9 +65,20 @@ export function memoizedPerId<V>(
         one.catch(() => memo.delete(`${name}#${id}`));
       }
     }
-    const answers = await Promise.all(ids.map((id) => memo.get(`${name}#${id}`) as Promise<V>));
-    return new Map(ids.map((id, index) => [id, answers[index]!]));
+    const answers = await Promise.all(ids.map((id) => memo.get(`${name}#${id}`) as Promise<V | undefined>));
+    const byId = new Map<string, V>();
+    // An id the read did not answer (a row that does not exist) is left out, as the read leaves it out.
+    ids.forEach((id, index) => {
+      if (answers[index] !== undefined) byId.set(id, answers[index]);
+    });
+    return byId;
   };
+}
+
+/** Forgets what `memoizedPerId(name)` read for `ids` in the transaction `db`: they were just changed. */
+export function forgetPerId(db: Executor, name: string, ids: readonly string[]): void {
+  const memo = memos.get(db);
+  if (memo) for (const id of ids) memo.delete(`${name}#${id}`);
 }
 
 /**
