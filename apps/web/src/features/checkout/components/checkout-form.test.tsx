@@ -86,7 +86,9 @@ describe('CheckoutForm', () => {
         return { status: 200, body: { ...checkout, amount, net_amount: amount, total_amount: amount } };
       },
     });
-    const user = userEvent.setup();
+    // The keystrokes of the burst are typed without yielding to timers between them (no delay): on a busy
+    // machine a keystroke can take longer than the pause that saves, which would split the burst.
+    const user = userEvent.setup({ delay: null });
     renderPage(checkout);
 
     const amount = await screen.findByLabelText('Name a fair price (USD)');
