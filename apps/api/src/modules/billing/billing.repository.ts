@@ -27,7 +27,7 @@ export async function findBillingCustomer(db: Executor, customerId: string) {
 export async function lockBillingCustomer(db: Executor, customerId: string) {
   const row =
     takeHandedOut<CustomerLockRow>(db, 'billingCustomer', customerId) ??
-    (await db.selectFrom('customers').selectAll().where('id', '=', customerId).forUpdate().executeTakeFirst());
+    (await lockBillingCustomers(db, [customerId]))[0];
   return row && { ...row, credit_balances: { ...((row.credit_balances ?? {}) as Record<string, number>) } };
 }
 

@@ -29,10 +29,7 @@ export async function lockVisibleOrder(db: Executor, subject: Subject, id: strin
 
 /** An order by id whoever asks: for flows without a seller subject (checkout confirm, renewals). */
 export async function lockOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {
-  return (
-    takeHandedOut<OrderRow>(db, 'order', id) ??
-    db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
-  );
+  return takeHandedOut<OrderRow>(db, 'order', id) ?? (await lockOrdersByIds(db, [id]))[0];
 }
 
 /** The orders of `ids`, locked in id order (a billing group's, handed out to `lockOrderById`). */

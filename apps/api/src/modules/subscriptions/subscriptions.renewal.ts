@@ -151,13 +151,11 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
 
 /**
  * What a group's renewals read, read for all its members at once at the start of their transaction:
- * the subscriptions (locked, in id order), their price snapshots, metered prices and customers (memoized;
- * a customer's row is read again once its balance moved), their
- * pending proration entries, and, unless a member bills usage, the customers (locked, in id order) that
- * only one member bills. Each
- * member's first read of its own subscription, entries and customer is then handed these rows
- * (`handOut`); a customer two members share is read by each under its lock as before, since the first
- * one's order moves the balance the second one reads.
+ * the subscriptions (locked, in id order), their pending proration entries, and, unless a member bills
+ * usage, the customers only one member bills (locked, in id order), each handed to its member's first
+ * read of it (`handOut`); a customer two members share is locked and read by each, since the first one's
+ * order moves the balance the second one reads. Price snapshots, metered prices and customers are
+ * memoized (a customer is read again once its balance moved).
  */
 async function readRenewalGroup(tx: Context, subscriptionIds: readonly string[]): Promise<void> {
   const rows = await lockSubscriptionsByIds(tx.db, subscriptionIds);

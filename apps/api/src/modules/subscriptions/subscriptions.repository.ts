@@ -83,7 +83,6 @@ export async function findOrganizationSubscription(db: Executor, organizationId:
     .executeTakeFirst();
 }
 
-/** The price snapshot of each subscription, in order. */
 /** The subscriptions' price snapshots, in position order (memoized id by id in a billing group). */
 export const findSubscriptionPrices = memoizedPerId(
   'findSubscriptionPrices',
@@ -174,10 +173,7 @@ export async function findBillableSubscriptionIdsOfCustomer(db: Executor, custom
 }
 
 export async function lockSubscriptionById(db: Executor, id: string): Promise<SubscriptionRow | undefined> {
-  return (
-    takeHandedOut<SubscriptionRow>(db, 'subscription', id) ??
-    db.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
-  );
+  return takeHandedOut<SubscriptionRow>(db, 'subscription', id) ?? (await lockSubscriptionsByIds(db, [id]))[0];
 }
 
 /** The subscriptions of `ids`, locked in id order (a billing group's members, handed out one by one). */
@@ -451,14 +447,7 @@ export async function detachPendingEntryPrices(db: Executor, subscriptionId: str
 export async function findPendingBillingEntries(db: Executor, subscriptionId: string): Promise<BillingEntryRow[]> {
   return (
     takeHandedOut<BillingEntryRow[]>(db, 'pendingBillingEntries', subscriptionId) ??
-    db
-      .selectFrom('subscription_billing_entries')
-      .selectAll()
-      .where('subscription_id', '=', subscriptionId)
-      .where('order_id', 'is', null)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute()
+    (await findPendingBillingEntriesOf(db, [subscriptionId])).get(subscriptionId)!
   );
 }
 
@@ -497,10 +486,7 @@ export async function insertCharge(db: Executor, row: Insertable<SubscriptionCha
 export type ChargeRow = Selectable<SubscriptionChargesTable>;
 
 export async function lockCharge(db: Executor, orderId: string): Promise<ChargeRow | undefined> {
-  return (
-    takeHandedOut<ChargeRow>(db, 'charge', orderId) ??
-    db.selectFrom('subscription_charges').selectAll().where('order_id', '=', orderId).forUpdate().executeTakeFirst()
-  );
+  return takeHandedOut<ChargeRow>(db, 'charge', orderId) ?? (await lockCharges(db, [orderId]))[0];
 }
 
 /** The charges of `orderIds`, locked in order id order (a billing group's, handed out one by one). */

@@ -159,26 +159,29 @@ export class JobQueue {
 
   /** Jobs bound to an executor: inside a transaction, the job commits or rolls back with it. */
   bind(executor: Executor): Jobs {
+    const db = { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) };
+    const known = (name: string) => {
+      if (!this.started) throw new Error('the job queue is not started');
+      if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    };
     return {
       enqueue: async (job, data, options = {}) => {
-        if (!this.started) throw new Error('the job queue is not started');
-        if (!this.definitions.has(job.name)) throw new Error(`unknown job ${job.name}`);
+        known(job.name);
         const payload = job.schema.parse(data);
         return this.boss.send(job.name, payload as object, {
           ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
           ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
           ...(options.id ? { id: options.id } : {}),
-          db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) },
+          db,
         });
       },
       enqueueMany: async (job, jobs) => {
-        if (!this.started) throw new Error('the job queue is not started');
-        if (!this.definitions.has(job.name)) throw new Error(`unknown job ${job.name}`);
+        known(job.name);
         if (jobs.length === 0) return;
         // pg-boss's insert: one statement, the queue's retry and expiry settings, ON CONFLICT DO NOTHING.
         await this.boss.insert(
           jobs.map(({ id, data }) => ({ id, name: job.name, data: job.schema.parse(data) as object })),
-          { db: { executeSql: (text: string, values: unknown[]) => executeRaw(executor, text, values) } },
+          { db },
         );
       },
     };

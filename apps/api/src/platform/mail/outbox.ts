@@ -32,8 +32,8 @@ export interface QueueEmailInput<K extends TemplateName> {
 /**
  * The one way to send an email. It is rendered now and written to the outbox (`emails`) in the caller's
  * transaction, with the job that sends it, as the transaction commits: it goes out if and only if the
- * change that caused it commits. Answers the row's id, or null when nothing was queued (no recipient, or the organization
- * turned this customer email off in `customer_email_settings`).
+ * change that caused it commits. Answers the row's id, or null when nothing was queued (no recipient,
+ * or the organization turned this customer email off in `customer_email_settings`).
  */
 export async function queueEmail<K extends TemplateName>(
   ctx: Context,

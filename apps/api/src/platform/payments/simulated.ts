@@ -260,10 +260,7 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
         .selectAll()
         .where('key', '=', key)
         .executeTakeFirst();
-      if (existing) {
-        if (existing.operation !== operation) throw new SimulatedIdempotencyConflict(key);
-        return existing.result as T;
-      }
+      if (existing) return storedAnswer<T>(key, operation, existing);
       const result = await run(db);
       await db
         .insertInto('simulated_idempotency_keys')
@@ -587,26 +584,26 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
       };
       result = resultOfCharge(charge) as ChargeResult;
     }
-    const stored = await sql<{ stored: boolean }>`
-      WITH k AS (
-        INSERT INTO simulated_idempotency_keys (key, created_at, operation, result)
-        VALUES (${key}, ${now}, ${operation}, ${JSON.stringify(result)})
-        ON CONFLICT (key) DO NOTHING
-        RETURNING key
-      ), c AS (
-        INSERT INTO simulated_charges (id, created_at, status, amount, currency, payment_method_id, decline_reason,
-          customer_id, brand, last4, exp_month, exp_year, outcome)
-        SELECT ${charge?.id ?? null}::text, ${now}::timestamptz, ${charge?.status ?? null}::text,
-          ${charge?.amount ?? null}::bigint, ${charge?.currency ?? null}::text, ${charge?.payment_method_id ?? null}::text,
-          ${charge?.decline_reason ?? null}::text, ${charge?.customer_id ?? null}::text, ${charge?.brand ?? null}::text,
-          ${charge?.last4 ?? null}::text, ${charge?.exp_month ?? null}::integer, ${charge?.exp_year ?? null}::integer,
-          ${charge?.outcome ?? null}::text
-        FROM k WHERE ${charge !== null}::boolean
-        RETURNING id
-      )
-      SELECT EXISTS (SELECT 1 FROM k) AS stored`
-      .execute(this.db)
-      .then((rows) => rows.rows[0]!.stored);
+    const storeKey = sql`
+      INSERT INTO simulated_idempotency_keys (key, created_at, operation, result)
+      VALUES (${key}, ${now}, ${operation}, ${JSON.stringify(result)})
+      ON CONFLICT (key) DO NOTHING
+      RETURNING key`;
+    const store = charge
+      ? sql<{ stored: boolean }>`
+          WITH k AS (${storeKey}), c AS (
+            INSERT INTO simulated_charges (id, created_at, status, amount, currency, payment_method_id, decline_reason,
+              customer_id, brand, last4, exp_month, exp_year, outcome)
+            SELECT ${charge.id}::text, ${now}::timestamptz, ${charge.status}::text, ${charge.amount}::bigint,
+              ${charge.currency}::text, ${charge.payment_method_id}::text, ${charge.decline_reason}::text,
+              ${charge.customer_id}::text, ${charge.brand}::text, ${charge.last4}::text, ${charge.exp_month}::integer,
+              ${charge.exp_year}::integer, ${charge.outcome}::text
+            FROM k
+            RETURNING id
+          )
+          SELECT EXISTS (SELECT 1 FROM k) AS stored`
+      : sql<{ stored: boolean }>`WITH k AS (${storeKey}) SELECT EXISTS (SELECT 1 FROM k) AS stored`;
+    const stored = (await store.execute(this.db)).rows[0]!.stored;
     if (stored) return result;
     // A call with the same key stored its answer between the two statements: that answer is the one.
     const winner = await this.db
@@ -614,7 +611,7 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
       .select(['operation', 'result'])
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
-    return storedAnswer<ChargeResult>(key, operation, winner as { operation: string; result: ChargeResult });
+    return storedAnswer<ChargeResult>(key, operation, winner);
   }
 
   refund(input: Parameters<PaymentProcessor['refund']>[0]) {
