@@ -297,7 +297,6 @@ export type OrderProduct = S["OrderProduct"];
 export type OrderStatus = S["OrderStatus"];
 export type OrderSubscription = S["OrderSubscription"];
 export type OrderUpdate = S["OrderUpdate"];
-export type OrderUpdateInput = S["OrderUpdateInput"];
 export type Organization = S["Organization"];
 export type OrganizationAccessToken = S["OrganizationAccessToken"];
 export type OrganizationAccessTokenCreate = S["OrganizationAccessTokenCreate"];

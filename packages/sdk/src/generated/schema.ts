@@ -1975,11 +1975,11 @@ export interface components {
             country: string;
         };
         AddressInput: {
-            line1: string | null;
-            line2: string | null;
-            postal_code: string | null;
-            city: string | null;
-            state: string | null;
+            line1?: string | null;
+            line2?: string | null;
+            postal_code?: string | null;
+            city?: string | null;
+            state?: string | null;
             country: string;
         };
         AttachedCustomField: {
@@ -5066,10 +5066,6 @@ export interface components {
             trial_end: string | null;
         };
         OrderUpdate: {
-            billing_name: string | null;
-            billing_address: components["schemas"]["AddressInput"] | null;
-        };
-        OrderUpdateInput: {
             billing_name: string | null;
             billing_address: components["schemas"]["AddressInput"] | null;
         };
@@ -12300,7 +12296,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderUpdateInput"];
+                "application/json": components["schemas"]["OrderUpdate"];
             };
         };
         responses: {

@@ -15,11 +15,11 @@ export const AddressSchema: z.ZodType<M.Address> = /* @__PURE__ */ z.lazy(() => 
 }));
 
 export const AddressInputSchema: z.ZodType<M.AddressInput> = /* @__PURE__ */ z.lazy(() => z.object({
-  line1: z.string().max(500).nullable(),
-  line2: z.string().max(500).nullable(),
-  postal_code: z.string().max(500).nullable(),
-  city: z.string().max(500).nullable(),
-  state: z.string().max(500).nullable(),
+  line1: z.string().max(500).nullable().optional(),
+  line2: z.string().max(500).nullable().optional(),
+  postal_code: z.string().max(500).nullable().optional(),
+  city: z.string().max(500).nullable().optional(),
+  state: z.string().max(500).nullable().optional(),
   country: z.string(),
 }));
 
@@ -2642,11 +2642,6 @@ export const OrderUpdateSchema: z.ZodType<M.OrderUpdate> = /* @__PURE__ */ z.laz
   billing_address: AddressInputSchema.nullable(),
 }));
 
-export const OrderUpdateInputSchema: z.ZodType<M.OrderUpdateInput> = /* @__PURE__ */ z.lazy(() => z.object({
-  billing_name: z.string().max(256).nullable(),
-  billing_address: AddressInputSchema.nullable(),
-}));
-
 export const OrganizationSchema: z.ZodType<M.Organization> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -4188,7 +4183,7 @@ export const OrdersGetRequestSchema: z.ZodType<M.OrdersGetRequest> = /* @__PURE_
 export const OrdersUpdateRequestSchema: z.ZodType<M.OrdersUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
-  body: OrderUpdateInputSchema,
+  body: OrderUpdateSchema,
 }));
 
 export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({

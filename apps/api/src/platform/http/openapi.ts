@@ -64,7 +64,7 @@ class Components {
         if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
       },
     }) as JsonSchema;
-    return this.hoist(json, io);
+    return this.hoist(asDocumented(json) as JsonSchema, io);
   }
 
   private hoist(json: JsonSchema, io: 'input' | 'output'): JsonSchema {
@@ -80,7 +80,8 @@ class Components {
     if (renamed.length > 0) {
       // A schema stored under an alternate name: references within this batch follow it.
       const batch = new Map(renamed);
-      for (const [, target] of renamed) this.schemas[target] = rewriteRefs(this.schemas[target], batch) as JsonSchema;
+      for (const target of new Set(renames.values()))
+        this.schemas[target] = rewriteRefs(this.schemas[target], batch) as JsonSchema;
       return rewriteRefs(rewriteRefs(json, identity), batch) as JsonSchema;
     }
     return rewriteRefs(json, identity) as JsonSchema;
@@ -102,9 +103,43 @@ class Components {
     const id = z.globalRegistry.get(schema)?.id;
     const json = this.add(schema, io);
     if (!id) return json;
+    // zod refers to a named root through its own definition: that is the component already stored.
+    if (typeof json.$ref === 'string' && Object.keys(json).length === 1) return json;
     const name = this.store(id, json, io);
     return { $ref: `#/components/schemas/${name}` };
   }
+}
+
+/**
+ * The document's own spelling of what zod writes more tersely: a union of primitive types as
+ * `anyOf: [{type}, …]` rather than `type: [...]`, a union as `anyOf` whether or not it is discriminated,
+ * and a tuple by its `prefixItems` alone. The meaning is the same; the document (and the SDK generated
+ * from it) stays as it was.
+ */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'enum', 'const']);
+
+function asDocumented(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asDocumented);
+  if (!value || typeof value !== 'object') return value;
+  const node: JsonSchema = {};
+  for (const [key, v] of Object.entries(value)) node[key === 'oneOf' ? 'anyOf' : key] = asDocumented(v);
+  if (Array.isArray(node.prefixItems) && node.items === false) {
+    delete node.items;
+    delete node.minItems;
+    delete node.maxItems;
+  }
+  if (Array.isArray(node.type)) {
+    // What describes the value stays on it; what constrains a type moves to that type's branch.
+    const outer: JsonSchema = {};
+    const constraints: JsonSchema = {};
+    for (const [key, v] of Object.entries(node)) {
+      if (key !== 'type') (ANNOTATIONS.has(key) ? outer : constraints)[key] = v;
+    }
+    const types = node.type as string[];
+    outer.anyOf = types.map((t) => (t === 'null' ? { type: t } : { type: t, ...constraints }));
+    return outer;
+  }
+  return node;
 }
 
 function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
