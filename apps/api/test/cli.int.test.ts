@@ -1,19 +1,22 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT } from '../src/paths.js';
 import { buildIfStale, TARGETS } from '../../../scripts/build-if-stale.mjs';
+import { SERVER_TEMPLATE_ENV } from './database-template.js';
 
 /**
  * The `tessera` CLI as a real subprocess, as users run it: the built `dist/cli.js`, rebuilt first when
  * any source changed since the last build (so never stale), which starts in about a third of the time
  * the TypeScript source takes through tsx. Each test gets its own DATA_DIR and, with TEST_DATABASE_URL,
- * its own server database.
+ * its own server database: a fresh one where the test is about a first start, otherwise one as a first
+ * start leaves it (migrated; embedded: a copy of a DATA_DIR that `tessera migrate` made once for the file,
+ * its secret included; server: a copy of the run's migrated template database).
  */
 
 const CLI = ['apps/api/dist/cli.js'];
@@ -140,22 +143,58 @@ function freePort(): Promise<number> {
   });
 }
 
+let migratedTemplate: Promise<string> | undefined;
+
+/** A DATA_DIR that `tessera migrate` has brought up to date, made once for this file (embedded only). */
+function migratedDataDir(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tcli-template-'));
+    templateDirs.push(dataDir);
+    const result = await runCli(['migrate'], {
+      dataDir,
+      port: 0,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    });
+    expectSuccess(result, 'migrate (the template DATA_DIR)');
+    return dataDir;
+  })();
+  return migratedTemplate;
+}
+
+const templateDirs: string[] = [];
+afterAll(() => {
+  for (const dir of templateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
- * A fresh DATA_DIR (and, with TEST_DATABASE_URL, a fresh database) for one test; children, the
+ * A DATA_DIR (and, with TEST_DATABASE_URL, a database) of its own for one test; children, the
  * database and the directory are gone afterwards whatever happens.
  */
-async function withCliEnv(fn: (cli: CliEnv) => Promise<void>): Promise<void> {
+async function withCliEnv(
+  fn: (cli: CliEnv) => Promise<void>,
+  options: { from: 'fresh' | 'migrated' } = { from: 'migrated' },
+): Promise<void> {
   // Short path: the embedded database's unix socket lives in DATA_DIR/run.
   const dataDir = mkdtempSync(join(tmpdir(), 'tcli-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const databaseName = `tessera_cli_${randomBytes(6).toString('hex')}`;
+  const serverTemplate = options.from === 'migrated' ? process.env[SERVER_TEMPLATE_ENV] : undefined;
   let databaseUrl: string | undefined;
   try {
+    if (options.from === 'migrated' && !adminUrl) {
+      const template = await migratedDataDir();
+      for (const entry of ['pgdata', 'secret'])
+        cpSync(join(template, entry), join(dataDir, entry), { recursive: true });
+    }
     if (adminUrl) {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       try {
-        await admin.query(`CREATE DATABASE ${databaseName}`);
+        await admin.query(
+          serverTemplate
+            ? `CREATE DATABASE ${databaseName} TEMPLATE ${serverTemplate}`
+            : `CREATE DATABASE ${databaseName}`,
+        );
       } finally {
         await admin.end();
       }
@@ -224,12 +263,16 @@ describe('tessera org create', () => {
   it(
     'prints one JSON line with the organization and its access token when no server runs',
     () =>
-      withCliEnv(async (cli) => {
-        const result = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli);
-        const { organization } = parseOrgCreate(result);
-        expect(organization.slug).toBe('acme');
-        expect(organization.name).toBe('Acme');
-      }),
+      withCliEnv(
+        async (cli) => {
+          // On a first start: the database is created and migrated on the way.
+          const result = await runCli(['org', 'create', '--name', 'Acme', '--slug', 'acme', '--json'], cli);
+          const { organization } = parseOrgCreate(result);
+          expect(organization.slug).toBe('acme');
+          expect(organization.name).toBe('Acme');
+        },
+        { from: 'fresh' },
+      ),
     TEST_TIMEOUT,
   );
 
@@ -361,15 +404,18 @@ describe('tessera migrate', () => {
   it(
     'reports "up to date" on an already migrated database',
     () =>
-      withCliEnv(async (cli) => {
-        const first = await runCli(['migrate'], cli);
-        expectSuccess(first, 'migrate');
-        expect(first.stdout).toMatch(/^(applied: .+|up to date)\n$/);
+      withCliEnv(
+        async (cli) => {
+          const first = await runCli(['migrate'], cli);
+          expectSuccess(first, 'migrate');
+          expect(first.stdout).toMatch(/^applied: .+\n$/);
 
-        const second = await runCli(['migrate'], cli);
-        expectSuccess(second, 'migrate');
-        expect(second.stdout).toBe('up to date\n');
-      }),
+          const second = await runCli(['migrate'], cli);
+          expectSuccess(second, 'migrate');
+          expect(second.stdout).toBe('up to date\n');
+        },
+        { from: 'fresh' },
+      ),
     TEST_TIMEOUT,
   );
 });
