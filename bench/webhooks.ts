@@ -1,8 +1,12 @@
 /**
- * Webhook delivery benchmark: `npx tsx bench/webhooks.ts`.
+ * Webhook delivery benchmark: `npm run bench:webhooks` (`-- --dev`, or BENCH_DEV=1: development mode).
  *
- * Starts `tessera serve` (from source) on a temporary DATA_DIR (or a fresh database on DATABASE_URL),
- * points BENCH_WEBHOOK_ENDPOINTS (1) raw endpoints at a local receiver, creates BENCH_WEBHOOK_EVENTS
+ * Starts the built `tessera serve` in production mode, as a deployment runs it, on a temporary DATA_DIR
+ * (or a fresh database on DATABASE_URL), points BENCH_WEBHOOK_ENDPOINTS (1) raw endpoints at a local
+ * HTTPS receiver (production sends to https only: the receiver's certificate is made for the run with
+ * `openssl` and given to the server as NODE_EXTRA_CA_CERTS; loopback is allowed by
+ * WEBHOOK_ALLOWED_NETWORKS); with `--dev`, `tessera serve` from source in development mode and a plain
+ * HTTP receiver, as before. It then creates BENCH_WEBHOOK_EVENTS
  * (200) customers through the API (each commits a `customer.created` event, delivered to every endpoint)
  * from BENCH_CONNECTIONS concurrent clients, and reports: deliveries per second (events × endpoints /
  * time from the first request to the last delivery), the commit-to-delivery delay (from the API's 201,
@@ -13,14 +17,16 @@
  * each after the previous one's deliveries arrived and BENCH_WEBHOOK_IDLE_GAP_MS (100) of quiet, so
  * every event finds the worker asleep; it reports the commit-to-delivery delay p50/p99 of those.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { ensureBuilt, serverEnv, startServer, waitReady, type RunningServer } from './server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
@@ -28,6 +34,22 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1);
 const IDLE_EVENTS = Number(process.env.BENCH_WEBHOOK_IDLE_EVENTS ?? 50);
 const IDLE_GAP_MS = Number(process.env.BENCH_WEBHOOK_IDLE_GAP_MS ?? 100);
+const DEV = process.argv.includes('--dev') || process.env.BENCH_DEV === '1';
+
+/** A certificate and key for 127.0.0.1, made for this run in `dir`. */
+function loopbackCertificate(dir: string): { certFile: string; cert: Buffer; key: Buffer } {
+  const certFile = join(dir, 'receiver.crt');
+  const keyFile = join(dir, 'receiver.key');
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { certFile, cert: readFileSync(certFile), key: readFileSync(keyFile) };
+}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -64,13 +86,14 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const databaseName = `tessera_bench_wh_${process.pid}_${randomBytes(3).toString('hex')}`;
   let server: ChildProcess | undefined;
+  let built: RunningServer | undefined;
   // `${endpoint path} ${email}` → first arrival; per endpoint, the emails in arrival order.
   const arrivals = new Map<string, number>();
   const sequences = new Map<string, string[]>();
   // The idle scenario's arrivals (`${endpoint path} ${email}` → first arrival), apart from the load's.
   const idleArrivals = new Map<string, number>();
   let idleArrived = () => {};
-  const receiver = createHttpServer((req, res) => {
+  const receive: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -90,7 +113,11 @@ async function main(): Promise<void> {
       }
       res.writeHead(204).end();
     });
-  });
+  };
+  const certificate = DEV ? undefined : loopbackCertificate(dataDir);
+  const receiver = certificate
+    ? createHttpsServer({ cert: certificate.cert, key: certificate.key }, receive)
+    : createHttpServer(receive);
   try {
     let databaseUrl: string | undefined;
     if (adminUrl) {
@@ -105,26 +132,27 @@ async function main(): Promise<void> {
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
     const receiverPort = (receiver.address() as { port: number }).port;
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      // Load, not abuse: the rate limits stay finite but out of the way.
-      RATE_LIMIT_API_PER_MINUTE: '100000000',
-      RATE_LIMIT_SCALE: '100000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    };
+    // Load, not abuse: the rate limits stay finite but out of the way (`unlimited`).
+    const env = serverEnv(
+      { mode: DEV ? 'development' : 'production', port, dataDir, databaseUrl, unlimited: true },
+      certificate ? { NODE_EXTRA_CA_CERTS: certificate.certFile, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } : {},
+    );
     const base = `http://127.0.0.1:${port}`;
-    // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there as it stops.
-    const profile = process.env.BENCH_CPU_PROF;
-    server = run(['serve'], env, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
-    for (let ready = false; !ready;) {
-      ready = await fetch(`${base}/readyz`)
-        .then((r) => r.status === 200)
-        .catch(() => false);
-      if (!ready) await new Promise((done) => setTimeout(done, 200));
+    if (DEV) {
+      // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there as it stops.
+      const profile = process.env.BENCH_CPU_PROF;
+      server = run(['serve'], env, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []);
+      for (let ready = false; !ready;) {
+        ready = await fetch(`${base}/readyz`)
+          .then((r) => r.status === 200)
+          .catch(() => false);
+        if (!ready) await new Promise((done) => setTimeout(done, 200));
+      }
+    } else {
+      // BENCH_SERVER_NODE_ARGS (bench/server.ts): flags for the server's node, e.g. a CPU profile.
+      await ensureBuilt();
+      built = startServer(env, port);
+      await waitReady(built);
     }
     const org = JSON.parse(
       await output(run(['org', 'create', '--name', 'Bench', '--slug', 'bench-webhooks', '--json'], env)),
@@ -135,7 +163,7 @@ async function main(): Promise<void> {
         method: 'POST',
         headers,
         body: JSON.stringify({
-          url: `http://127.0.0.1:${receiverPort}/hook/${index}`,
+          url: `${certificate ? 'https' : 'http'}://127.0.0.1:${receiverPort}/hook/${index}`,
           format: 'raw',
           secret: 'whsec_bench',
           events: ['customer.created'],
@@ -203,6 +231,7 @@ async function main(): Promise<void> {
       ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
     );
     const result = {
+      mode: DEV ? 'development' : 'production',
       database: databaseUrl ? 'postgresql' : 'embedded',
       events: EVENTS,
       endpoints: ENDPOINTS,
@@ -218,6 +247,7 @@ async function main(): Promise<void> {
   } finally {
     server?.kill('SIGTERM');
     if (server && server.exitCode === null) await new Promise((done) => server!.once('exit', done));
+    await built?.stop();
     receiver.close();
     if (adminUrl) {
       const admin = new pg.Client({ connectionString: adminUrl });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/platform/db/database.js';
@@ -97,5 +98,72 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
       const rows = await database.db.transaction().execute((tx) => readAll(tx, 1));
       expect(rows).toEqual([{ id: 1, a: 'one', b: 'bee', c: 'sea' }]);
     });
+
+    it('prepares every statement of the connection again, so a migration fails at most one of its transactions', async () => {
+      // Two statements the query builder builds anew each time, named by repetition, both reading `*`.
+      const first = (id: number) =>
+        sql<object>`SELECT *, 'first' AS probe FROM named_statements_probe WHERE id = ${id}`;
+      const second = (id: number) =>
+        sql<object>`SELECT *, 'second' AS probe FROM named_statements_probe WHERE id = ${id}`;
+      for (let i = 0; i < 3; i++) {
+        await first(1).execute(database.db);
+        await second(1).execute(database.db);
+      }
+      expect(await preparedTexts(database)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining("'first' AS probe"),
+          expect.stringContaining("'second' AS probe"),
+        ]),
+      );
+      await sql.raw(`ALTER TABLE ${table} ADD COLUMN d text DEFAULT 'dee'`).execute(database.db);
+      await expect(database.db.transaction().execute((tx) => first(1).execute(tx))).rejects.toMatchObject({
+        code: '0A000',
+      });
+      const { rows } = await database.db.transaction().execute((tx) => second(1).execute(tx));
+      expect(rows).toEqual([{ id: 1, a: 'one', b: 'bee', c: 'sea', d: 'dee', probe: 'second' }]);
+    });
+  });
+
+  describe('statements named by repetition', () => {
+    let database: Database;
+    let drop: () => Promise<void>;
+
+    beforeAll(async () => {
+      const created = (await reusableServerDatabase())!;
+      drop = created.drop;
+      database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
+    });
+    afterAll(async () => {
+      await database.close();
+      await drop();
+    });
+
+    it('sends a text with parameters by name from its second time on', async () => {
+      const marker = `repeated_${randomUUID().replaceAll('-', '')}`;
+      // Built by the query builder on every call, as most statements are: the same text each time.
+      const read = async (value: number) =>
+        (await sql<Record<string, number>>`SELECT ${value}::int AS ${sql.ref(marker)}`.execute(database.db)).rows[0];
+      expect(await read(1)).toEqual({ [marker]: 1 });
+      expect((await preparedTexts(database)).some((text) => text.includes(marker))).toBe(false);
+      expect(await read(2)).toEqual({ [marker]: 2 });
+      expect((await preparedTexts(database)).filter((text) => text.includes(marker))).toHaveLength(1);
+      expect(await read(3)).toEqual({ [marker]: 3 });
+    });
+
+    it('never names a text without parameters (it may hold several statements)', async () => {
+      const marker = `plain_${randomUUID().replaceAll('-', '')}`;
+      // Sent by name, the text would be refused: a prepared statement holds one command.
+      for (let i = 0; i < 3; i++) await sql.raw(`SELECT 1 AS ${marker}; SELECT 2 AS n`).execute(database.db);
+      // The same text with a parameter is named at its second time: the absence above is the rule's.
+      for (let i = 0; i < 2; i++) await sql`SELECT ${i}::int AS ${sql.raw(marker)}`.execute(database.db);
+      const texts = await preparedTexts(database);
+      expect(texts.filter((text) => text.includes(marker))).toEqual([expect.stringContaining('$1::int')]);
+    });
   });
 });
+
+/** The texts prepared on the one connection of `database`'s pool. */
+async function preparedTexts(database: Database): Promise<string[]> {
+  const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(database.db);
+  return rows.map((row) => row.statement);
+}
