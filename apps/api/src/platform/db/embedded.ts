@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -106,7 +107,7 @@ export async function openEmbedded(options: {
   }
   rmSync(socketPath, { force: true });
   const db = options.dataDir
-    ? await PGlite.create(join(options.dataDir, 'pgdata'), { startParams: ON_DISK_START_PARAMS })
+    ? await openOnDisk(join(options.dataDir, 'pgdata'))
     : await PGlite.create(options.seed ? { loadDataDir: options.seed } : {});
   const server = new PGliteServer(db, (error) => process.emitWarning(`embedded database connection: ${String(error)}`));
   await server.listen(socketPath);
@@ -126,6 +127,32 @@ export async function openEmbedded(options: {
       }
     },
   };
+}
+
+/**
+ * Creates a cluster in `dir` (initdb) in a child process and returns once it is there. Creating one
+ * grows the database's memory (WebAssembly memory, which is never given back while the instance lives,
+ * and only some time after it is closed) to about 650 MB; in a process of its own, that memory goes
+ * with the process, and the server opens the new cluster in a fresh instance of about 250 MB.
+ */
+async function createCluster(dir: string): Promise<void> {
+  const script = [
+    'const [module, dir, params] = process.argv.slice(1);',
+    'const { PGlite } = await import(module);',
+    'await (await PGlite.create(dir, { startParams: JSON.parse(params) })).close();',
+  ].join('\n');
+  const args = ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dir];
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, [...args, JSON.stringify(ON_DISK_START_PARAMS)], (error, _stdout, stderr) =>
+      error ? reject(new Error(`creating the embedded database failed: ${stderr || error.message}`)) : resolve(),
+    );
+  });
+}
+
+/** The cluster in `dir`, created there first when it is not. */
+async function openOnDisk(dir: string): Promise<PGlite> {
+  if (!existsSync(join(dir, 'PG_VERSION'))) await createCluster(dir);
+  return PGlite.create(dir, { startParams: ON_DISK_START_PARAMS });
 }
 
 async function waitForSocket(path: string): Promise<void> {
