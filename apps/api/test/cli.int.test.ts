@@ -1,14 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { REPO_ROOT } from '../src/paths.js';
 import { buildIfStale, TARGETS } from '../../../scripts/build-if-stale.mjs';
-import { SERVER_TEMPLATE_ENV } from './database-template.js';
+import { createServerDatabase, SERVER_TEMPLATE_ENV, type ServerDatabase } from './database-template.js';
 
 /**
  * The `tessera` CLI as a real subprocess, as users run it: the built `dist/cli.js`, rebuilt first when
@@ -149,7 +147,6 @@ let migratedTemplate: Promise<string> | undefined;
 function migratedDataDir(): Promise<string> {
   migratedTemplate ??= (async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tcli-template-'));
-    templateDirs.push(dataDir);
     const result = await runCli(['migrate'], {
       dataDir,
       port: 0,
@@ -161,9 +158,8 @@ function migratedDataDir(): Promise<string> {
   return migratedTemplate;
 }
 
-const templateDirs: string[] = [];
-afterAll(() => {
-  for (const dir of templateDirs) rmSync(dir, { recursive: true, force: true });
+afterAll(async () => {
+  if (migratedTemplate) rmSync(await migratedTemplate, { recursive: true, force: true });
 });
 
 /**
@@ -177,30 +173,15 @@ async function withCliEnv(
   // Short path: the embedded database's unix socket lives in DATA_DIR/run.
   const dataDir = mkdtempSync(join(tmpdir(), 'tcli-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const databaseName = `tessera_cli_${randomBytes(6).toString('hex')}`;
-  const serverTemplate = options.from === 'migrated' ? process.env[SERVER_TEMPLATE_ENV] : undefined;
-  let databaseUrl: string | undefined;
+  let database: ServerDatabase | undefined;
   try {
-    if (options.from === 'migrated' && !adminUrl) {
+    if (adminUrl) {
+      const template = options.from === 'migrated' ? process.env[SERVER_TEMPLATE_ENV] : undefined;
+      database = await createServerDatabase(adminUrl, { prefix: 'tessera_cli', template });
+    } else if (options.from === 'migrated') {
       const template = await migratedDataDir();
       for (const entry of ['pgdata', 'secret'])
         cpSync(join(template, entry), join(dataDir, entry), { recursive: true });
-    }
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      try {
-        await admin.query(
-          serverTemplate
-            ? `CREATE DATABASE ${databaseName} TEMPLATE ${serverTemplate}`
-            : `CREATE DATABASE ${databaseName}`,
-        );
-      } finally {
-        await admin.end();
-      }
-      const url = new URL(adminUrl);
-      url.pathname = `/${databaseName}`;
-      databaseUrl = url.toString();
     }
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
@@ -211,20 +192,12 @@ async function withCliEnv(
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       PORT: String(port),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
     };
     await fn({ dataDir, port, env });
   } finally {
     await killAll();
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
-    }
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -141,9 +141,10 @@ async function createCluster(dir: string): Promise<void> {
     'const { PGlite } = await import(module);',
     'await (await PGlite.create(dir, { startParams: JSON.parse(params) })).close();',
   ].join('\n');
-  const args = ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dir];
+  const module = import.meta.resolve('@electric-sql/pglite');
+  const args = ['--input-type=module', '-e', script, module, dir, JSON.stringify(ON_DISK_START_PARAMS)];
   await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, [...args, JSON.stringify(ON_DISK_START_PARAMS)], (error, _stdout, stderr) =>
+    execFile(process.execPath, args, (error, _stdout, stderr) =>
       error ? reject(new Error(`creating the embedded database failed: ${stderr || error.message}`)) : resolve(),
     );
   });

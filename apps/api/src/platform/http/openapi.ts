@@ -110,14 +110,15 @@ class Components {
   }
 }
 
+/** Keywords that describe a value rather than constrain one of its types. */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'enum', 'const']);
+
 /**
  * The document's own spelling of what zod writes more tersely: a union of primitive types as
  * `anyOf: [{type}, …]` rather than `type: [...]`, a union as `anyOf` whether or not it is discriminated,
  * and a tuple by its `prefixItems` alone. The meaning is the same; the document (and the SDK generated
  * from it) stays as it was.
  */
-const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'enum', 'const']);
-
 function asDocumented(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(asDocumented);
   if (!value || typeof value !== 'object') return value;
