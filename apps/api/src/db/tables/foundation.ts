@@ -24,6 +24,8 @@ export interface OrganizationsTable {
   customer_email_settings: ColumnType<unknown, string | undefined, string>;
   /** Migration 0042: checkout and portal branding (a missing key takes its default). */
   branding_settings: ColumnType<unknown, string | undefined, string>;
+  /** Migration 0052: moved by triggers whenever a product's wire shape may have changed (never written here). */
+  catalogue_version: ColumnType<number, never, never>;
 }
 
 export interface UsersTable {

@@ -78,6 +78,7 @@ export async function insertOrganization(
     | 'customer_email_settings'
     | 'tax_settings'
     | 'branding_settings'
+    | 'catalogue_version'
   > & {
     socials: unknown;
     details: unknown;

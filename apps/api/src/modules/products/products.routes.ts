@@ -1,4 +1,5 @@
 import { read, write } from '../../platform/auth/scopes.js';
+import type { Subject } from '../../platform/auth/subject.js';
 import { defineRoute } from '../../platform/http/route.js';
 import { mapPage } from '../../platform/http/query.js';
 import { IdParams } from '../../platform/http/schemas.js';
@@ -14,6 +15,16 @@ import { serializeProduct } from './products.serializer.js';
 import { createProduct, getProduct, listProducts, updateProduct, updateProductBenefits } from './products.service.js';
 
 const tags = ['products'];
+
+/**
+ * An organization token's product reads are kept in memory under its organization's catalogue version
+ * (migration 0052: it moves as any write to a product, its prices, benefits, medias, custom fields or
+ * the meters of its prices commits) and their inputs. A user's reads (the dashboard) are answered afresh.
+ */
+function underCatalogue(subject: Subject, inputs: unknown): string | undefined {
+  if (subject.kind !== 'organization' || !subject.organization) return undefined;
+  return `${subject.organization.id} ${subject.organization.catalogue_version} ${JSON.stringify(inputs)}`;
+}
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
 
 export const productRoutes = [
@@ -27,6 +38,8 @@ export const productRoutes = [
     query: ProductListQuery,
     status: 200,
     response: ListResourceProduct,
+    readsTokenOrganization: true,
+    cachedUnder: (subject, { query }) => underCatalogue(subject, query),
     handler: async (ctx, { query }) => mapPage(await listProducts(ctx, query), serializeProduct),
   }),
   defineRoute({
@@ -52,6 +65,8 @@ export const productRoutes = [
     errors: ['ResourceNotFound'],
     status: 200,
     response: Product,
+    readsTokenOrganization: true,
+    cachedUnder: (subject, { params }) => underCatalogue(subject, params),
     handler: async (ctx, { params }) => serializeProduct(await getProduct(ctx, params.id)),
   }),
   defineRoute({

@@ -14,6 +14,7 @@ import { collectMetadataQuery } from './query.js';
 import { CommitThenFail, type AnyRoute, type RouteReply } from './route.js';
 import { safeParseInput, toValidationIssues } from './validation.js';
 import { RateLimiter } from './rate-limit.js';
+import { ResponseCache } from './response-cache.js';
 import { acceptsIdempotencyKey, Idempotency } from './idempotency.js';
 import { SESSION_COOKIE } from '../../modules/auth/auth.service.js';
 
@@ -94,6 +95,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
   // The counts made on this node since the last write go to the shared store before the database closes.
   app.addHook('onClose', () => limiter.close());
   const idempotency = new Idempotency({ db: deps.db, clock: deps.clock, log: app.log, secret: deps.config.secret });
+  const answers = new ResponseCache();
 
   for (const route of routes) {
     if (route.developmentOnly && !deps.config.devMode) continue;
@@ -138,6 +140,9 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
       handler: async (request, reply) => {
         const subject = subjects.get(request)!;
         const input = parseInputs(route, request);
+        const cacheKey = route.cachedUnder && cacheKeyOf(route, subject, input);
+        const kept = cacheKey === undefined ? undefined : answers.get(cacheKey);
+        if (kept !== undefined) return reply.code(route.status).type('application/json; charset=utf-8').send(kept);
         const adapter = replyAdapter(reply);
         // A caller acting for one organization reads that organization's (test) clock.
         const clock =
@@ -186,11 +191,16 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
         if (route.produces) {
           return reply.code(route.status).type(`${route.produces}; charset=utf-8`).send(output);
         }
-        return reply
-          .code(route.status)
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify(output ?? {}));
+        const text = JSON.stringify(output ?? {});
+        if (cacheKey !== undefined) answers.set(cacheKey, text);
+        return reply.code(route.status).type('application/json; charset=utf-8').send(text);
       },
     });
   }
+}
+
+/** The route's own key for an answer (route.ts `cachedUnder`), under its operation. */
+function cacheKeyOf(route: AnyRoute, subject: Subject, input: ReturnType<typeof parseInputs>): string | undefined {
+  const key = route.cachedUnder!(subject, input as never);
+  return key === undefined ? undefined : `${route.operationId} ${key}`;
 }

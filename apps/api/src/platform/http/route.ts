@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import type { AuthRequirement } from '../auth/subject.js';
+import type { AuthRequirement, Subject } from '../auth/subject.js';
 import type { Context } from '../context.js';
 
 /**
@@ -100,6 +100,20 @@ export interface RouteDefinition<
    * instead of two). Reads only: the row is as it was when the request was authenticated.
    */
   readsTokenOrganization?: boolean;
+  /**
+   * A read answered from the node's memory while what it depends on holds (platform/http/response-cache.ts):
+   * the key its JSON is kept under, which must name everything the answer depends on — the subject's
+   * organization, a version the token's statement read with it (`readsTokenOrganization`) that moves
+   * whenever any of it changes, and the inputs — or undefined to answer afresh.
+   */
+  cachedUnder?: (
+    subject: Subject,
+    input: RouteInput<
+      P extends AnyObject ? z.output<P> : undefined,
+      Q extends AnyObject ? z.output<Q> : undefined,
+      B extends z.ZodType ? z.output<B> : undefined
+    >,
+  ) => string | undefined;
   /** Hidden from the public OpenAPI document (dashboard-only helpers stay documented: false by default). */
   internal?: boolean;
   /** Registered only outside production (`NODE_ENV` not `production`): development tools. */
