@@ -20,7 +20,7 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
     const { token, organization } = await organizationFactory(server);
     for (let i = 0; i < 3; i++) {
       // The organization read with its token, and the token alone.
-      for (const url of [`/v1/organizations/${organization.id}`, '/v1/products/']) {
+      for (const url of [`/v1/organizations/${organization.id}`, '/v1/customers/']) {
         const response = await server.inject({ method: 'GET', url, headers: bearer(token) });
         expect(response.statusCode).toBe(200);
       }
