@@ -37,8 +37,10 @@ async function main(): Promise<void> {
     (server.clock as ManualClock).advance(32 * 86_400_000);
     const ctx = server.context();
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const summary = await runSubscriptionBilling(ctx, ctx.transactions);
     const renewalSeconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
 
     const orders = await db
       .selectFrom('orders')
@@ -74,6 +76,8 @@ async function main(): Promise<void> {
       ['seeding (s)', (seededMs / 1000).toFixed(1)],
       ['billing run (s)', renewalSeconds.toFixed(1)],
       ['subscriptions/s', perSecond.toFixed(1)],
+      // This process's CPU (the billing run's JavaScript; the database's own is not counted).
+      ['server CPU per renewal (ms)', ((cpu.user + cpu.system) / 1000 / COUNT).toFixed(3)],
       ['baseline: one-row update transactions/s', baselinePerSecond.toFixed(1)],
       ['subscriptions/s ÷ baseline', (perSecond / baselinePerSecond).toFixed(3)],
     ];

@@ -13,9 +13,19 @@ export type CustomerStateWire = z.input<typeof CustomerState>;
  * The avatar the reference shows: Gravatar by the SHA-256 of the lower-cased email, blank when the
  * address has none. Only a URL is built; nothing is fetched.
  */
+/** Avatar URLs by email: a customer is serialized several times a billing run (each event's payload). */
+const avatarUrls = new Map<string, string>();
+const AVATAR_URLS_KEPT = 10_000;
+
 export function customerAvatarUrl(email: string): string {
-  const hash = createHash('sha256').update(email.toLowerCase(), 'utf8').digest('hex');
-  return `https://www.gravatar.com/avatar/${hash}?d=blank`;
+  let url = avatarUrls.get(email);
+  if (url === undefined) {
+    const hash = createHash('sha256').update(email.toLowerCase(), 'utf8').digest('hex');
+    url = `https://www.gravatar.com/avatar/${hash}?d=blank`;
+    if (avatarUrls.size >= AVATAR_URLS_KEPT) avatarUrls.clear();
+    avatarUrls.set(email, url);
+  }
+  return url;
 }
 
 export function serializeCustomer(row: CustomerRow): CustomerWire {

@@ -5,6 +5,8 @@ import pg from 'pg';
 import type { DB } from '../../db/schema.js';
 import type { EmbeddedDatabase } from './embedded.js';
 import { NamedStatementClient } from './named-statements.js';
+// Before any query: pg's results are built the faster way (see the module).
+import './pg-results.js';
 
 // int8 (counts, amounts in minor units) as JS numbers; refuse silently losing precision.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {

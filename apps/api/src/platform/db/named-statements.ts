@@ -103,7 +103,7 @@ export class NamedStatementClient extends pg.Client {
   private async runNamed(name: string, text: string, values: unknown[]): Promise<QueryResult> {
     const idle = this.getTransactionStatus() === 'I';
     try {
-      return await super.query({ name: this.currentName(name), text, values });
+      return await this.submitNamed(this.currentName(name), text, values);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== undefined && SESSION_NOT_OWN.has(code)) {
@@ -114,8 +114,25 @@ export class NamedStatementClient extends pg.Client {
       if (code !== RESULT_TYPE_CHANGED) throw error;
       this.generation += 1;
       if (!idle) throw error;
-      return super.query({ name: this.currentName(name), text, values });
+      return this.submitNamed(this.currentName(name), text, values);
     }
+  }
+
+  /**
+   * `query({ name, text, values })` as pg runs it, without its copy of the config object (made through
+   * property descriptors: a few microseconds a statement, a tenth of a renewal's statement overhead): the
+   * query is made from the text and values, which pg takes as they are, and given its name.
+   */
+  private submitNamed(name: string, text: string, values: unknown[]): Promise<QueryResult> {
+    const query = new pg.Query(text, values) as pg.Query & {
+      name?: string;
+      callback?: (error: Error | null, result: QueryResult) => void;
+    };
+    query.name = name;
+    return new Promise((resolve, reject) => {
+      query.callback = (error, result) => (error ? reject(error) : resolve(result));
+      super.query(query);
+    });
   }
 
   private currentName(name: string): string {
