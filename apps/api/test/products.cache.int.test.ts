@@ -204,6 +204,33 @@ describe('product reads kept in memory', () => {
     expect(await names(other.token)).toEqual(['Theirs too']);
   });
 
+  it('creates checkouts from the products kept under the catalogue version, and sees their changes', async () => {
+    const product = await productFactory(server, acme.organization.id, { name: 'Kept' });
+    const id = product.product.id;
+    const create = async (status = 201) => {
+      const response = await server.inject({
+        method: 'POST',
+        url: '/v1/checkouts/',
+        headers: bearer(acme.token),
+        payload: { products: [id] },
+      });
+      expect(response.statusCode, response.body).toBe(status);
+      return json(response);
+    };
+    expect((await create()).amount).toBe(1000);
+    const again = await counter.count(() => create());
+    expect(again.result.amount).toBe(1000);
+    expect(again.statements.join('\n')).not.toContain('from "products"');
+
+    await patch(`/v1/products/${id}`, { prices: [{ amount_type: 'fixed', price_amount: 2500 }] });
+    expect((await create()).amount).toBe(2500);
+    await sql`UPDATE product_prices SET price_amount = 3000 WHERE product_id = ${id} AND NOT is_archived`.execute(db());
+    expect((await create()).amount).toBe(3000);
+    await patch(`/v1/products/${id}`, { is_archived: true });
+    const archived = await create(422);
+    expect(JSON.stringify(archived.detail)).toContain('Product is archived.');
+  });
+
   it('answers a user (the dashboard) afresh', async () => {
     const user = await userFactory(server);
     const created = await server.inject({

@@ -19,6 +19,7 @@ import {
 } from '../products/products.repository.js';
 import type { ProductBundle } from '../products/products.serializer.js';
 import { loadProductBundles } from '../products/products.service.js';
+import { catalogueVersionOf, keepBundles, keptBundles } from '../products/products.kept.js';
 import { findOrganizationSubscription } from '../subscriptions/subscriptions.repository.js';
 import { priceAmount, priceCurrency, presetForcesFullAddress } from './checkouts.amounts.js';
 import { customFieldsOf } from './checkouts.changes.js';
@@ -123,7 +124,46 @@ async function organizationOf(ctx: Context, input: CheckoutCreateInput): Promise
       ? ctx.subject.organizationId
       : (await findVisibleProduct(ctx.db, ctx.subject, input.products[0]!))?.organization_id;
   if (!organizationId) return undefined;
+  // An organization token's organization was read with it (route.ts readsTokenOrganization).
+  if (ctx.subject.kind === 'organization' && ctx.subject.organization?.id === organizationId) {
+    return ctx.subject.organization;
+  }
   return (await findOrganizationsByIds(ctx.db, [organizationId]))[0];
+}
+
+/**
+ * The bundles of the checkout's products (each once, in their order): live products of the organization,
+ * else a 422. Kept in memory under the organization's catalogue version (products.kept.ts) when the
+ * request's token read it; only products that passed are kept.
+ */
+async function productsOf(
+  ctx: Context,
+  issues: IssueCollector,
+  organizationId: string,
+  productIds: readonly string[],
+): Promise<ProductBundle[]> {
+  const ids = [...new Set(productIds)];
+  const version = catalogueVersionOf(ctx.subject, organizationId);
+  const kept = version === undefined ? undefined : keptBundles(organizationId, version, ids);
+  if (kept) return kept;
+  const found = new Map((await findProductsByIds(ctx.db, organizationId, productIds)).map((p) => [p.id, p]));
+  for (const [index, id] of productIds.entries()) {
+    const product = found.get(id);
+    if (product?.is_archived) issues.add(['body', 'products', index], 'Product is archived.');
+    else if (!product) {
+      const elsewhere = await findVisibleProduct(ctx.db, ctx.subject, id);
+      if (elsewhere) issues.add(['body', 'products'], 'Products must all belong to the same organization.');
+      else issues.add(['body', 'products', index], 'Product does not exist.');
+    }
+  }
+  issues.throwIfAny();
+  const bundles = await loadProductBundles(
+    ctx.db,
+    ids.map((id) => found.get(id)!),
+    new Map(ids.map((id) => [id, found.get(id)!.prices])),
+  );
+  if (version !== undefined) keepBundles(organizationId, version, bundles);
+  return bundles;
 }
 
 /** `POST /v1/checkouts/`: a checkout of the given products, the first one selected. */
@@ -144,23 +184,7 @@ export async function prepareCheckout(ctx: Context, input: CheckoutCreateInput):
     throw new Error('unreachable');
   }
 
-  const found = new Map((await findProductsByIds(ctx.db, organization.id, input.products)).map((p) => [p.id, p]));
-  for (const [index, id] of input.products.entries()) {
-    const product = found.get(id);
-    if (product?.is_archived) issues.add(['body', 'products', index], 'Product is archived.');
-    else if (!product) {
-      const elsewhere = await findVisibleProduct(ctx.db, ctx.subject, id);
-      if (elsewhere) issues.add(['body', 'products'], 'Products must all belong to the same organization.');
-      else issues.add(['body', 'products', index], 'Product does not exist.');
-    }
-  }
-  issues.throwIfAny();
-  const ids = [...new Set(input.products)];
-  const bundles = await loadProductBundles(
-    ctx.db,
-    ids.map((id) => found.get(id)!),
-    new Map(ids.map((id) => [id, found.get(id)!.prices])),
-  );
+  const bundles = await productsOf(ctx, issues, organization.id, input.products);
   const product = bundles[0]!;
   const price = defaultPrice(product);
   if (!price) {

@@ -52,6 +52,9 @@ export const checkoutRoutes = [
     response: Checkout,
     // Short transactions of its own: Stripe Tax (when the organization uses it) is asked between them.
     transaction: false,
+    // The organization and its catalogue version (products kept in memory: products.kept.ts), read
+    // before the checkout's transaction as they would be otherwise.
+    readsTokenOrganization: true,
     handler: (ctx, { body }) => createCheckoutWithTax(ctx, body),
   }),
   defineRoute({

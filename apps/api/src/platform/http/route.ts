@@ -97,7 +97,8 @@ export interface RouteDefinition<
   /**
    * An organization token's organization is read with the token, in the authentication's one statement,
    * and handed to the handler as `subject.organization` (a read that needs nothing else: one round trip
-   * instead of two). Reads only: the row is as it was when the request was authenticated.
+   * instead of two). The row is as it was when the request was authenticated: for reads, and for writes
+   * that read the organization before their transaction anyway (checkout creation).
    */
   readsTokenOrganization?: boolean;
   /**
