@@ -133,6 +133,83 @@ describe('billing groups', () => {
   );
 
   it(
+    'a group whose charges partly decline records each outcome as alone: paid, past due, then recovered',
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const ids = await dueSubscriptions(COUNT);
+      const declining = [ids[2]!, ids[7]!, ids[26]!];
+      const cardsOf = async (outcome: string) =>
+        sql`UPDATE simulated_payment_methods SET outcome = ${outcome}
+            WHERE id IN (SELECT payment_method_id FROM subscriptions WHERE id IN (${sql.join(declining)}))`.execute(
+          db(),
+        );
+      await cardsOf('card_declined');
+      clock().advance(32 * DAY);
+
+      expect(await billingRun()).toEqual({ renewals: COUNT, charge_attempts: COUNT });
+      const charges = async () =>
+        db()
+          .selectFrom('subscription_charges')
+          .select(['subscription_id', 'status', 'attempts'])
+          .where('subscription_id', 'in', ids)
+          .execute();
+      const statuses = async () =>
+        new Map(
+          (await db().selectFrom('subscriptions').select(['id', 'status']).where('id', 'in', ids).execute()).map(
+            (row) => [row.id, row.status],
+          ),
+        );
+      const orders = await cycleOrders(ids);
+      for (const id of ids) {
+        const mine = orders.filter((o) => o.subscription_id === id);
+        expect(mine).toHaveLength(1);
+        expect(mine[0]!.status).toBe(declining.includes(id) ? 'pending' : 'paid');
+        expect(Boolean(mine[0]!.payment_id)).toBe(!declining.includes(id));
+      }
+      expect((await eventsOfOrders(orders.map((o) => o.id))).filter((e) => e.type === 'order.paid')).toHaveLength(
+        COUNT - declining.length,
+      );
+      for (const charge of await charges()) {
+        expect(charge).toEqual({
+          subscription_id: charge.subscription_id,
+          status: declining.includes(charge.subscription_id) ? 'pending' : 'paid',
+          attempts: 1,
+        });
+      }
+      const failed = await db()
+        .selectFrom('payments')
+        .select('order_id')
+        .where('status', '=', 'failed')
+        .where(
+          'order_id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .execute();
+      expect(failed).toHaveLength(declining.length);
+      let now = await statuses();
+      expect(ids.filter((id) => now.get(id) === 'past_due').sort()).toEqual([...declining].sort());
+
+      // The cards fixed, the first retry two days later pays each once.
+      await cardsOf('succeed');
+      clock().advance(2 * DAY + 60_000);
+      expect(await billingRun()).toEqual({ renewals: 0, charge_attempts: declining.length });
+      const after = await cycleOrders(ids);
+      expect(after).toHaveLength(COUNT);
+      expect(after.every((o) => o.status === 'paid' && o.payment_id)).toBe(true);
+      expect(new Set(after.map((o) => o.payment_id)).size).toBe(COUNT);
+      for (const charge of await charges()) {
+        expect(charge.status).toBe('paid');
+        expect(charge.attempts).toBe(declining.includes(charge.subscription_id) ? 2 : 1);
+      }
+      now = await statuses();
+      expect(ids.every((id) => now.get(id) === 'active')).toBe(true);
+    },
+  );
+
+  it(
     'recording a group of outcomes fails after the charges: the next run records each once, with no second charge',
     {
       timeout: 300_000,

@@ -7,6 +7,7 @@ import { CUSTOMERS_BY_ID } from '../customers/customers.memo.js';
 import { idsKey, memoized, memoizedByIds, memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
 import { paginate } from '../../platform/db/paginate.js';
+import { anyUuid } from '../../platform/db/prepared.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 import type { ProductRow } from '../products/products.repository.js';
 import type { OrderListParams } from './orders.schemas.js';
@@ -157,6 +158,22 @@ export async function updateOrderRow(db: Executor, id: string, changes: OrderCha
 /** Updates the order and returns its row as it is now. */
 export async function updateOrderRowReturning(db: Executor, id: string, changes: OrderChanges): Promise<OrderRow> {
   return db.updateTable('orders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Sets the status of the orders of `ids` (in one statement) and returns them as written, in no order. */
+export async function updateOrdersStatus(
+  db: Executor,
+  ids: readonly string[],
+  status: OrderRow['status'],
+  at: Date,
+): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .updateTable('orders')
+    .set({ status, modified_at: at })
+    .where('id', '=', anyUuid(ids))
+    .returningAll()
+    .execute();
 }
 
 export async function findOrderById(db: Executor, id: string): Promise<OrderRow | undefined> {

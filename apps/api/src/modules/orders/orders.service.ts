@@ -27,6 +27,7 @@ import {
   lockVisibleOrder,
   updateOrderRow,
   updateOrderRowReturning,
+  updateOrdersStatus,
   type OrderChanges,
   type OrderRow,
 } from './orders.repository.js';
@@ -375,6 +376,38 @@ export async function markOrderPaid(
   await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
   await onOrderPaidRecordStripeTax(ctx, current);
   return order;
+}
+
+/**
+ * `markOrderPaid` for orders the caller locked and saw pending (a billing group's paid renewals): one
+ * statement marks them all paid, then each records its events as `markOrderPaid` does, in the orders'
+ * order. `orders` are the locked rows; `subscriptions` their subscriptions as the wire shows them.
+ */
+export async function markOrdersPaid(
+  ctx: Context,
+  orders: readonly OrderRow[],
+  subscriptions: SubscriptionsByOrder,
+): Promise<void> {
+  if (orders.length === 0) return;
+  if (orders.some((order) => order.status !== 'pending')) throw new Error('markOrdersPaid: an order is not pending');
+  const updated = new Map(
+    (
+      await updateOrdersStatus(
+        ctx.db,
+        orders.map((order) => order.id),
+        'paid',
+        ctx.clock.now(),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const rows = orders.map((order) => updated.get(order.id)!);
+  if (rows.some((row) => row === undefined)) throw new Error('markOrdersPaid: an order was not updated');
+  const wires = await serializeOrders(ctx, rows, subscriptions);
+  for (const [index, current] of orders.entries()) {
+    await recordWebhookEvent(ctx, current.organization_id, 'order.updated', wires[index]!);
+    await recordWebhookEvent(ctx, current.organization_id, 'order.paid', wires[index]!);
+    await onOrderPaidRecordStripeTax(ctx, current);
+  }
 }
 
 /**

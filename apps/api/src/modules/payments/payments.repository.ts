@@ -37,6 +37,11 @@ export async function insertPayment(db: Executor, row: Insertable<PaymentsTable>
   return db.insertInto('payments').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function insertPayments(db: Executor, rows: Insertable<PaymentsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('payments').values(rows).execute();
+}
+
 export async function linkPaymentToOrderRow(
   db: Executor,
   paymentId: string,

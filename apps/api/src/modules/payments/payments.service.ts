@@ -6,6 +6,7 @@ import { pageOf } from '../../platform/http/query.js';
 import {
   findVisiblePayment,
   insertPayment,
+  insertPayments,
   linkPaymentToOrderRow,
   listVisiblePayments,
 } from './payments.repository.js';
@@ -45,12 +46,22 @@ export interface RecordPaymentInput {
 
 /** Records a payment in the caller's transaction (called for succeeded and failed charges alike). */
 export async function recordPayment(ctx: Context, input: RecordPaymentInput): Promise<PaymentWire> {
+  return serializePayment(await insertPayment(ctx.db, paymentRow(ctx, input)));
+}
+
+/** Records payments as `recordPayment` does, in one statement (a billing group's outcomes). */
+export async function recordPayments(ctx: Context, inputs: readonly RecordPaymentInput[]): Promise<void> {
+  const rows = inputs.map((input) => paymentRow(ctx, input));
+  await insertPayments(ctx.db, rows);
+}
+
+function paymentRow(ctx: Context, input: RecordPaymentInput) {
   if (!input.checkout_id && !input.order_id) throw new Error('a payment must link to a checkout or an order');
   if (!Number.isSafeInteger(input.amount) || input.amount < 0) {
     throw new Error(`payment amount must be an integer ≥ 0 in minor units, got ${input.amount}`);
   }
   const declined = input.status === 'failed';
-  const row = await insertPayment(ctx.db, {
+  return {
     id: randomUUID(),
     created_at: ctx.clock.now(),
     modified_at: null,
@@ -68,8 +79,7 @@ export async function recordPayment(ctx: Context, input: RecordPaymentInput): Pr
     decline_reason: declined ? (input.decline_reason ?? null) : null,
     decline_message: declined ? (input.decline_message ?? null) : null,
     customer_email: input.customer_email,
-  });
-  return serializePayment(row);
+  };
 }
 
 /** Links a payment taken before its order existed (checkout confirm) to the order created from it. */

@@ -10,11 +10,18 @@ import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findGrantsOfSubscriptions } from '../benefit-grants/benefit-grants.repository.js';
-import { findCustomersByIds, findItemsOfOrders, findOrderById, lockOrdersByIds } from '../orders/orders.repository.js';
-import { markOrderPaid } from '../orders/orders.service.js';
+import {
+  findCustomersByIds,
+  findItemsOfOrders,
+  findOrderById,
+  lockOrderById,
+  lockOrdersByIds,
+  type OrderRow,
+} from '../orders/orders.repository.js';
+import { markOrderPaid, markOrdersPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
-import { recordPayment } from '../payments/payments.service.js';
+import { recordPayment, recordPayments } from '../payments/payments.service.js';
 import { reserveFullRefund } from '../refunds/refunds.service.js';
 import { askProcessor, settleRefund } from '../refunds/refunds.settle.js';
 import { nextRetryAt } from './subscriptions.billing.js';
@@ -42,7 +49,10 @@ import {
   lockCharges,
   lockSubscriptionById,
   lockSubscriptionsByIds,
+  markChargesPaid,
   releaseChargeClaims,
+  type ChargeRow,
+  type SubscriptionRow,
   releaseRenewalClaims,
   updateCharge,
   updateSubscriptionRow,
@@ -269,7 +279,7 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
  */
 async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly string[]): Promise<void> {
   const attempts = await run.transaction((tx) => readAttempts(tx, orderIds));
-  const answered: { orderId: string; attempt: Attempt; result: ChargeResult }[] = [];
+  const answered: Answer[] = [];
   await forEachConcurrently(attempts, PROCESSOR_CALLS_PER_GROUP, async ({ orderId, attempt }) => {
     const result = await chargeOrDefer(ctx, orderId, attempt);
     if (result) answered.push({ orderId, attempt, result });
@@ -285,11 +295,7 @@ async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly stri
         tx,
         answered.map(({ orderId }) => orderId),
       );
-      const refunding: string[] = [];
-      for (const { orderId, attempt, result } of answered) {
-        if (await recordOutcome(tx, processor, orderId, attempt, result)) refunding.push(orderId);
-      }
-      return refunding;
+      return recordOutcomes(tx, processor, answered);
     });
   } catch (error) {
     // Nothing of the group was recorded: each answer is recorded alone (the processor is not asked again).
@@ -307,6 +313,13 @@ async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly stri
     refunds = alone;
   }
   for (const orderId of refunds) await refundCharge(ctx, run, orderId);
+}
+
+/** A processor's answer to one attempt of a group. */
+interface Answer {
+  orderId: string;
+  attempt: Attempt;
+  result: ChargeResult;
 }
 
 /** A group's failure after its members were done one by one: `inGroups` only passes it on. */
@@ -390,6 +403,92 @@ async function record(
   // organization uses it (asked before the transaction that writes it).
   const processor = ctx.payments?.name ?? 'simulated';
   return withStripeTax(ctx, run, (tx) => recordOutcome(tx, processor, orderId, attempt, result));
+}
+
+/**
+ * `recordOutcome` for each answer of a group, in the caller's transaction; answers the charges to refund.
+ * The paid renewals (the common case: the attempt is the charge's, the charge pending, the order pending,
+ * the subscription not past due and no other answer of the group for it) are recorded together, as
+ * `recordOutcome` records each: their payments in one statement, their charges in one, their orders
+ * marked paid in one (each order's events in turn), then each subscription's period begins for its
+ * benefits. Every other answer (a decline, a recovery from past due, a charge voided meanwhile, two
+ * answers for one subscription) is recorded after them, one by one: none shares a subscription with the
+ * paid ones, whose writes touch nothing else another answer reads.
+ */
+async function recordOutcomes(
+  tx: Context,
+  processor: PaymentProcessor['name'],
+  answered: readonly Answer[],
+): Promise<string[]> {
+  const perSubscription = new Map<string, number>();
+  for (const { attempt } of answered) {
+    perSubscription.set(attempt.subscriptionId, (perSubscription.get(attempt.subscriptionId) ?? 0) + 1);
+  }
+  const paid: (Answer & {
+    charge: ChargeRow;
+    subscription: SubscriptionRow;
+    order: OrderRow;
+  })[] = [];
+  const alone: Answer[] = [];
+  for (const answer of answered) {
+    const { orderId, attempt, result } = answer;
+    if (result.status !== 'succeeded' || perSubscription.get(attempt.subscriptionId) !== 1) {
+      alone.push(answer);
+      continue;
+    }
+    const charge = await lockCharge(tx.db, orderId);
+    const subscription = charge && (await lockSubscriptionById(tx.db, charge.subscription_id));
+    const order = charge && (await lockOrderById(tx.db, orderId));
+    if (
+      charge?.attempts === attempt.attempt &&
+      charge.status === 'pending' &&
+      subscription &&
+      subscription.status !== 'past_due' &&
+      order?.status === 'pending'
+    ) {
+      paid.push({ orderId, attempt, result, charge, subscription, order });
+    } else {
+      alone.push(answer);
+    }
+  }
+  if (paid.length > 0) {
+    const now = tx.clock.now();
+    await recordPayments(
+      tx,
+      paid.map(({ orderId, attempt, result, charge }) => ({
+        organization_id: charge.organization_id,
+        checkout_id: null,
+        order_id: orderId,
+        processor,
+        processor_payment_id: result.processorPaymentId,
+        status: 'succeeded' as const,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
+        decline_reason: null,
+        decline_message: null,
+        customer_email: attempt.customer.email,
+      })),
+    );
+    await markChargesPaid(
+      tx.db,
+      paid.map(({ orderId, charge }) => ({ orderId, attempts: charge.attempts + 1 })),
+      now,
+    );
+    await markOrdersPaid(
+      tx,
+      paid.map(({ order }) => order),
+      new Map(paid.map(({ orderId, subscription }) => [orderId, serializeOrderSubscription(subscription)])),
+    );
+    for (const { charge, subscription } of paid) {
+      if (charge.billing_reason === 'subscription_cycle') await onSubscriptionCycled(tx, subscription);
+    }
+  }
+  const refunding: string[] = [];
+  for (const { orderId, attempt, result } of alone) {
+    if (await recordOutcome(tx, processor, orderId, attempt, result)) refunding.push(orderId);
+  }
+  return refunding;
 }
 
 /** `record`'s work, in the caller's transaction. */

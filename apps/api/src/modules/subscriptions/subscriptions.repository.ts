@@ -538,6 +538,21 @@ export async function updateCharge(db: Executor, orderId: string, changes: Updat
   await db.updateTable('subscription_charges').set(changes).where('order_id', '=', orderId).execute();
 }
 
+/** Marks charges paid after their attempt, each with its count of attempts (one statement). */
+export async function markChargesPaid(
+  db: Executor,
+  charges: readonly { orderId: string; attempts: number }[],
+  at: Date,
+): Promise<void> {
+  if (charges.length === 0) return;
+  await sql`
+    UPDATE subscription_charges AS c
+    SET status = 'paid', attempts = v.attempts, next_attempt_at = NULL, modified_at = ${at}
+    FROM unnest(${charges.map((charge) => charge.orderId)}::uuid[], ${charges.map((charge) => charge.attempts)}::int[])
+      AS v(order_id, attempts)
+    WHERE c.order_id = v.order_id`.execute(db);
+}
+
 /**
  * Voids the pending charges of the subscription (ended with it) and answers their order ids. An attempt
  * already at the processor still records its outcome (see the renewal engine).
