@@ -6,7 +6,7 @@ import { discountFactory } from './factories/discounts.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
-import { installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
 
 /**
  * The SQL statements (BEGIN and COMMIT included) each step of a typical purchase sends: one product
@@ -19,11 +19,7 @@ let counter: StatementCounter;
 
 beforeAll(async () => {
   counter = installStatementCounter();
-  // The API-wide rate limit's counts are written in the background once a second: not while counting.
-  server = await startTestServer({
-    work: false,
-    config: { rateLimits: { apiPerMinute: 1_000_000, scale: 1000, flushMs: 3_600_000 } },
-  });
+  server = await startTestServer(COUNTED_SERVER);
   acme = await organizationFactory(server, { name: 'Acme' });
 });
 afterAll(async () => {
@@ -59,24 +55,14 @@ it('each checkout step sends a known number of statements', async () => {
     return { body: json(result), statements };
   };
 
-  const create = await step(
-    {
-      method: 'POST',
-      url: '/v1/checkouts/',
-      headers: bearer(acme.token),
-      payload: { products: [product.product.id], discount_id: discount.id },
-    },
-    201,
-  );
-  const createAgain = await step(
-    {
-      method: 'POST',
-      url: '/v1/checkouts/',
-      headers: bearer(acme.token),
-      payload: { products: [product.product.id], discount_id: discount.id },
-    },
-    201,
-  );
+  const createRequest = {
+    method: 'POST',
+    url: '/v1/checkouts/',
+    headers: bearer(acme.token),
+    payload: { products: [product.product.id], discount_id: discount.id },
+  } as const;
+  const create = await step(createRequest, 201);
+  const createAgain = await step(createRequest, 201);
   // The same checkout but for what makes each one its own.
   const own = { id: null, client_secret: null, url: null, success_url: null, created_at: null, expires_at: null };
   expect({ ...createAgain.body, ...own }).toEqual({ ...create.body, ...own });

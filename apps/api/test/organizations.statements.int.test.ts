@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationFactory } from './factories/organizations.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
-import { installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
 
 // A file of its own: the counter counts every statement of the process, so no other server (workers,
 // job polling) may run beside the one counted.
@@ -9,12 +9,7 @@ describe('an organization token reading its organization', () => {
   let quiet: TestServer;
   let counter: StatementCounter;
   beforeAll(async () => {
-    // No workers, and the rate limits' counts never written meanwhile: the counter counts every statement
-    // the process sends.
-    quiet = await startTestServer({
-      work: false,
-      config: { rateLimits: { apiPerMinute: 1_000_000, scale: 1000, flushMs: 3_600_000 } },
-    });
+    quiet = await startTestServer(COUNTED_SERVER);
     counter = installStatementCounter();
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { organizationFactory, type OrganizationFixture } from './factories/organ
 import { meteredPrice, productFactory } from './factories/products.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { userFactory } from './factories/users.js';
-import { installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
 
 /**
  * Product reads with an organization token are answered from memory under the organization's catalogue
@@ -20,11 +20,7 @@ let counter: StatementCounter;
 let acme: OrganizationFixture;
 
 beforeAll(async () => {
-  // No workers and no rate-limit writes: the counter counts every statement the process sends.
-  server = await startTestServer({
-    work: false,
-    config: { rateLimits: { apiPerMinute: 1_000_000, scale: 1000, flushMs: 3_600_000 } },
-  });
+  server = await startTestServer(COUNTED_SERVER);
   counter = installStatementCounter();
   acme = await organizationFactory(server, { name: 'Acme' });
 });

@@ -4,7 +4,7 @@ import type { ManualClock } from '../src/platform/clock.js';
 import { organizationFactory } from './factories/organizations.js';
 import { copySubscriptions, subscriptionFactory } from './factories/subscriptions.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
 
 /**
  * The SQL statements (BEGIN and COMMIT included) a billing run sends to renew and charge 50 monthly
@@ -16,11 +16,7 @@ let counter: StatementCounter;
 
 beforeAll(async () => {
   counter = installStatementCounter();
-  // No workers, and the rate limits' counts never written meanwhile: every statement counted is the run's.
-  server = await startTestServer({
-    work: false,
-    config: { rateLimits: { apiPerMinute: 1_000_000, scale: 1000, flushMs: 3_600_000 } },
-  });
+  server = await startTestServer(COUNTED_SERVER);
 });
 afterAll(async () => {
   await server?.stop();

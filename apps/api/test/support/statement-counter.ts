@@ -8,6 +8,15 @@ import pg from 'pg';
  * `inject`), so count one piece of work at a time on a server started with `work: false`.
  */
 const originalQuery = pg.Client.prototype.query;
+
+/**
+ * `startTestServer` options for a server whose statements are counted: no workers or periodic jobs, and
+ * the API-wide rate limit's counts (written in the background once a second) never written meanwhile.
+ */
+export const COUNTED_SERVER = {
+  work: false,
+  config: { rateLimits: { apiPerMinute: 1_000_000, scale: 1000, flushMs: 3_600_000 } },
+};
 let recording: string[] | undefined;
 
 export interface StatementCounter {

@@ -9,14 +9,14 @@ import type { Customer, CustomerState } from './customers.schemas.js';
 export type CustomerWire = z.input<typeof Customer>;
 export type CustomerStateWire = z.input<typeof CustomerState>;
 
-/**
- * The avatar the reference shows: Gravatar by the SHA-256 of the lower-cased email, blank when the
- * address has none. Only a URL is built; nothing is fetched.
- */
 /** Avatar URLs by email: a customer is serialized several times a billing run (each event's payload). */
 const avatarUrls = new Map<string, string>();
 const AVATAR_URLS_KEPT = 10_000;
 
+/**
+ * The avatar the reference shows: Gravatar by the SHA-256 of the lower-cased email, blank when the
+ * address has none. Only a URL is built; nothing is fetched.
+ */
 export function customerAvatarUrl(email: string): string {
   let url = avatarUrls.get(email);
   if (url === undefined) {

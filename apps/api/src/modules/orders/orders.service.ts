@@ -372,10 +372,15 @@ export async function markOrderPaid(
   if (current.status !== 'pending') return loadOrder(ctx, orderId, options.subscription);
   const changes: OrderChanges = { status: 'paid', modified_at: ctx.clock.now() };
   const order = await serializeOne(ctx, await updateOrderRowReturning(ctx.db, orderId, changes), options.subscription);
+  await onOrderPaid(ctx, current, order);
+  return order;
+}
+
+/** What an order marked paid records: `order.updated`, `order.paid`, its Stripe Tax transaction. */
+async function onOrderPaid(ctx: Context, current: OrderRow, order: OrderWire): Promise<void> {
   await recordWebhookEvent(ctx, current.organization_id, 'order.updated', order);
   await recordWebhookEvent(ctx, current.organization_id, 'order.paid', order);
   await onOrderPaidRecordStripeTax(ctx, current);
-  return order;
 }
 
 /**
@@ -390,24 +395,15 @@ export async function markOrdersPaid(
 ): Promise<void> {
   if (orders.length === 0) return;
   if (orders.some((order) => order.status !== 'pending')) throw new Error('markOrdersPaid: an order is not pending');
-  const updated = new Map(
-    (
-      await updateOrdersStatus(
-        ctx.db,
-        orders.map((order) => order.id),
-        'paid',
-        ctx.clock.now(),
-      )
-    ).map((row) => [row.id, row]),
-  );
-  const rows = orders.map((order) => updated.get(order.id)!);
-  if (rows.some((row) => row === undefined)) throw new Error('markOrdersPaid: an order was not updated');
+  const ids = orders.map((order) => order.id);
+  const updated = new Map((await updateOrdersStatus(ctx.db, ids, 'paid', ctx.clock.now())).map((row) => [row.id, row]));
+  const rows = ids.map((id) => {
+    const row = updated.get(id);
+    if (!row) throw new Error('markOrdersPaid: an order was not updated');
+    return row;
+  });
   const wires = await serializeOrders(ctx, rows, subscriptions);
-  for (const [index, current] of orders.entries()) {
-    await recordWebhookEvent(ctx, current.organization_id, 'order.updated', wires[index]!);
-    await recordWebhookEvent(ctx, current.organization_id, 'order.paid', wires[index]!);
-    await onOrderPaidRecordStripeTax(ctx, current);
-  }
+  for (const [index, current] of orders.entries()) await onOrderPaid(ctx, current, wires[index]!);
 }
 
 /**

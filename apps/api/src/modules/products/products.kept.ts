@@ -1,4 +1,5 @@
 import type { Subject } from '../../platform/auth/subject.js';
+import { BoundedCache } from '../../platform/bounded-cache.js';
 import type { ProductBundle } from './products.serializer.js';
 
 /**
@@ -13,8 +14,7 @@ import type { ProductBundle } from './products.serializer.js';
  * Each caller gets its own copy (the checkout code may change what it is given). Bounded by count, least
  * recently used out first; bundles kept under older versions are never asked for again and age out.
  */
-const kept = new Map<string, ProductBundle>();
-const KEPT_BUNDLES = 2000;
+const kept = new BoundedCache<ProductBundle>(2000);
 
 /** The catalogue version the request's organization token read for `organizationId`, if it did. */
 export function catalogueVersionOf(subject: Subject, organizationId: string): number | undefined {
@@ -34,11 +34,8 @@ export function keptBundles(
 ): ProductBundle[] | undefined {
   const bundles: ProductBundle[] = [];
   for (const id of productIds) {
-    const key = keyOf(organizationId, version, id);
-    const bundle = kept.get(key);
+    const bundle = kept.get(keyOf(organizationId, version, id));
     if (!bundle) return undefined;
-    kept.delete(key);
-    kept.set(key, bundle);
     bundles.push(bundle);
   }
   return structuredClone(bundles);
@@ -48,9 +45,6 @@ export function keptBundles(
 export function keepBundles(organizationId: string, version: number, bundles: readonly ProductBundle[]): void {
   for (const bundle of structuredClone(bundles)) {
     if (bundle.product.organization_id !== organizationId) continue;
-    const key = keyOf(organizationId, version, bundle.product.id);
-    kept.delete(key);
-    kept.set(key, bundle);
+    kept.set(keyOf(organizationId, version, bundle.product.id), bundle);
   }
-  while (kept.size > KEPT_BUNDLES) kept.delete(kept.keys().next().value as string);
 }

@@ -21,7 +21,7 @@ import {
 import { markOrderPaid, markOrdersPaid } from '../orders/orders.service.js';
 import { serializeOrderSubscription } from '../orders/orders.serializer.js';
 import { findProductRowsByIds } from '../orders/orders.repository.js';
-import { recordPayment, recordPayments } from '../payments/payments.service.js';
+import { recordPayment, recordPayments, type RecordPaymentInput } from '../payments/payments.service.js';
 import { reserveFullRefund } from '../refunds/refunds.service.js';
 import { askProcessor, settleRefund } from '../refunds/refunds.settle.js';
 import { nextRetryAt } from './subscriptions.billing.js';
@@ -455,20 +455,7 @@ async function recordOutcomes(
     const now = tx.clock.now();
     await recordPayments(
       tx,
-      paid.map(({ orderId, attempt, result, charge }) => ({
-        organization_id: charge.organization_id,
-        checkout_id: null,
-        order_id: orderId,
-        processor,
-        processor_payment_id: result.processorPaymentId,
-        status: 'succeeded' as const,
-        amount: attempt.amount,
-        currency: attempt.currency,
-        card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
-        decline_reason: null,
-        decline_message: null,
-        customer_email: attempt.customer.email,
-      })),
+      paid.map((answer) => paymentOf(answer.charge, processor, answer)),
     );
     await markChargesPaid(
       tx.db,
@@ -491,6 +478,28 @@ async function recordOutcomes(
   return refunding;
 }
 
+/** The payment an attempt's answer records. */
+function paymentOf(
+  charge: ChargeRow,
+  processor: PaymentProcessor['name'],
+  { orderId, attempt, result }: Answer,
+): RecordPaymentInput {
+  return {
+    organization_id: charge.organization_id,
+    checkout_id: null,
+    order_id: orderId,
+    processor,
+    processor_payment_id: result.processorPaymentId,
+    status: result.status === 'succeeded' ? 'succeeded' : 'failed',
+    amount: attempt.amount,
+    currency: attempt.currency,
+    card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
+    decline_reason: result.status === 'failed' ? result.declineReason : null,
+    decline_message: result.status === 'failed' ? result.declineMessage : null,
+    customer_email: attempt.customer.email,
+  };
+}
+
 /** `record`'s work, in the caller's transaction. */
 async function recordOutcome(
   tx: Context,
@@ -505,20 +514,7 @@ async function recordOutcome(
   const voided = charge.status === 'failed';
   const subscription = (await lockSubscriptionById(tx.db, charge.subscription_id))!;
   const now = tx.clock.now();
-  await recordPayment(tx, {
-    organization_id: charge.organization_id,
-    checkout_id: null,
-    order_id: orderId,
-    processor,
-    processor_payment_id: result.processorPaymentId,
-    status: result.status === 'succeeded' ? 'succeeded' : 'failed',
-    amount: attempt.amount,
-    currency: attempt.currency,
-    card: result.card ? { brand: result.card.brand, last4: result.card.last4 } : null,
-    decline_reason: result.status === 'failed' ? result.declineReason : null,
-    decline_message: result.status === 'failed' ? result.declineMessage : null,
-    customer_email: attempt.customer.email,
-  });
+  await recordPayment(tx, paymentOf(charge, processor, { orderId, attempt, result }));
   const failures = charge.attempts + 1;
   if (voided) {
     const succeeded = result.status === 'succeeded';
