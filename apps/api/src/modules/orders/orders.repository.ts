@@ -3,6 +3,7 @@ import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { defersWrites, keepInsert } from '../../platform/db/deferred-writes.js';
 import { CUSTOMERS_BY_ID } from '../customers/customers.memo.js';
 import { idsKey, memoized, memoizedByIds, memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
@@ -134,14 +135,45 @@ export async function setInvoiceNumbers(
 }
 
 /** Inserts the order; returns the row as written. */
+/**
+ * Inserts the order; returns its row as written. A transaction that defers writes sends it with the
+ * other orders it keeps (platform/db/deferred-writes.ts).
+ */
 export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<OrderRow> {
-  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+  if (!defersWrites(db)) return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+  const written = orderAsWritten(row);
+  await keepInsert(db, 'orders', written);
+  return written;
 }
 
-/** Inserts the items in one statement; returns the rows as written. */
-export async function insertOrderItems(db: Executor, rows: Insertable<OrderItemsTable>[]) {
+const ORDER_JSON_COLUMNS = ['tax_details', 'billing_address', 'metadata', 'custom_field_data'] as const;
+
+/**
+ * The row PostgreSQL answers for `row` inserted into orders (`RETURNING *`): the columns' defaults where
+ * `row` leaves them out, JSON columns parsed. Timestamps must be given as dates.
+ */
+export function orderAsWritten(row: Insertable<OrdersTable>): OrderRow {
+  const written: Record<string, unknown> = {
+    refunded_amount: 0,
+    applied_balance_amount: 0,
+    refunded_tax_amount: 0,
+    invoice_path: null,
+    ...row,
+  };
+  for (const column of ORDER_JSON_COLUMNS) {
+    const value = row[column];
+    written[column] = typeof value === 'string' ? JSON.parse(value) : null;
+  }
+  return written as OrderRow;
+}
+
+/** Inserts the items in one statement (or keeps them: `insertOrder`); returns the rows as written. */
+export async function insertOrderItems(db: Executor, rows: Insertable<OrderItemsTable>[]): Promise<OrderItemRow[]> {
   if (rows.length === 0) return [];
-  return db.insertInto('order_items').values(rows).returningAll().execute();
+  if (!defersWrites(db)) return db.insertInto('order_items').values(rows).returningAll().execute();
+  const written = rows.map((row) => ({ ...row }) as OrderItemRow);
+  for (const row of written) await keepInsert(db, 'order_items', row);
+  return written;
 }
 
 export type OrderChanges = Partial<

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Context } from '../../platform/context.js';
 import { handOut, memoizeReadsIn } from '../../platform/db/read-memo.js';
+import { deferWritesIn } from '../../platform/db/deferred-writes.js';
 import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
@@ -124,16 +125,22 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
   // A discount that has not started yet stays; one whose duration is over goes.
   const keep = pays ?? (discount && start < appliedAt ? discount : null);
   const snapshot = (await findSubscriptionPrices(ctx.db, [row.id])).get(row.id) ?? [];
-  const claimed = await claimPeriod(ctx.db, row.id, start, {
-    current_period_start: start,
-    current_period_end: end,
-    discount_id: keep?.id ?? null,
-    discount_applied_at: keep ? appliedAt : null,
-    amount: subscriptionAmount(snapshot, keep),
-    modified_at: now,
-    // A trial converts: its first paid period starts, charged like any renewal (dunning included).
-    ...(row.status === 'trialing' ? { status: 'active' as const } : {}),
-  });
+  const claimed = await claimPeriod(
+    ctx.db,
+    row.id,
+    start,
+    {
+      current_period_start: start,
+      current_period_end: end,
+      discount_id: keep?.id ?? null,
+      discount_applied_at: keep ? appliedAt : null,
+      amount: subscriptionAmount(snapshot, keep),
+      modified_at: now,
+      // A trial converts: its first paid period starts, charged like any renewal (dunning included).
+      ...(row.status === 'trialing' ? { status: 'active' as const } : {}),
+    },
+    row,
+  );
   if (!claimed) return false;
   const product = (await findProductRowsByIds(ctx.db, [row.product_id])).get(row.product_id);
   const label = periodLabel(product?.name ?? 'Subscription', start, end);
@@ -662,6 +669,9 @@ export async function runSubscriptionBilling(
             askStripeTaxIn(tx);
             // Renewals change no product, price, benefit or organization setting: read each once.
             memoizeReadsIn(tx.db);
+            // Each renewal's claim, order, items and charge are sent with the group's (one statement
+            // each for all of them) before the transaction's next read or its commit.
+            deferWritesIn(tx.db);
             await readRenewalGroup(
               tx,
               group.map((row) => row.id),

@@ -13,6 +13,7 @@ import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import { metadataMatches } from '../../platform/db/metadata-filter.js';
+import { defersWrites, keepInsert, keepUpdate } from '../../platform/db/deferred-writes.js';
 import { memoizedPerId, takeHandedOut } from '../../platform/db/read-memo.js';
 import { paginate } from '../../platform/db/paginate.js';
 import type { SubscriptionExportParams, SubscriptionListParams } from './subscriptions.schemas.js';
@@ -141,6 +142,11 @@ export async function hasBillableSubscription(
 }
 
 export type SubscriptionChanges = Updateable<SubscriptionsTable>;
+/** What claiming a period changes: plain column values (dates, numbers, strings, nulls). */
+export type PeriodClaim = Pick<
+  SubscriptionChanges,
+  'current_period_start' | 'current_period_end' | 'discount_id' | 'discount_applied_at' | 'amount' | 'modified_at'
+> & { status?: 'active' };
 export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
 export type BillingEntryRow = Selectable<SubscriptionBillingEntriesTable>;
 
@@ -266,8 +272,20 @@ export async function claimPeriod(
   db: Executor,
   id: string,
   expectedEnd: Date,
-  changes: SubscriptionChanges,
+  changes: PeriodClaim,
+  locked?: SubscriptionRow,
 ): Promise<SubscriptionRow | undefined> {
+  // The caller holds the row's lock and saw it end at `expectedEnd`: the claim cannot miss, and a
+  // transaction that defers writes sends it with its group's (the statement fails unless each one hits).
+  if (
+    locked &&
+    locked.id === id &&
+    locked.current_period_end?.getTime() === expectedEnd.getTime() &&
+    defersWrites(db)
+  ) {
+    await keepUpdate(db, 'subscriptions', { id, ...changes });
+    return { ...locked, ...changes };
+  }
   return db
     .updateTable('subscriptions')
     .set(changes)
@@ -480,6 +498,7 @@ export async function attachBillingEntries(db: Executor, ids: readonly string[],
 }
 
 export async function insertCharge(db: Executor, row: Insertable<SubscriptionChargesTable>): Promise<void> {
+  if (defersWrites(db)) return keepInsert(db, 'subscription_charges', row);
   await db.insertInto('subscription_charges').values(row).execute();
 }
 

@@ -6,6 +6,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Executor } from './database.js';
+import { connectionOfTransaction, TransactionConnection } from './deferred-writes.js';
 
 /**
  * Work a transaction does last, just before it commits: the statements that take a lock every other
@@ -26,7 +27,6 @@ interface Registered {
 }
 
 const hooksOf = new WeakMap<DatabaseConnection, Map<string, Registered>>();
-const connectionOf = new WeakMap<Executor, DatabaseConnection>();
 
 /**
  * Runs `hook` when the transaction `db` commits, once per `key` (a second registration with the same
@@ -35,12 +35,7 @@ const connectionOf = new WeakMap<Executor, DatabaseConnection>();
  */
 export async function beforeCommit(db: Executor, key: string, phase: number, hook: CommitHook): Promise<boolean> {
   if (!db.isTransaction) return false;
-  let connection = connectionOf.get(db);
-  if (!connection) {
-    // A transaction's executor always provides its one connection.
-    connection = await db.getExecutor().provideConnection(async (held) => held);
-    connectionOf.set(db, connection);
-  }
+  const connection = await connectionOfTransaction(db);
   let hooks = hooksOf.get(connection);
   if (!hooks) {
     hooks = new Map();
@@ -65,18 +60,31 @@ async function runHooks(connection: DatabaseConnection): Promise<void> {
   }
 }
 
-/** A driver that runs a transaction's commit hooks before its COMMIT (and drops them on rollback). */
+/**
+ * A driver that runs a transaction's commit hooks before its COMMIT (and drops them on rollback), and
+ * whose connections send a transaction's kept writes before its next statement (deferred-writes.ts).
+ */
 class CommitHookDriver implements Driver {
+  /** The driver's connections live as long as the pool's clients: one wrapper each. */
+  private readonly wrapped = new WeakMap<DatabaseConnection, TransactionConnection>();
+
   constructor(private readonly inner: Driver) {}
 
   init(): Promise<void> {
     return this.inner.init();
   }
-  acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection();
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.inner.acquireConnection();
+    let wrapper = this.wrapped.get(connection);
+    if (!wrapper) {
+      wrapper = new TransactionConnection(connection);
+      this.wrapped.set(connection, wrapper);
+    }
+    return wrapper;
   }
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     hooksOf.delete(connection);
+    (connection as TransactionConnection).drop();
     return this.inner.beginTransaction(connection, settings);
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -85,6 +93,7 @@ class CommitHookDriver implements Driver {
   }
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     hooksOf.delete(connection);
+    (connection as TransactionConnection).drop();
     return this.inner.rollbackTransaction(connection);
   }
   savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
@@ -97,7 +106,7 @@ class CommitHookDriver implements Driver {
     return this.inner.releaseSavepoint!(connection, name, compile);
   }
   releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(connection);
+    return this.inner.releaseConnection((connection as TransactionConnection).inner);
   }
   destroy(): Promise<void> {
     return this.inner.destroy();
