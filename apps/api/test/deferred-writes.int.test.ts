@@ -19,7 +19,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'] as const;
 
 it('sends kept writes before the next statement, in one statement per kind', async () => {
   const db = server.runtime.database.db;

@@ -134,7 +134,6 @@ export async function setInvoiceNumbers(
     WHERE orders.id = v.id`.execute(db);
 }
 
-/** Inserts the order; returns the row as written. */
 /**
  * Inserts the order; returns its row as written. A transaction that defers writes sends it with the
  * other orders it keeps (platform/db/deferred-writes.ts).

@@ -25,7 +25,7 @@ interface Kept {
   key: string;
   rows: string[];
   statement: (rows: string) => CompiledQuery;
-  /** Rows the statement must affect (an update of rows that exist), or undefined. */
+  /** Whether the statement must affect every row (an update of rows that exist). */
   affects: boolean;
 }
 
