@@ -317,6 +317,84 @@ describe('saved payment methods and off-session charges', () => {
     expect(await stranger()).toEqual(refused);
   });
 
+  it('charges several saved methods in one call, each as a call of its own would', async () => {
+    const saved = async (number: string) => {
+      const paid = await charge(await token(number), key(), true);
+      return (paid as { paymentMethodId: string }).paymentMethodId;
+    };
+    const good = await saved('4242424242424242');
+    const poor = await withProcessor(async (payments) =>
+      payments.setupWithConfirmationToken({
+        confirmationTokenId: await token('4000000000000341'),
+        customer,
+        idempotencyKey: key(),
+        metadata: {},
+      }),
+    );
+    const offSession = (paymentMethodId: string, idempotencyKey: string, amount = 700) => ({
+      amount,
+      currency: 'usd',
+      paymentMethodId,
+      customer,
+      idempotencyKey,
+      metadata: {},
+    });
+    const earlierKey = key();
+    const earlier = await withProcessor((payments) => payments.chargeSavedPaymentMethod(offSession(good, earlierKey)));
+    const refundKey = key();
+    await withProcessor((payments) =>
+      payments.refund({
+        processorPaymentId: (earlier as { processorPaymentId: string }).processorPaymentId,
+        amount: 1,
+        idempotencyKey: refundKey,
+        reason: 'other',
+      }),
+    );
+    const repeated = key();
+    const inputs = [
+      offSession(good, key(), 701),
+      offSession((poor as { paymentMethodId: string }).paymentMethodId, key(), 702),
+      offSession('pm_sim_unknown', key(), 703),
+      offSession(good, repeated, 704),
+      offSession(good, earlierKey),
+      offSession(good, repeated, 704),
+      offSession(good, refundKey),
+      offSession(good, key(), -1),
+    ];
+    const answers = await withProcessor((payments) => payments.chargeSavedPaymentMethods(inputs));
+    expect(answers).toHaveLength(inputs.length);
+    expect(answers[0]).toMatchObject({ status: 'succeeded', paymentMethodId: good, card: { last4: '4242' } });
+    expect(answers[1]).toMatchObject({ status: 'failed', declineReason: 'card_declined' });
+    expect(answers[2]).toMatchObject({ status: 'failed', declineReason: 'payment_method_not_found' });
+    expect(answers[3]).toMatchObject({ status: 'succeeded' });
+    // A key used before answers what it answered then; one used twice here is charged once.
+    expect(answers[4]).toEqual(earlier);
+    expect(answers[5]).toEqual(answers[3]);
+    // A key of another operation, or an amount no charge can have, is that charge's error alone.
+    expect(answers[6]).toBeInstanceOf(SimulatedIdempotencyConflict);
+    expect(answers[7]).toBeInstanceOf(Error);
+    const charges = await server.runtime.database.db
+      .selectFrom('simulated_charges')
+      .select(['id', 'amount', 'status'])
+      .where('amount', 'in', [701, 702, 703, 704])
+      .orderBy('amount')
+      .execute();
+    expect(charges).toEqual([
+      { id: (answers[0] as { processorPaymentId: string }).processorPaymentId, amount: 701, status: 'succeeded' },
+      { id: (answers[1] as { processorPaymentId: string }).processorPaymentId, amount: 702, status: 'failed' },
+      { id: (answers[3] as { processorPaymentId: string }).processorPaymentId, amount: 704, status: 'succeeded' },
+    ]);
+    // Asked again, every answer is the stored one and no money moves.
+    const again = await withProcessor((payments) => payments.chargeSavedPaymentMethods(inputs.slice(0, 6)));
+    expect(again).toEqual(answers.slice(0, 6));
+    const after = await server.runtime.database.db
+      .selectFrom('simulated_charges')
+      .select('id')
+      .where('amount', 'in', [701, 702, 703, 704])
+      .execute();
+    expect(after).toHaveLength(3);
+  });
+
   it('4000 0000 0000 0341 can be saved, but every later off-session charge fails', async () => {
     const setup = await withProcessor((payments) =>
       payments.setupWithConfirmationToken({

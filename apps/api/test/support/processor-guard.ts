@@ -75,8 +75,37 @@ export function installProcessorGuard(): ProcessorGuard {
   } as typeof originalTransaction;
 
   const prototype = SimulatedPaymentProcessor.prototype as unknown as Record<string, AnyFn>;
-  const originals = new Map<Method, AnyFn>();
+  const originals = new Map<string, AnyFn>();
+  // Off-session charges: the simulated processor makes one alone as a batch of one, so the batch is what
+  // is watched, each charge of it counted as a call and a fault lost with the first charge that it answers.
+  const originalBatch = prototype.chargeSavedPaymentMethods!;
+  originals.set('chargeSavedPaymentMethods', originalBatch);
+  prototype.chargeSavedPaymentMethods = async function (this: unknown, ...args: unknown[]) {
+    const inputs = args[0] as unknown[];
+    for (const _ of inputs) guard.calls.push('chargeSavedPaymentMethod');
+    if (inTransaction.getStore())
+      guard.violations.push({ method: 'chargeSavedPaymentMethods', stack: new Error().stack ?? '' });
+    const answers = (await originalBatch.apply(this, args)) as (
+      { status?: string; processorPaymentId?: string | null } | Error
+    )[];
+    for (const answer of answers) {
+      if (!(answer instanceof Error) && answer.status === 'succeeded' && answer.processorPaymentId)
+        guard.captured.add(answer.processorPaymentId);
+    }
+    const fault = faults.get('chargeSavedPaymentMethod');
+    const first = answers.findIndex((answer) => !(answer instanceof Error));
+    if (fault && first >= 0) {
+      faults.delete('chargeSavedPaymentMethod');
+      if (fault.kind === 'hang') {
+        fault.reached();
+        await fault.released;
+      }
+      answers[first] = new Error("chargeSavedPaymentMethod: the processor's answer was lost");
+    }
+    return answers;
+  };
   for (const method of PROCESSOR_METHODS) {
+    if (method === 'chargeSavedPaymentMethod') continue;
     const original = prototype[method]!;
     originals.set(method, original);
     prototype[method] = async function (this: unknown, ...args: unknown[]) {

@@ -8,8 +8,8 @@ import { formatInvoiceNumber } from './orders.serializer.js';
  * back). Taking one locks the organization's sequence row until the transaction ends, so every other
  * order of the organization waits for that commit. An order is therefore written with a provisional
  * number, `PROVISIONAL-<order id>`, and its transaction numbers all its orders at once as it commits
- * (platform/db/commit-hooks.ts): the lock is held for the commit only, not for the rest of a checkout
- * confirmation or of a group of renewals.
+ * (platform/db/commit-hooks.ts), after its other commit hooks: the lock is held for the commit only, not
+ * for the rest of a checkout confirmation or of a group of renewals.
  *
  * The number is on the order's row only (the invoice, search, dispute emails read it there, after the
  * commit); the API's order object does not carry it. A transaction that would commit an order still
@@ -17,8 +17,12 @@ import { formatInvoiceNumber } from './orders.serializer.js';
  * by itself) the number is taken at once.
  */
 const PROVISIONAL = 'PROVISIONAL-';
-/** Before other commit hooks, so any that reads orders sees their numbers. */
-const PHASE = 0;
+/**
+ * After every other commit hook (none reads an order's number: a webhook payload and an email are made
+ * when recorded, and the order object does not carry it), so the sequence row is locked for the
+ * numbering statement and the commit only, not for the storing of the group's events and emails too.
+ */
+const PHASE = 100;
 
 interface PendingOrder {
   id: string;

@@ -8,7 +8,7 @@ import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/q
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
 import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
-import type { ChargeResult, PaymentProcessor } from '../../platform/payments/processor.js';
+import type { ChargeResult, PaymentProcessor, SavedMethodCharge } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
 import { findGrantsOfSubscriptions } from '../benefit-grants/benefit-grants.repository.js';
 import {
@@ -87,8 +87,6 @@ const CONCURRENCY = 4;
  * one after a failure costs little.
  */
 const GROUP = 25;
-/** Processor calls a group of charges makes at once (with no transaction open). */
-const PROCESSOR_CALLS_PER_GROUP = 2;
 
 /**
  * Renews one due subscription, in the caller's transaction: ends it when it was canceled at period
@@ -279,18 +277,15 @@ export async function attemptCharge(ctx: Context, run: JobRun, orderId: string):
 /**
  * A group of charges attempted as `attemptCharge` attempts one, with one transaction for the group's
  * reads and one for its outcomes instead of one each: read (each attempt's number, amount and card), the
- * processor called for each with no transaction open, then every answer recorded in one transaction.
+ * processor asked for every charge in one call with no transaction open, then every answer recorded in
+ * one transaction.
  * Each outcome is still recorded only if its attempt is the one under the charge's lock, so a group
  * that fails and is done again charge by charge (`inGroups`) records nothing twice; a crash anywhere
  * leaves attempts that the next run makes again with the same idempotency keys.
  */
 async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly string[]): Promise<void> {
   const attempts = await run.transaction((tx) => readAttempts(tx, orderIds));
-  const answered: Answer[] = [];
-  await forEachConcurrently(attempts, PROCESSOR_CALLS_PER_GROUP, async ({ orderId, attempt }) => {
-    const result = await chargeOrDefer(ctx, orderId, attempt);
-    if (result) answered.push({ orderId, attempt, result });
-  });
+  const answered = await chargeAllOrDefer(ctx, attempts);
   const processor = ctx.payments?.name ?? 'simulated';
   let refunds: string[];
   try {
@@ -375,23 +370,54 @@ async function chargeOrDefer(ctx: Context, orderId: string, attempt: Attempt): P
   }
 }
 
+/**
+ * `chargeOrDefer` for a group's attempts, in one call to the processor (`chargeSavedPaymentMethods`): the
+ * answers, without the attempts whose call failed (made again by the next run, with the same keys).
+ */
+async function chargeAllOrDefer(
+  ctx: Context,
+  attempts: readonly { orderId: string; attempt: Attempt }[],
+): Promise<Answer[]> {
+  const charged = attempts.filter(({ attempt }) => attempt.paymentMethodId && ctx.payments);
+  let results: (ChargeResult | Error)[];
+  try {
+    results = charged.length > 0 ? await ctx.payments!.chargeSavedPaymentMethods(charged.map(savedMethodCharge)) : [];
+  } catch (error) {
+    results = charged.map(() => (error instanceof Error ? error : new Error(String(error))));
+  }
+  const answers = new Map(charged.map(({ orderId }, index) => [orderId, results[index]!]));
+  return attempts.flatMap(({ orderId, attempt }) => {
+    const result = answers.get(orderId) ?? NO_SAVED_METHOD;
+    if (!(result instanceof Error)) return [{ orderId, attempt, result }];
+    ctx.log.warn({ err: result, orderId }, 'subscription charge attempt deferred');
+    return [];
+  });
+}
+
 async function charge(ctx: Context, orderId: string, attempt: Attempt): Promise<ChargeResult> {
   return attempt.paymentMethodId && ctx.payments
-    ? ctx.payments.chargeSavedPaymentMethod({
-        amount: attempt.amount,
-        currency: attempt.currency,
-        paymentMethodId: attempt.paymentMethodId,
-        customer: attempt.customer,
-        idempotencyKey: `subscription-charge:${orderId}:${attempt.attempt}`,
-        metadata: { order_id: orderId, subscription_id: attempt.subscriptionId },
-      })
-    : {
-        status: 'failed',
-        processorPaymentId: null,
-        declineReason: 'payment_method_not_found',
-        declineMessage: 'No saved payment method.',
-        card: null,
-      };
+    ? ctx.payments.chargeSavedPaymentMethod(savedMethodCharge({ orderId, attempt }))
+    : NO_SAVED_METHOD;
+}
+
+const NO_SAVED_METHOD: ChargeResult = {
+  status: 'failed',
+  processorPaymentId: null,
+  declineReason: 'payment_method_not_found',
+  declineMessage: 'No saved payment method.',
+  card: null,
+};
+
+/** The processor call of an attempt: its key is the order's and the attempt's (a retry gets the same answer). */
+function savedMethodCharge({ orderId, attempt }: { orderId: string; attempt: Attempt }): SavedMethodCharge {
+  return {
+    amount: attempt.amount,
+    currency: attempt.currency,
+    paymentMethodId: attempt.paymentMethodId!,
+    customer: attempt.customer,
+    idempotencyKey: `subscription-charge:${orderId}:${attempt.attempt}`,
+    metadata: { order_id: orderId, subscription_id: attempt.subscriptionId },
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ export class UnavailablePaymentProcessor implements PaymentProcessor {
   chargeWithConfirmationToken = async (): Promise<never> => this.refuse();
   setupWithConfirmationToken = async (): Promise<never> => this.refuse();
   chargeSavedPaymentMethod = async (): Promise<never> => this.refuse();
+  chargeSavedPaymentMethods = async (): Promise<never> => this.refuse();
   retrieveCharge = async (): Promise<never> => this.refuse();
   retrieveSetup = async (): Promise<never> => this.refuse();
   refund = async (): Promise<never> => this.refuse();

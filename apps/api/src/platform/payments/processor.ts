@@ -23,6 +23,16 @@ export interface ProcessorCustomerInput {
   name: string | null;
 }
 
+/** An off-session charge of a saved method. */
+export interface SavedMethodCharge {
+  amount: number;
+  currency: string;
+  paymentMethodId: string;
+  customer: ProcessorCustomerInput;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
 export type ChargeResult =
   | {
       status: 'succeeded';
@@ -126,14 +136,15 @@ export interface PaymentProcessor {
   }): Promise<SetupResult>;
 
   /** Charges a saved method off-session (renewals, dunning retries). */
-  chargeSavedPaymentMethod(input: {
-    amount: number;
-    currency: string;
-    paymentMethodId: string;
-    customer: ProcessorCustomerInput;
-    idempotencyKey: string;
-    metadata: Record<string, string>;
-  }): Promise<ChargeResult>;
+  chargeSavedPaymentMethod(input: SavedMethodCharge): Promise<ChargeResult>;
+
+  /**
+   * Charges several saved methods off-session (a billing run's group), each as `chargeSavedPaymentMethod`
+   * charges one: its own idempotency key and its own answer, or the error that call would have thrown, in
+   * the order of `inputs`. A processor whose API takes one charge a call makes the calls a few at a time
+   * (`chargeEachOf`).
+   */
+  chargeSavedPaymentMethods(inputs: readonly SavedMethodCharge[]): Promise<(ChargeResult | Error)[]>;
 
   /**
    * Saves a confirmation token's method for off-session charges without charging (a customer adds a
@@ -164,4 +175,29 @@ export interface PaymentProcessor {
     idempotencyKey: string;
     reason: string;
   }): Promise<RefundResult>;
+}
+
+/**
+ * `chargeSavedPaymentMethods` for a processor that takes one charge a call: at most `limit` calls in flight,
+ * each call's answer or error in its input's place.
+ */
+export async function chargeEachOf(
+  processor: Pick<PaymentProcessor, 'chargeSavedPaymentMethod'>,
+  inputs: readonly SavedMethodCharge[],
+  limit: number,
+): Promise<(ChargeResult | Error)[]> {
+  const answers: (ChargeResult | Error)[] = new Array(inputs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < inputs.length) {
+      const index = next++;
+      try {
+        answers[index] = await processor.chargeSavedPaymentMethod(inputs[index]!);
+      } catch (error) {
+        answers[index] = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, lane));
+  return answers;
 }

@@ -28,6 +28,7 @@ import type {
   RefundResult,
   RetrievedCharge,
   RetrievedSetup,
+  SavedMethodCharge,
   SetupResult,
 } from './processor.js';
 
@@ -195,6 +196,15 @@ type ChargeRow = Selectable<SimulatedChargesTable>;
 function storedAnswer<T>(key: string, operation: string, stored: { operation: string | null; result: unknown }): T {
   if (stored.operation !== operation) throw new SimulatedIdempotencyConflict(key);
   return stored.result as T;
+}
+
+/** `storedAnswer` for one charge of several: the conflict is that charge's answer, not a throw. */
+function answerOrConflict(
+  key: string,
+  operation: string,
+  stored: { operation: string | null; result: unknown },
+): ChargeResult | Error {
+  return stored.operation === operation ? (stored.result as ChargeResult) : new SimulatedIdempotencyConflict(key);
 }
 
 /** A charge as it stands now (a charge that awaited authentication may have been completed since). */
@@ -540,78 +550,141 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
    * and the charge together (`ON CONFLICT DO NOTHING` on the key: when a concurrent call with the same key
    * stored first, nothing is charged and its answer is read and returned). Either way a key charges once.
    */
-  async chargeSavedPaymentMethod(input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0]) {
-    checkAmount(input.amount);
+  async chargeSavedPaymentMethod(input: SavedMethodCharge): Promise<ChargeResult> {
+    const [answer] = await this.chargeSavedPaymentMethods([input]);
+    if (answer instanceof Error) throw answer;
+    return answer!;
+  }
+
+  /**
+   * Off-session charges in two statements however many there are: one reads each key's stored answer and
+   * each saved method, the other stores the new answers with their charges (a key stored meanwhile by a
+   * call with the same key keeps its answer, which a third statement reads). A key met twice in one call
+   * is charged once, the second answer being the first's.
+   */
+  async chargeSavedPaymentMethods(inputs: readonly SavedMethodCharge[]): Promise<(ChargeResult | Error)[]> {
     const operation = 'charge_saved_payment_method';
-    const key = input.idempotencyKey;
-    const found = await sql<StoredCard & { operation: string | null; result: ChargeResult | null }>`
-      SELECT k.operation, k.result, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
-      FROM (SELECT 1) AS one
-      LEFT JOIN simulated_idempotency_keys k ON k.key = ${key}
-      LEFT JOIN simulated_payment_methods m ON m.id = ${input.paymentMethodId} AND m.customer_id = ${input.customer.customerId}`
-      .execute(this.db)
-      .then((rows) => rows.rows[0]!);
-    if (found.operation !== null) return storedAnswer<ChargeResult>(key, operation, found);
+    const answers: (ChargeResult | Error | undefined)[] = inputs.map((input) => {
+      try {
+        checkAmount(input.amount);
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    });
+    const asked = inputs.flatMap((input, index) => (answers[index] === undefined ? [{ input, index }] : []));
+    if (asked.length === 0) return answers as (ChargeResult | Error)[];
+    const found = await sql<StoredCard & { ord: string; operation: string | null; result: ChargeResult | null }>`
+      SELECT i.ord, k.operation, k.result, m.brand, m.last4, m.exp_month, m.exp_year, m.outcome
+      FROM unnest(${asked.map(({ input }) => input.idempotencyKey)}::text[],
+        ${asked.map(({ input }) => input.paymentMethodId)}::text[],
+        ${asked.map(({ input }) => input.customer.customerId)}::text[]) WITH ORDINALITY AS i(key, method, customer, ord)
+      LEFT JOIN simulated_idempotency_keys k ON k.key = i.key
+      LEFT JOIN simulated_payment_methods m ON m.id = i.method AND m.customer_id = i.customer
+      ORDER BY i.ord`.execute(this.db);
     const now = this.clock.now();
-    let result: ChargeResult;
-    let charge: ChargeRow | null = null;
-    if (found.brand === null) {
-      result = {
-        status: 'failed',
-        processorPaymentId: null,
-        declineReason: 'payment_method_not_found',
-        declineMessage: 'The saved payment method does not exist for this customer.',
-        card: null,
-      };
-    } else {
-      // Off-session charges of a saved method need no authentication (as Stripe's 3155 card once set up).
-      const card = { brand: found.brand, last4: found.last4, exp_month: found.exp_month, exp_year: found.exp_year };
-      const decline = chargeDecline({ ...card, outcome: found.outcome }, now);
-      charge = {
-        id: simulatedId('pi'),
-        created_at: now,
-        status: decline ? 'failed' : 'succeeded',
-        amount: input.amount,
-        currency: input.currency,
-        amount_refunded: 0,
-        payment_method_id: input.paymentMethodId,
-        decline_reason: decline?.reason ?? null,
-        client_secret: null,
-        customer_id: input.customer.customerId,
-        save_payment_method: false,
-        ...card,
-        outcome: found.outcome,
-      };
-      result = resultOfCharge(charge) as ChargeResult;
+    const fresh = new Map<string, { index: number; result: ChargeResult; charge: ChargeRow | null }>();
+    const repeats: { index: number; key: string }[] = [];
+    found.rows.forEach((row, position) => {
+      const { input, index } = asked[position]!;
+      const key = input.idempotencyKey;
+      if (row.operation !== null) {
+        answers[index] = answerOrConflict(key, operation, row);
+      } else if (fresh.has(key)) {
+        repeats.push({ index, key });
+      } else {
+        fresh.set(key, { index, ...this.offSessionCharge(input, row, now) });
+      }
+    });
+    if (fresh.size > 0) {
+      const rows = [...fresh].map(([key, { result, charge }]) => ({ key, result, ...charge, created_at: undefined }));
+      const stored = await sql<{ key: string }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(key text, result jsonb, id text,
+            status text, amount bigint, currency text, payment_method_id text, decline_reason text, customer_id text,
+            brand text, last4 text, exp_month integer, exp_year integer, outcome text)
+        ), k AS (
+          INSERT INTO simulated_idempotency_keys (key, created_at, operation, result)
+          SELECT key, ${now}::timestamptz, ${operation}::text, result FROM input
+          ON CONFLICT (key) DO NOTHING
+          RETURNING key
+        ), c AS (
+          INSERT INTO simulated_charges (id, created_at, status, amount, currency, payment_method_id, decline_reason,
+            customer_id, brand, last4, exp_month, exp_year, outcome)
+          SELECT input.id, ${now}::timestamptz, input.status, input.amount, input.currency, input.payment_method_id,
+            input.decline_reason, input.customer_id, input.brand, input.last4, input.exp_month, input.exp_year,
+            input.outcome
+          FROM input JOIN k ON k.key = input.key
+          WHERE input.id IS NOT NULL
+          RETURNING id
+        )
+        SELECT key FROM k`.execute(this.db);
+      const kept = new Set(stored.rows.map((row) => row.key));
+      const lost = [...fresh.keys()].filter((key) => !kept.has(key));
+      // A call with the same key stored its answer between the two statements: that answer is the one.
+      const winners = new Map<string, { operation: string; result: unknown }>();
+      if (lost.length > 0) {
+        const rows = await this.db
+          .selectFrom('simulated_idempotency_keys')
+          .select(['key', 'operation', 'result'])
+          .where('key', 'in', lost)
+          .execute();
+        for (const row of rows) winners.set(row.key, row);
+      }
+      for (const [key, { index, result }] of fresh) {
+        const winner = winners.get(key);
+        answers[index] = kept.has(key)
+          ? result
+          : answerOrConflict(key, operation, winner ?? { operation: null, result: null });
+      }
     }
-    const storeKey = sql`
-      INSERT INTO simulated_idempotency_keys (key, created_at, operation, result)
-      VALUES (${key}, ${now}, ${operation}, ${JSON.stringify(result)})
-      ON CONFLICT (key) DO NOTHING
-      RETURNING key`;
-    const store = charge
-      ? sql<{ stored: boolean }>`
-          WITH k AS (${storeKey}), c AS (
-            INSERT INTO simulated_charges (id, created_at, status, amount, currency, payment_method_id, decline_reason,
-              customer_id, brand, last4, exp_month, exp_year, outcome)
-            SELECT ${charge.id}::text, ${now}::timestamptz, ${charge.status}::text, ${charge.amount}::bigint,
-              ${charge.currency}::text, ${charge.payment_method_id}::text, ${charge.decline_reason}::text,
-              ${charge.customer_id}::text, ${charge.brand}::text, ${charge.last4}::text, ${charge.exp_month}::integer,
-              ${charge.exp_year}::integer, ${charge.outcome}::text
-            FROM k
-            RETURNING id
-          )
-          SELECT EXISTS (SELECT 1 FROM k) AS stored`
-      : sql<{ stored: boolean }>`WITH k AS (${storeKey}) SELECT EXISTS (SELECT 1 FROM k) AS stored`;
-    const stored = (await store.execute(this.db)).rows[0]!.stored;
-    if (stored) return result;
-    // A call with the same key stored its answer between the two statements: that answer is the one.
-    const winner = await this.db
-      .selectFrom('simulated_idempotency_keys')
-      .select(['operation', 'result'])
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    return storedAnswer<ChargeResult>(key, operation, winner);
+    for (const { index, key } of repeats) answers[index] = answers[fresh.get(key)!.index];
+    return answers as (ChargeResult | Error)[];
+  }
+
+  /** The answer to a new off-session charge of `card` (null: no such method for the customer). */
+  private offSessionCharge(
+    input: SavedMethodCharge,
+    card: Partial<StoredCard> & { brand: string | null },
+    now: Date,
+  ): { result: ChargeResult; charge: ChargeRow | null } {
+    if (card.brand === null) {
+      return {
+        result: {
+          status: 'failed',
+          processorPaymentId: null,
+          declineReason: 'payment_method_not_found',
+          declineMessage: 'The saved payment method does not exist for this customer.',
+          card: null,
+        },
+        charge: null,
+      };
+    }
+    // Off-session charges of a saved method need no authentication (as Stripe's 3155 card once set up).
+    const stored = card as StoredCard;
+    const details = {
+      brand: stored.brand,
+      last4: stored.last4,
+      exp_month: stored.exp_month,
+      exp_year: stored.exp_year,
+    };
+    const decline = chargeDecline(stored, now);
+    const charge: ChargeRow = {
+      id: simulatedId('pi'),
+      created_at: now,
+      status: decline ? 'failed' : 'succeeded',
+      amount: input.amount,
+      currency: input.currency,
+      amount_refunded: 0,
+      payment_method_id: input.paymentMethodId,
+      decline_reason: decline?.reason ?? null,
+      client_secret: null,
+      customer_id: input.customer.customerId,
+      save_payment_method: false,
+      ...details,
+      outcome: stored.outcome,
+    };
+    return { result: resultOfCharge(charge) as ChargeResult, charge };
   }
 
   refund(input: Parameters<PaymentProcessor['refund']>[0]) {

@@ -359,6 +359,32 @@ describe('Stripe adapter', () => {
     ).toEqual({ status: 'failed', processorRefundId: null, failureReason: 'charge_already_refunded' });
   });
 
+  it("charges several saved methods, one PaymentIntent each; an outage is that charge's error alone", async () => {
+    const route = (request: Recorded): Reply => {
+      if (request.path === '/v1/customers/search') return searchFound();
+      if (request.idempotencyKey === 'renewal-b')
+        return { status: 500, body: { error: { type: 'api_error', message: 'Something went wrong.' } } };
+      return {
+        status: 200,
+        body: paymentIntent({ id: 'pi_a', status: 'succeeded', amount: 700, payment_method: card('4242') }),
+      };
+    };
+    const { processor, requests } = fakeStripe(Array.from({ length: 4 }, () => route));
+    const charge = (idempotencyKey: string) => ({
+      amount: 700,
+      currency: 'usd',
+      paymentMethodId: 'pm_4242',
+      customer,
+      idempotencyKey,
+      metadata: {},
+    });
+    const answers = await processor.chargeSavedPaymentMethods([charge('renewal-a'), charge('renewal-b')]);
+    expect(answers[0]).toMatchObject({ status: 'succeeded', processorPaymentId: 'pi_a' });
+    expect(answers[1]).toBeInstanceOf(Stripe.errors.StripeAPIError);
+    const intents = requests.filter((request) => request.path === '/v1/payment_intents');
+    expect(intents.map((request) => request.idempotencyKey).sort()).toEqual(['renewal-a', 'renewal-b']);
+  });
+
   it('throws what is not a decline (authentication to Stripe, outages)', async () => {
     const { processor } = fakeStripe([
       () => ({

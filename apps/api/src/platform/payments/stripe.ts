@@ -1,14 +1,16 @@
 import Stripe from 'stripe';
-import type {
-  ChargeResult,
-  CheckoutChargeResult,
-  PaymentMethodSetupResult,
-  PaymentProcessor,
-  RetrievedCharge,
-  RetrievedSetup,
-  ProcessorCustomerInput,
-  RefundResult,
-  SetupResult,
+import {
+  chargeEachOf,
+  type ChargeResult,
+  type CheckoutChargeResult,
+  type PaymentMethodSetupResult,
+  type PaymentProcessor,
+  type RetrievedCharge,
+  type RetrievedSetup,
+  type ProcessorCustomerInput,
+  type RefundResult,
+  type SavedMethodCharge,
+  type SetupResult,
 } from './processor.js';
 import {
   type StripePaymentMethod,
@@ -30,6 +32,12 @@ import {
  * idempotency key as Stripe's `Idempotency-Key`. Declines come back as failed results with Stripe's
  * decline code and message; anything else (network, authentication, bugs) is thrown.
  */
+
+/**
+ * Off-session charges of a billing run's group in flight at once: each waits on Stripe's network round trip,
+ * and a run's groups (four at a time) stay well under Stripe's default rate limit (100 calls a second).
+ */
+const OFF_SESSION_CALLS = 4;
 
 export interface StripeAdapterOptions {
   /** A custom HTTP client (tests inject `Stripe.createFetchHttpClient(fakeFetch)`). */
@@ -234,9 +242,12 @@ export class StripePaymentProcessor implements PaymentProcessor {
     }
   }
 
-  async chargeSavedPaymentMethod(
-    input: Parameters<PaymentProcessor['chargeSavedPaymentMethod']>[0],
-  ): Promise<ChargeResult> {
+  /** One PaymentIntent a charge (Stripe has no batch call), `OFF_SESSION_CALLS` at a time. */
+  chargeSavedPaymentMethods(inputs: readonly SavedMethodCharge[]): Promise<(ChargeResult | Error)[]> {
+    return chargeEachOf(this, inputs, OFF_SESSION_CALLS);
+  }
+
+  async chargeSavedPaymentMethod(input: SavedMethodCharge): Promise<ChargeResult> {
     const customer = await this.stripeCustomerId(input.customer);
     try {
       const intent = await this.stripe.paymentIntents.create(
