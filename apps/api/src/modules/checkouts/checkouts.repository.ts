@@ -1,7 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CheckoutsTable } from '../../db/tables/checkouts.js';
 import type { CheckoutPaymentAttemptsTable } from '../../db/tables/payment-attempts.js';
-import type { ProductsTable } from '../../db/tables/products.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
@@ -89,23 +88,21 @@ export async function updateCheckoutRow(db: Executor, id: string, changes: Check
   return db.updateTable('checkouts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The products of each checkout, in order, with one join. */
-export async function findCheckoutProducts(
+/** The ids of the products each checkout offers, in order. */
+export async function findCheckoutProductIds(
   db: Executor,
   checkoutIds: readonly string[],
-): Promise<Map<string, Selectable<ProductsTable>[]>> {
-  const byCheckout = new Map<string, Selectable<ProductsTable>[]>(checkoutIds.map((id) => [id, []]));
+): Promise<Map<string, string[]>> {
+  const byCheckout = new Map<string, string[]>(checkoutIds.map((id) => [id, []]));
   if (checkoutIds.length === 0) return byCheckout;
   const rows = await db
     .selectFrom('checkout_products')
-    .innerJoin('products', 'products.id', 'checkout_products.product_id')
-    .selectAll('products')
-    .select('checkout_products.checkout_id as offered_in')
-    .where('checkout_products.checkout_id', 'in', [...checkoutIds])
-    .orderBy('checkout_products.checkout_id')
-    .orderBy('checkout_products.order')
+    .select(['checkout_id', 'product_id'])
+    .where('checkout_id', 'in', [...checkoutIds])
+    .orderBy('checkout_id')
+    .orderBy('order')
     .execute();
-  for (const { offered_in, ...product } of rows) byCheckout.get(offered_in)?.push(product);
+  for (const row of rows) byCheckout.get(row.checkout_id)?.push(row.product_id);
   return byCheckout;
 }
 

@@ -8,7 +8,8 @@ import { loadProductBundles } from '../products/products.service.js';
 import { hasRedeemedTrial } from '../subscriptions/subscriptions.trials.repository.js';
 import { checkoutTrial } from '../subscriptions/subscriptions.trials.js';
 import { checkoutAmounts, checkoutFlags, type CheckoutAmounts, type CheckoutFlags } from './checkouts.amounts.js';
-import { findCheckoutProducts, findOrganizationsByIds, type CheckoutRow } from './checkouts.repository.js';
+import { keepBundles, keptBundles } from '../products/products.kept.js';
+import { findCheckoutProductIds, findOrganizationsByIds, type CheckoutRow } from './checkouts.repository.js';
 
 /** A checkout with everything its rules and wire shapes need. */
 export interface CheckoutState {
@@ -25,32 +26,84 @@ export interface CheckoutState {
   trialRedeemed: boolean;
 }
 
-/** Loads several checkouts' states with one query per kind of thing. */
+/**
+ * Loads several checkouts' states with one query per kind of thing. The organizations are read first:
+ * with their catalogue versions, the checkouts' products come from the node's memory when every one is
+ * kept there (products.kept.ts), and the offered products' ids, the discounts and the trial question are
+ * then all that is read. Outside a transaction the bundles read are kept; inside one they are not (its own
+ * uncommitted writes to a product would be kept under a version that does not count them).
+ */
 export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Promise<CheckoutState[]> {
   if (rows.length === 0) return [];
-  const offered = await findCheckoutProducts(
+  const organizations = await findOrganizationsByIds(db, [...new Set(rows.map((row) => row.organization_id))]);
+  const organizationById = new Map(organizations.map((organization) => [organization.id, organization]));
+  const offeredIds = await findCheckoutProductIds(
     db,
     rows.map((row) => row.id),
   );
-  const productById = new Map([...offered.values()].flat().map((product) => [product.id, product]));
-  // The selected product is always offered; read apart only if it is not.
-  const missing = [...new Set(rows.map((row) => row.product_id))].filter((id) => !productById.has(id));
-  for (const product of await findProductRows(db, missing)) productById.set(product.id, product);
-  const discountIds = [...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null))];
+  const kept = rows.map((row) => {
+    const organization = organizationById.get(row.organization_id)!;
+    const ids = offeredIds.get(row.id) ?? [];
+    const bundles = keptBundles(organization.id, organization.catalogue_version, [
+      ...new Set([row.product_id, ...ids]),
+    ]);
+    const product = bundles?.[0];
+    const price = product?.prices.find((candidate) => candidate.id === row.product_price_id);
+    if (!bundles || !product || !price) return undefined;
+    const byId = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
+    return { products: ids.map((id) => byId.get(id)!), product, price };
+  });
+  if (kept.every((state) => state !== undefined)) {
+    const discounts = await findDiscountsByIds(db, distinctDiscountIds(rows));
+    const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
+    const states = rows.map((row, index) => ({
+      row,
+      organization: organizationById.get(row.organization_id)!,
+      ...kept[index]!,
+      discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
+      trialRedeemed: false,
+    }));
+    for (const state of states) state.trialRedeemed = await isTrialRedeemed(db, state);
+    return states;
+  }
+  return readCheckoutStates(db, rows, organizationById, offeredIds);
+}
+
+const distinctDiscountIds = (rows: readonly CheckoutRow[]) => [
+  ...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null)),
+];
+
+/** `loadCheckoutStates` from the database, its products' bundles kept when read outside a transaction. */
+async function readCheckoutStates(
+  db: Executor,
+  rows: CheckoutRow[],
+  organizationById: ReadonlyMap<string, OrganizationRow>,
+  offeredIds: ReadonlyMap<string, readonly string[]>,
+): Promise<CheckoutState[]> {
+  // The offered products (archived ones too: they show as archived) and the selected one.
+  const ids = new Set([...rows.map((row) => row.product_id), ...[...offeredIds.values()].flat()]);
+  const productById = new Map((await findProductRows(db, [...ids])).map((product) => [product.id, product]));
   // Every price of the products (archived ones too: a checkout keeps the price it selected).
   const prices = await findPricesOfProducts(db, [...productById.keys()]);
-  const [bundles, discounts, organizations] = await Promise.all([
+  const [bundles, discounts] = await Promise.all([
     loadProductBundles(db, [...productById.values()], prices),
-    findDiscountsByIds(db, discountIds),
-    findOrganizationsByIds(db, [...new Set(rows.map((row) => row.organization_id))]),
+    findDiscountsByIds(db, distinctDiscountIds(rows)),
   ]);
+  if (!db.isTransaction) {
+    for (const organization of organizationById.values()) {
+      keepBundles(
+        organization.id,
+        organization.catalogue_version,
+        bundles.filter((bundle) => bundle.product.organization_id === organization.id),
+      );
+    }
+  }
   const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
   const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
-  const organizationById = new Map(organizations.map((organization) => [organization.id, organization]));
   const states = rows.map((row) => ({
     row,
     organization: organizationById.get(row.organization_id)!,
-    products: (offered.get(row.id) ?? []).map((product) => bundleById.get(product.id)!).filter(Boolean),
+    products: (offeredIds.get(row.id) ?? []).map((id) => bundleById.get(id)!).filter(Boolean),
     product: bundleById.get(row.product_id)!,
     price: (prices.get(row.product_id) ?? []).find((price) => price.id === row.product_price_id)!,
     discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
