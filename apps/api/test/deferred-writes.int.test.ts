@@ -1,6 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { OrdersTable } from '../src/db/tables/orders.js';
+import { insertOrder, orderAsWritten } from '../src/modules/orders/orders.repository.js';
 import { deferWritesIn, keepInsert, keepUpdate } from '../src/platform/db/deferred-writes.js';
+import { orderFactory } from './factories/orders.js';
+import { organizationFactory } from './factories/organizations.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 /**
@@ -59,4 +63,33 @@ it('drops kept writes on rollback and fails an update that misses its row', asyn
   ).rejects.toThrow('0 of 1 rows updated');
   const { rows } = await sql`select count(*)::int as count from kept_rows`.execute(db);
   expect(rows).toEqual([{ count: 0 }]);
+});
+
+it("answers a kept order as the database's RETURNING row of the same insert", async () => {
+  const db = server.runtime.database.db;
+  const { organization } = await organizationFactory(server, { name: 'Kept orders' });
+  const made = await orderFactory(server, organization.id);
+  const stored = await db.selectFrom('orders').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
+  // The same order again, as a renewal writes one: defaulted columns left out, JSON columns as text.
+  const { refunded_amount, applied_balance_amount, refunded_tax_amount, invoice_path, ...rest } = stored;
+  expect([refunded_amount, applied_balance_amount, refunded_tax_amount, invoice_path]).toEqual([0, 0, 0, null]);
+  const copy = (id: string): Insertable<OrdersTable> => ({
+    ...rest,
+    id,
+    invoice_number: `KEPT-${id}`,
+    tax_details: JSON.stringify({ rate_basis_points: 2000, inclusive: false, lines: [{ label: 'VAT' }] }),
+    billing_address: JSON.stringify({ country: 'FR', line1: '1 rue "Haute"' }),
+    metadata: JSON.stringify({ plan: 'pro', seats: 3 }),
+    custom_field_data: JSON.stringify({ colour: 'blue' }),
+  });
+  const returned = await insertOrder(db, copy(ids[0]));
+  expect(orderAsWritten(copy(ids[0]))).toEqual(returned);
+  // Kept in a deferring transaction, the answer is the same row.
+  const kept = await db.transaction().execute(async (tx) => {
+    deferWritesIn(tx);
+    return insertOrder(tx, copy(ids[1]));
+  });
+  const read = await db.selectFrom('orders').selectAll().where('id', '=', ids[1]).executeTakeFirstOrThrow();
+  expect(kept).toEqual(read);
+  expect({ ...read, id: ids[0], invoice_number: `KEPT-${ids[0]}` }).toEqual(returned);
 });
