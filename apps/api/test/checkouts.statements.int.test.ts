@@ -28,12 +28,13 @@ afterAll(async () => {
 });
 
 // clientGet, clientUpdate, confirm: 10, 15 and 63 before a checkout's products came from memory under the
-// catalogue version (products.kept.ts) when kept there.
+// catalogue version (products.kept.ts) when kept there; confirm 55 before its settle read the checkout
+// with its lock.
 // confirm: 66 since its settle locks the checkout before the attempt (the order its first step takes them
 // in), 63 since a transaction's webhook events are stored together as it commits.
 // create: 15 since the organization is read with the token; the next one of the same products takes them
 // from memory under the catalogue version (products.kept.ts).
-const EXPECTED = { create: 15, createAgain: 10, clientGet: 6, clientUpdate: 11, confirm: 55 };
+const EXPECTED = { create: 15, createAgain: 10, clientGet: 6, clientUpdate: 11, confirm: 54 };
 
 it('each checkout step sends a known number of statements', async () => {
   const field = await customFieldFactory(server, acme.organization.id);

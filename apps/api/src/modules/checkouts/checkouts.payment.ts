@@ -15,10 +15,10 @@ import { recordSavedPaymentMethod } from '../customer-portal/payment-methods/pay
 import { openCustomerSession } from './checkouts.customer.js';
 import {
   deleteCheckoutRedemptions,
-  findCheckoutById,
   findCustomerById,
   lockAttemptAfterCheckout,
   updatePaymentAttempt,
+  type CheckoutRow,
   type PaymentAttemptRow,
 } from './checkouts.repository.js';
 import { draftOf, saveDraft } from './checkouts.service.js';
@@ -131,11 +131,10 @@ export async function settleAttempt(
   options: { answer: boolean } = { answer: false },
 ): Promise<Settlement> {
   return run.transaction(async (tx) => {
-    const attempt = (await lockAttemptAfterCheckout(tx.db, attemptId))!;
+    const { attempt, checkout } = (await lockAttemptAfterCheckout(tx.db, attemptId))!;
     const ctx = await onOrganizationClock({ ...tx, log: base.log }, attempt.organization_id);
-    const checkout = (await findCheckoutById(ctx.db, attempt.checkout_id))!;
     const now = ctx.clock.now();
-    if (!WAITING.has(attempt.status)) return settledOutcome(ctx, attempt, options);
+    if (!WAITING.has(attempt.status)) return settledOutcome(ctx, attempt, checkout, options);
 
     if (outcome.status === 'interrupted' || outcome.status === 'requires_action' || outcome.status === 'processing') {
       const processorPaymentId = 'processorPaymentId' in outcome ? outcome.processorPaymentId : null;
@@ -212,9 +211,9 @@ export async function settleAttempt(
 async function settledOutcome(
   ctx: Context,
   attempt: PaymentAttemptRow,
+  checkout: CheckoutRow,
   options: { answer: boolean },
 ): Promise<Settlement> {
-  const checkout = (await findCheckoutById(ctx.db, attempt.checkout_id))!;
   if (attempt.status === 'failed') return { status: 'failed', declineMessage: null };
   const state = await loadCheckoutState(ctx.db, checkout);
   const token =

@@ -236,14 +236,16 @@ export async function findUnsettledAttemptStatus(db: Executor, checkoutId: strin
  * then its unsettled attempt). Settling in the other order deadlocked against a second confirm of the
  * same checkout (each waiting for the row the other held).
  */
+/** The attempt and its checkout, both locked (the checkout first, the order every step takes them in). */
 export async function lockAttemptAfterCheckout(db: Executor, id: string) {
-  await db
+  const checkout = await db
     .selectFrom('checkouts')
-    .select('id')
+    .selectAll()
     .where('id', '=', (eb) => eb.selectFrom('checkout_payment_attempts').select('checkout_id').where('id', '=', id))
     .forUpdate()
-    .execute();
-  return lockPaymentAttempt(db, id);
+    .executeTakeFirst();
+  const attempt = await lockPaymentAttempt(db, id);
+  return checkout && attempt ? { checkout, attempt } : undefined;
 }
 
 export async function lockPaymentAttempt(db: Executor, id: string) {
