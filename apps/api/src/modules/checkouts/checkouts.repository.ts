@@ -232,11 +232,10 @@ export async function findUnsettledAttemptStatus(db: Executor, checkoutId: strin
 }
 
 /**
- * Locks an attempt's checkout, then the attempt: the order a confirm takes them in (the checkout's row,
- * then its unsettled attempt). Settling in the other order deadlocked against a second confirm of the
- * same checkout (each waiting for the row the other held).
+ * Locks an attempt's checkout, then the attempt, and answers both rows: the order a confirm takes them in
+ * (the checkout's row, then its unsettled attempt). Settling in the other order deadlocked against a
+ * second confirm of the same checkout (each waiting for the row the other held).
  */
-/** The attempt and its checkout, both locked (the checkout first, the order every step takes them in). */
 export async function lockAttemptAfterCheckout(db: Executor, id: string) {
   const checkout = await db
     .selectFrom('checkouts')

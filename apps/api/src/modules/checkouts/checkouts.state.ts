@@ -41,7 +41,34 @@ export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Pro
     db,
     rows.map((row) => row.id),
   );
-  const kept = rows.map((row) => {
+  const discountIds = [...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null))];
+  const [products, discounts] = await Promise.all([
+    keptProductsOf(rows, organizationById, offeredIds) ?? readProductsOf(db, rows, organizationById, offeredIds),
+    findDiscountsByIds(db, discountIds),
+  ]);
+  const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
+  const states = rows.map((row, index) => ({
+    row,
+    organization: organizationById.get(row.organization_id)!,
+    ...products[index]!,
+    discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
+    trialRedeemed: false,
+  }));
+  for (const state of states) state.trialRedeemed = await isTrialRedeemed(db, state);
+  return states;
+}
+
+/** What a checkout offers and selected: its products' bundles and the selected price. */
+type CheckoutProducts = Pick<CheckoutState, 'products' | 'product' | 'price'>;
+
+/** Each checkout's products from the node's memory; undefined unless every one (and the selected price) is kept. */
+function keptProductsOf(
+  rows: readonly CheckoutRow[],
+  organizationById: ReadonlyMap<string, OrganizationRow>,
+  offeredIds: ReadonlyMap<string, readonly string[]>,
+): CheckoutProducts[] | undefined {
+  const kept: CheckoutProducts[] = [];
+  for (const row of rows) {
     const organization = organizationById.get(row.organization_id)!;
     const ids = offeredIds.get(row.id) ?? [];
     const bundles = keptBundles(organization.id, organization.catalogue_version, [
@@ -51,44 +78,24 @@ export async function loadCheckoutStates(db: Executor, rows: CheckoutRow[]): Pro
     const price = product?.prices.find((candidate) => candidate.id === row.product_price_id);
     if (!bundles || !product || !price) return undefined;
     const byId = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
-    return { products: ids.map((id) => byId.get(id)!), product, price };
-  });
-  if (kept.every((state) => state !== undefined)) {
-    const discounts = await findDiscountsByIds(db, distinctDiscountIds(rows));
-    const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
-    const states = rows.map((row, index) => ({
-      row,
-      organization: organizationById.get(row.organization_id)!,
-      ...kept[index]!,
-      discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
-      trialRedeemed: false,
-    }));
-    for (const state of states) state.trialRedeemed = await isTrialRedeemed(db, state);
-    return states;
+    kept.push({ products: ids.map((id) => byId.get(id)!), product, price });
   }
-  return readCheckoutStates(db, rows, organizationById, offeredIds);
+  return kept;
 }
 
-const distinctDiscountIds = (rows: readonly CheckoutRow[]) => [
-  ...new Set(rows.map((row) => row.discount_id).filter((id): id is string => id !== null)),
-];
-
-/** `loadCheckoutStates` from the database, its products' bundles kept when read outside a transaction. */
-async function readCheckoutStates(
+/** Each checkout's products from the database, their bundles kept when read outside a transaction. */
+async function readProductsOf(
   db: Executor,
-  rows: CheckoutRow[],
+  rows: readonly CheckoutRow[],
   organizationById: ReadonlyMap<string, OrganizationRow>,
   offeredIds: ReadonlyMap<string, readonly string[]>,
-): Promise<CheckoutState[]> {
+): Promise<CheckoutProducts[]> {
   // The offered products (archived ones too: they show as archived) and the selected one.
   const ids = new Set([...rows.map((row) => row.product_id), ...[...offeredIds.values()].flat()]);
   const productById = new Map((await findProductRows(db, [...ids])).map((product) => [product.id, product]));
   // Every price of the products (archived ones too: a checkout keeps the price it selected).
   const prices = await findPricesOfProducts(db, [...productById.keys()]);
-  const [bundles, discounts] = await Promise.all([
-    loadProductBundles(db, [...productById.values()], prices),
-    findDiscountsByIds(db, distinctDiscountIds(rows)),
-  ]);
+  const bundles = await loadProductBundles(db, [...productById.values()], prices);
   if (!db.isTransaction) {
     for (const organization of organizationById.values()) {
       keepBundles(
@@ -99,18 +106,11 @@ async function readCheckoutStates(
     }
   }
   const bundleById = new Map(bundles.map((bundle) => [bundle.product.id, bundle]));
-  const discountById = new Map(discounts.map((discount) => [discount.id, discount]));
-  const states = rows.map((row) => ({
-    row,
-    organization: organizationById.get(row.organization_id)!,
+  return rows.map((row) => ({
     products: (offeredIds.get(row.id) ?? []).map((id) => bundleById.get(id)!).filter(Boolean),
     product: bundleById.get(row.product_id)!,
     price: (prices.get(row.product_id) ?? []).find((price) => price.id === row.product_price_id)!,
-    discount: row.discount_id ? (discountById.get(row.discount_id) ?? null) : null,
-    trialRedeemed: false,
   }));
-  for (const state of states) state.trialRedeemed = await isTrialRedeemed(db, state);
-  return states;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { forEachConcurrently } from '../jobs/concurrently.js';
+
 /**
  * The payment processor behind checkouts, renewals and refunds. Tessera ships a simulated card processor
  * (the default outside production) and a Stripe adapter (when STRIPE_SECRET_KEY is set). Card numbers
@@ -187,17 +189,12 @@ export async function chargeEachOf(
   limit: number,
 ): Promise<(ChargeResult | Error)[]> {
   const answers: (ChargeResult | Error)[] = new Array(inputs.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < inputs.length) {
-      const index = next++;
-      try {
-        answers[index] = await processor.chargeSavedPaymentMethod(inputs[index]!);
-      } catch (error) {
-        answers[index] = error instanceof Error ? error : new Error(String(error));
-      }
+  await forEachConcurrently([...inputs.keys()], limit, async (index) => {
+    try {
+      answers[index] = await processor.chargeSavedPaymentMethod(inputs[index]!);
+    } catch (error) {
+      answers[index] = error instanceof Error ? error : new Error(String(error));
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, lane));
+  });
   return answers;
 }

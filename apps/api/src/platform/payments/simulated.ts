@@ -544,12 +544,7 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
     });
   }
 
-  /**
-   * An off-session charge, the call a billing run makes for every renewal, in two statements instead of
-   * `once`'s transaction of six: one reads the key's stored answer and the card; one stores the answer
-   * and the charge together (`ON CONFLICT DO NOTHING` on the key: when a concurrent call with the same key
-   * stored first, nothing is charged and its answer is read and returned). Either way a key charges once.
-   */
+  /** An off-session charge: `chargeSavedPaymentMethods` of one, its error thrown. */
   async chargeSavedPaymentMethod(input: SavedMethodCharge): Promise<ChargeResult> {
     const [answer] = await this.chargeSavedPaymentMethods([input]);
     if (answer instanceof Error) throw answer;
@@ -557,10 +552,11 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
   }
 
   /**
-   * Off-session charges in two statements however many there are: one reads each key's stored answer and
-   * each saved method, the other stores the new answers with their charges (a key stored meanwhile by a
-   * call with the same key keeps its answer, which a third statement reads). A key met twice in one call
-   * is charged once, the second answer being the first's.
+   * Off-session charges in two statements however many there are, instead of `once`'s transaction of six
+   * each: one reads each key's stored answer and each saved method, the other stores the new answers with
+   * their charges (`ON CONFLICT DO NOTHING` on the key: a key stored meanwhile by a call with the same key
+   * charges nothing here and keeps its answer, which a third statement reads). Either way a key charges
+   * once; a key met twice in one call is charged once, the second answer being the first's.
    */
   async chargeSavedPaymentMethods(inputs: readonly SavedMethodCharge[]): Promise<(ChargeResult | Error)[]> {
     const operation = 'charge_saved_payment_method';
@@ -662,12 +658,6 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
     }
     // Off-session charges of a saved method need no authentication (as Stripe's 3155 card once set up).
     const stored = card as StoredCard;
-    const details = {
-      brand: stored.brand,
-      last4: stored.last4,
-      exp_month: stored.exp_month,
-      exp_year: stored.exp_year,
-    };
     const decline = chargeDecline(stored, now);
     const charge: ChargeRow = {
       id: simulatedId('pi'),
@@ -681,7 +671,7 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
       client_secret: null,
       customer_id: input.customer.customerId,
       save_payment_method: false,
-      ...details,
+      ...cardOf(stored),
       outcome: stored.outcome,
     };
     return { result: resultOfCharge(charge) as ChargeResult, charge };
