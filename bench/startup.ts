@@ -27,6 +27,12 @@ const RESULTS_DIR = join(ROOT, 'bench', 'results');
 const START_SCRIPT = join(ROOT, 'scripts', 'start.mjs');
 const IDLE_MS = 5_000;
 const REQUESTS = 100;
+/**
+ * How long the server then sits idle before its settled memory is read. V8's memory reducer starts about
+ * 8 s after the last full collection of a process that stopped allocating, and gives back the young
+ * generation the start (or the requests) grew: 30 s leaves it time to run.
+ */
+const SETTLE_MS = positiveInteger('BENCH_SETTLE_MS', 30_000);
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -68,6 +74,8 @@ interface Run {
   idle: Rss;
   idleUsage: MemoryUsage | null;
   afterRequests: Rss;
+  /** After SETTLE_MS more without a request. */
+  settled: Rss;
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -202,18 +210,20 @@ async function main(): Promise<number> {
     const idleUsage = (await get(server, '/__bench/memory').catch(() => null)) as MemoryUsage | null;
     for (let i = 0; i < REQUESTS; i++) await get(server, paths[i % paths.length]!, created.access_token);
     const afterRequests = rssOf(server.pid!);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const settled = rssOf(server.pid!);
     await server.stop();
-    results.push({ readyMs, readyCpuMs, idle, idleUsage, afterRequests });
+    results.push({ readyMs, readyCpuMs, idle, idleUsage, afterRequests, settled });
     process.stderr.write(
       `restart ${run + 1}: ready in ${(readyMs / 1000).toFixed(2)} s (CPU ${(readyCpuMs / 1000).toFixed(2)} s), ` +
         `idle RSS ${mb(idle.rss)} MB, ` +
-        `after ${REQUESTS} requests ${mb(afterRequests.rss)} MB\n`,
+        `after ${REQUESTS} requests ${mb(afterRequests.rss)} MB, settled ${mb(settled.rss)} MB\n`,
     );
   }
 
   const usage = results.map((r) => r.idleUsage).filter((u): u is MemoryUsage => u !== null);
   const summary = {
-    format: 1,
+    format: 2,
     date: new Date().toISOString(),
     mode,
     database,
@@ -226,6 +236,7 @@ async function main(): Promise<number> {
       readyCpuMs: median(results.map((r) => r.readyCpuMs)),
       idleRss: median(results.map((r) => r.idle.rss)),
       afterRequestsRss: median(results.map((r) => r.afterRequests.rss)),
+      settledRss: median(results.map((r) => r.settled.rss)),
     },
   };
   const lines = [
@@ -246,6 +257,8 @@ async function main(): Promise<number> {
         ]
       : []),
     `  RSS after ${REQUESTS} requests         ${mb(summary.median.afterRequestsRss)} MB`,
+    `  RSS settled (then ${SETTLE_MS / 1000} s idle)   ${mb(summary.median.settledRss)} MB` +
+      ` (anonymous ${mb(median(results.map((r) => r.settled.anon)))} MB)`,
     '',
   ];
   process.stdout.write(lines.join('\n'));

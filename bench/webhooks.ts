@@ -16,6 +16,13 @@
  * Before that load, the idle scenario: BENCH_WEBHOOK_IDLE_EVENTS (50) customers created one at a time,
  * each after the previous one's deliveries arrived and BENCH_WEBHOOK_IDLE_GAP_MS (100) of quiet, so
  * every event finds the worker asleep; it reports the commit-to-delivery delay p50/p99 of those.
+ *
+ * Then the paced scenario: events created on a fixed schedule for BENCH_WEBHOOK_PACED_SECONDS (5), as
+ * many a second as make BENCH_WEBHOOK_PACED_RATE (2000) deliveries a second across the endpoints, from
+ * BENCH_CONNECTIONS lanes (event n on lane n mod connections, each lane's events committed in order): the
+ * delay a delivery waits while the sender runs at that rate, without a backlog that only grows (the load
+ * above sends events faster than any rate of delivery, so its delays are the time to drain what piled
+ * up). It reports the rate achieved, commit-to-delivery p50/p99 and the per-endpoint order.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +41,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1);
 const IDLE_EVENTS = Number(process.env.BENCH_WEBHOOK_IDLE_EVENTS ?? 50);
 const IDLE_GAP_MS = Number(process.env.BENCH_WEBHOOK_IDLE_GAP_MS ?? 100);
+const PACED_RATE = Number(process.env.BENCH_WEBHOOK_PACED_RATE ?? 2000);
+const PACED_SECONDS = Number(process.env.BENCH_WEBHOOK_PACED_SECONDS ?? 5);
 const DEV = process.argv.includes('--dev') || process.env.BENCH_DEV === '1';
 
 /** A certificate and key for 127.0.0.1, made for this run in `dir`. */
@@ -93,6 +102,9 @@ async function main(): Promise<void> {
   // The idle scenario's arrivals (`${endpoint path} ${email}` → first arrival), apart from the load's.
   const idleArrivals = new Map<string, number>();
   let idleArrived = () => {};
+  // The paced scenario's: first arrivals and, per endpoint, the emails in arrival order.
+  const pacedArrivals = new Map<string, number>();
+  const pacedSequences = new Map<string, string[]>();
   const receive: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -105,11 +117,14 @@ async function main(): Promise<void> {
         idleArrived();
         return;
       }
-      if (!arrivals.has(key)) {
-        arrivals.set(key, performance.now());
-        const sequence = sequences.get(req.url!) ?? [];
+      const [firstArrivals, arrivalOrder] = email.startsWith('paced-')
+        ? [pacedArrivals, pacedSequences]
+        : [arrivals, sequences];
+      if (!firstArrivals.has(key)) {
+        firstArrivals.set(key, performance.now());
+        const sequence = arrivalOrder.get(req.url!) ?? [];
         sequence.push(email);
-        sequences.set(req.url!, sequence);
+        arrivalOrder.set(req.url!, sequence);
       }
       res.writeHead(204).end();
     });
@@ -203,6 +218,45 @@ async function main(): Promise<void> {
     }
     idleDelays.sort((a, b) => a - b);
 
+    // Paced: event n is due at n / eventsPerSecond; lane n mod CONNECTIONS creates it when due (or when
+    // its previous one is answered, if that is later).
+    const eventsPerSecond = PACED_RATE / ENDPOINTS;
+    const pacedEvents = Math.round(eventsPerSecond * PACED_SECONDS);
+    const pacedCommitted = new Map<string, number>();
+    const pacedStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, lane) => {
+        for (let n = lane; n < pacedEvents; n += CONNECTIONS) {
+          const due = pacedStarted + (n / eventsPerSecond) * 1000;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+          const email = `paced-${lane}-${n}@example.com`;
+          pacedCommitted.set(email, await createCustomer(email));
+        }
+      }),
+    );
+    const pacedCreatedIn = performance.now() - pacedStarted;
+    const pacedExpected = pacedEvents * ENDPOINTS;
+    const pacedDeadline = Date.now() + 300_000;
+    while (pacedArrivals.size < pacedExpected && Date.now() < pacedDeadline) {
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    if (pacedArrivals.size < pacedExpected)
+      throw new Error(`paced: only ${pacedArrivals.size}/${pacedExpected} delivered`);
+    const pacedLast = Math.max(...pacedArrivals.values());
+    const pacedDelays = [...pacedSequences.keys()]
+      .flatMap((path) =>
+        [...pacedCommitted].map(([email, at]) => Math.max(0, pacedArrivals.get(`${path} ${email}`)! - at)),
+      )
+      .sort((a, b) => a - b);
+    const pacedInOrder = [...pacedSequences.values()].every((sequence) =>
+      Array.from({ length: CONNECTIONS }, (_, lane) =>
+        sequence
+          .filter((email) => email.startsWith(`paced-${lane}-`))
+          .map((email) => Number(email.split('-')[2]!.split('@')[0])),
+      ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
+    );
+
     const committed = new Map<string, number>();
     const started = performance.now();
     let next = 0;
@@ -238,12 +292,19 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       'idle commit→delivery p50 ms': IDLE_EVENTS > 0 ? Math.round(percentile(idleDelays, 50)) : null,
       'idle commit→delivery p99 ms': IDLE_EVENTS > 0 ? Math.round(percentile(idleDelays, 99)) : null,
+      'paced target deliveries/s': PACED_RATE,
+      'paced created deliveries/s': Math.round((pacedExpected / pacedCreatedIn) * 1000),
+      'paced deliveries/s': Math.round((pacedExpected / (pacedLast - pacedStarted)) * 1000),
+      'paced commit→delivery p50 ms': Math.round(percentile(pacedDelays, 50)),
+      'paced commit→delivery p99 ms': Math.round(percentile(pacedDelays, 99)),
+      'paced per-endpoint order kept': pacedInOrder,
       'deliveries/s': Math.round((expected / (last - started)) * 1000 * 10) / 10,
       'commit→delivery p50 ms': Math.round(percentile(delays, 50)),
       'commit→delivery p99 ms': Math.round(percentile(delays, 99)),
       'per-endpoint order kept': inOrder,
     };
-    console.table([result]);
+    // One line a figure: the table is too wide for a terminal as one row.
+    for (const [name, value] of Object.entries(result)) console.log(`${name.padEnd(32)} ${String(value)}`);
   } finally {
     server?.kill('SIGTERM');
     if (server && server.exitCode === null) await new Promise((done) => server!.once('exit', done));
