@@ -30,7 +30,7 @@ async function main(): Promise<void> {
 
     const seeding = performance.now();
     // One customer, one saved card and one subscription (with its price snapshot) per copy.
-    await copySubscriptions(server, first.id, COUNT - 1);
+    await copySubscriptions(server, first.id, COUNT - 1, { history: true });
     await sql`ANALYZE`.execute(db);
     const seededMs = performance.now() - seeding;
 

@@ -2,7 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OrdersTable } from '../src/db/tables/orders.js';
 import { insertOrder, orderAsWritten } from '../src/modules/orders/orders.repository.js';
-import { deferWritesIn, keepInsert, keepUpdate } from '../src/platform/db/deferred-writes.js';
+import { deferWritesIn, keepInsert, keepUpdate, keptUpdateStatement } from '../src/platform/db/deferred-writes.js';
 import { orderFactory } from './factories/orders.js';
 import { organizationFactory } from './factories/organizations.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -92,4 +92,30 @@ it("answers a kept order as the database's RETURNING row of the same insert", as
   const read = await db.selectFrom('orders').selectAll().where('id', '=', ids[1]).executeTakeFirstOrThrow();
   expect(kept).toEqual(read);
   expect({ ...read, id: ids[0], invoice_number: `KEPT-${ids[0]}` }).toEqual(returned);
+});
+
+it('finds the rows of kept updates by their primary key, not by reading the table whole', async () => {
+  const db = server.runtime.database.db;
+  await sql`insert into kept_rows (id, label, amount) select gen_random_uuid(), 'row ' || n, n from generate_series(1, 20000) n`.execute(
+    db,
+  );
+  await sql`analyze kept_rows`.execute(db);
+  const group = (await sql<{ id: string }>`select id from kept_rows limit 25`.execute(db)).rows.map((row) => row.id);
+  const statement = keptUpdateStatement(
+    'kept_rows',
+    ['amount'],
+    JSON.stringify(group.map((id, index) => ({ id, amount: -index }))),
+    group,
+  );
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>({
+    ...statement,
+    sql: `explain (format json) ${statement.sql}`,
+  });
+  const plan = JSON.stringify(rows[0]!['QUERY PLAN']);
+  expect(plan).toContain('"Index Name":"kept_rows_pkey"');
+  expect(plan).not.toContain('"Node Type":"Seq Scan"');
+  // And it updates them.
+  const updated = await db.executeQuery(statement);
+  expect(Number(updated.numAffectedRows)).toBe(25);
+  await sql`delete from kept_rows`.execute(db);
 });

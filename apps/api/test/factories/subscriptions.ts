@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { DB } from '../../src/db/schema.js';
 import type { SubscriptionWire } from '../../src/modules/subscriptions/subscriptions.serializer.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './checkouts.js';
 import { productFactory } from './products.js';
@@ -62,9 +63,17 @@ export async function subscriptionFactory(
 /**
  * `count` more subscriptions like `subscriptionId` (same product, price snapshot and period), each of a
  * customer of its own with a saved card of the simulated processor, written in SQL: volumes a test or a
- * benchmark could not buy one checkout at a time. Returns the new subscriptions' ids.
+ * benchmark could not buy one checkout at a time. With `history`, each also gets a copy of the first
+ * one's orders (with their items and payments) and the simulated processor's charges and keys, as a
+ * database that sold them one by one holds: the tables a renewal run writes to then start with as many
+ * rows as subscriptions, not empty. Returns the new subscriptions' ids.
  */
-export async function copySubscriptions(server: TestServer, subscriptionId: string, count: number): Promise<string[]> {
+export async function copySubscriptions(
+  server: TestServer,
+  subscriptionId: string,
+  count: number,
+  options: { history?: boolean } = {},
+): Promise<string[]> {
   return server.runtime.database.db.transaction().execute(async (tx) => {
     await sql`
       CREATE TEMP TABLE subscription_copies ON COMMIT DROP AS
@@ -93,7 +102,54 @@ export async function copySubscriptions(server: TestServer, subscriptionId: stri
       INSERT INTO subscription_prices (subscription_id, product_price_id, position, amount)
       SELECT c.subscription_id, p.product_price_id, p.position, p.amount
       FROM subscription_copies c, subscription_prices p WHERE p.subscription_id = ${subscriptionId}`.execute(tx);
+    if (options.history) {
+      // A copy's ids are made from the original's and the copy's number, so an item finds its order's copy.
+      const orders = sql`SELECT id FROM orders WHERE subscription_id = ${subscriptionId}`;
+      await copyEach(
+        tx,
+        'orders',
+        sql`orders r WHERE r.subscription_id = ${subscriptionId}`,
+        sql`id = md5(id::text || copy_n)::uuid, customer_id = copy_customer_id, subscription_id = copy_subscription_id,
+            checkout_id = NULL, invoice_number = invoice_number || '-' || copy_n`,
+      );
+      await copyEach(
+        tx,
+        'order_items',
+        sql`order_items r WHERE r.order_id IN (${orders})`,
+        sql`id = md5(id::text || copy_n)::uuid, order_id = md5(order_id::text || copy_n)::uuid`,
+      );
+      await copyEach(
+        tx,
+        'payments',
+        sql`payments r WHERE r.order_id IN (${orders})`,
+        sql`id = md5(id::text || copy_n)::uuid, order_id = md5(order_id::text || copy_n)::uuid, checkout_id = NULL,
+            processor_payment_id = processor_payment_id || '-' || copy_n`,
+      );
+      await copyEach(tx, 'simulated_charges', sql`simulated_charges r`, sql`id = id || '-' || copy_n`);
+      await copyEach(
+        tx,
+        'simulated_idempotency_keys',
+        sql`simulated_idempotency_keys r`,
+        sql`key = key || '-' || copy_n`,
+      );
+    }
     const rows = await sql<{ subscription_id: string }>`SELECT subscription_id FROM subscription_copies`.execute(tx);
     return rows.rows.map((row) => row.subscription_id);
   });
+}
+
+/**
+ * Inserts into `table`, for every copy of `subscription_copies`, the rows `source` (a FROM clause naming
+ * them `r`) selects, changed by `changes` (assignments that may use `copy_n`, `copy_customer_id` and
+ * `copy_subscription_id`).
+ */
+async function copyEach(tx: Transaction<DB>, table: string, source: RawBuilder<unknown>, changes: RawBuilder<unknown>) {
+  await sql`CREATE TEMP TABLE copied_rows AS SELECT r.*, c.n AS copy_n, c.customer_id AS copy_customer_id,
+      c.subscription_id AS copy_subscription_id FROM subscription_copies c, ${source}`.execute(tx);
+  await sql`UPDATE copied_rows SET ${changes}`.execute(tx);
+  await sql`ALTER TABLE copied_rows DROP COLUMN copy_n, DROP COLUMN copy_customer_id, DROP COLUMN copy_subscription_id`.execute(
+    tx,
+  );
+  await sql`INSERT INTO ${sql.table(table)} SELECT * FROM copied_rows`.execute(tx);
+  await sql`DROP TABLE copied_rows`.execute(tx);
 }

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type DatabaseConnection, type QueryResult } from 'kysely';
 import type { Executor } from './database.js';
+import { compiler } from './prepared.js';
 
 /**
  * Writes a transaction sends together. A billing group renews 25 subscriptions in one transaction, and
@@ -24,7 +25,9 @@ import type { Executor } from './database.js';
 interface Kept {
   key: string;
   rows: string[];
-  statement: (rows: string) => CompiledQuery;
+  /** The rows' ids, for an update. */
+  ids: string[];
+  statement: (rows: string, ids: readonly string[]) => CompiledQuery;
   /** Whether the statement must affect every row (an update of rows that exist). */
   affects: boolean;
 }
@@ -61,7 +64,7 @@ export async function connectionOfTransaction(db: Executor): Promise<Transaction
 export async function keepInsert(db: Executor, table: string, row: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(row);
   const key = `insert ${table} (${columns.join(',')})`;
-  await keep(db, key, JSON.stringify(row), false, (rows) =>
+  await keep(db, key, JSON.stringify(row), undefined, (rows) =>
     sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select ${sql.join(
       columns.map((c) => sql.ref(c)),
     )} from jsonb_populate_recordset(null::${sql.table(table)}, ${rows}::jsonb)`.compile(db),
@@ -76,26 +79,44 @@ export async function keepInsert(db: Executor, table: string, row: Record<string
 export async function keepUpdate(db: Executor, table: string, row: { id: string } & Record<string, unknown>) {
   const columns = Object.keys(row).filter((column) => column !== 'id');
   const key = `update ${table} (${columns.join(',')})`;
-  await keep(db, key, JSON.stringify(row), true, (rows) =>
-    sql`update ${sql.table(table)} as t set ${sql.join(
-      columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`),
-    )} from jsonb_populate_recordset(null::${sql.table(table)}, ${rows}::jsonb) as v where t.id = v.id`.compile(db),
+  await keep(db, key, JSON.stringify(row), row.id, (rows, ids) => keptUpdateStatement(table, columns, rows, ids));
+}
+
+/**
+ * The one statement of kept updates: `rows` the JSON array of the rows, `ids` their ids. The planner
+ * takes a set-returning function for 100 rows, so joined on its own it reads a table of some thousands
+ * of rows whole and hashes it (a billing group's 25 subscriptions against all of them); the ids as an
+ * array make it find the rows by their primary key.
+ */
+export function keptUpdateStatement(
+  table: string,
+  columns: readonly string[],
+  rows: string,
+  ids: readonly string[],
+): CompiledQuery {
+  return sql`update ${sql.table(table)} as t set ${sql.join(
+    columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`),
+  )} from jsonb_populate_recordset(null::${sql.table(table)}, ${rows}::jsonb) as v where t.id = any(${ids}::uuid[]) and t.id = v.id`.compile(
+    compiler,
   );
 }
 
+/** `id`: the row's id for an update (which must then affect every row kept), none for an insert. */
 async function keep(
   db: Executor,
   key: string,
   json: string,
-  affects: boolean,
-  statement: (rows: string) => CompiledQuery,
+  id: string | undefined,
+  statement: Kept['statement'],
 ): Promise<void> {
   if (!deferring.has(db)) throw new Error('keepInsert/keepUpdate outside a transaction that defers writes');
   const connection = await connectionOfTransaction(db);
   const kept = (connection.kept ??= []);
   const same = kept.find((entry) => entry.key === key);
-  if (same) same.rows.push(json);
-  else kept.push({ key, rows: [json], statement, affects });
+  const entry = same ?? { key, rows: [], ids: [], statement, affects: id !== undefined };
+  if (!same) kept.push(entry);
+  entry.rows.push(json);
+  if (id !== undefined) entry.ids.push(id);
 }
 
 /**
@@ -141,7 +162,7 @@ export class TransactionConnection implements DatabaseConnection {
 
   private async write(kept: readonly Kept[]): Promise<void> {
     for (const entry of kept) {
-      const result = await this.inner.executeQuery(entry.statement(`[${entry.rows.join(',')}]`));
+      const result = await this.inner.executeQuery(entry.statement(`[${entry.rows.join(',')}]`, entry.ids));
       if (entry.affects && Number(result.numAffectedRows) !== entry.rows.length) {
         throw new Error(`${entry.key}: ${result.numAffectedRows} of ${entry.rows.length} rows updated`);
       }
