@@ -4,10 +4,12 @@ import type {
   WebhookEndpointEventsTable,
   WebhookEndpointsTable,
 } from '../../db/tables/webhooks.js';
+import type { WebhookEventsTable } from '../../db/tables/foundation.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
 import { paginate } from '../../platform/db/paginate.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { PageParams } from '../../platform/http/query.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
@@ -119,30 +121,55 @@ export interface EndpointSubscription {
 
 /**
  * Stores events (in the order given) and, in the same round trip, answers the enabled endpoints of
- * their organizations subscribed to any of their types, oldest endpoint first.
+ * their organizations subscribed to any of their types, oldest endpoint first. One statement text for
+ * any number of events (prepared once per connection): the events go as one JSON array, each payload
+ * placed in it as the JSON text it already is, and the organizations and types as arrays.
  */
-export function insertEventsFindingEndpoints(
+export async function insertEventsFindingEndpoints(
   db: Executor,
   events: readonly { id: string; created_at: Date; organization_id: string; type: string; payload: string }[],
 ): Promise<EndpointSubscription[]> {
-  return db
-    .with('stored', (qb) =>
-      qb
-        .insertInto('webhook_events')
-        .values([...events])
-        .returning('id'),
-    )
-    .selectFrom('webhook_endpoints as w')
-    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'w.organization_id', 'w.format', 'o.name as organization_name', 'w.events'])
-    .where('w.organization_id', 'in', [...new Set(events.map((event) => event.organization_id))])
-    .where('w.deleted_at', 'is', null)
-    .where('w.enabled', '=', true)
-    .where(sql<boolean>`w.events && ${[...new Set(events.map((event) => event.type))]}::text[]`)
-    .orderBy('w.created_at')
-    .orderBy('w.id')
-    .execute();
+  let rows = '';
+  for (const event of events) {
+    rows += `${rows === '' ? '[' : ','}{"id":"${event.id}","created_at":"${event.created_at.toISOString()}","organization_id":"${event.organization_id}","type":${JSON.stringify(event.type)},"payload":${event.payload}}`;
+  }
+  return eventsStoredFindingEndpoints(
+    db,
+    `${rows}]`,
+    [...new Set(events.map((event) => event.organization_id))],
+    [...new Set(events.map((event) => event.type))],
+  );
 }
+
+const eventsStoredFindingEndpoints = prepared(
+  3,
+  (db, rows: string, organizationIds: readonly string[], types: readonly string[]) =>
+    db
+      .with('stored', (qb) =>
+        qb
+          .insertInto('webhook_events')
+          .columns(['id', 'created_at', 'organization_id', 'type', 'payload'])
+          .expression(
+            qb
+              .selectFrom(
+                sql<Selectable<WebhookEventsTable>>`jsonb_populate_recordset(null::webhook_events, ${rows}::jsonb)`.as(
+                  'e',
+                ),
+              )
+              .select(['e.id', 'e.created_at', 'e.organization_id', 'e.type', 'e.payload']),
+          )
+          .returning('id'),
+      )
+      .selectFrom('webhook_endpoints as w')
+      .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+      .select(['w.id', 'w.organization_id', 'w.format', 'o.name as organization_name', 'w.events'])
+      .where(sql<boolean>`w.organization_id = any(${organizationIds}::uuid[])`)
+      .where('w.deleted_at', 'is', null)
+      .where('w.enabled', '=', true)
+      .where(sql<boolean>`w.events && ${types}::text[]`)
+      .orderBy('w.created_at')
+      .orderBy('w.id'),
+);
 
 export async function insertEndpointEvents(
   db: Executor,
