@@ -90,6 +90,34 @@ async function output(child: ChildProcess): Promise<string> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+/**
+ * Waits (up to 300 s) until `expected` first arrivals of a scenario's events are in, then answers the
+ * last arrival, every delivery's commit-to-delivery delay (sorted) and whether each endpoint got each
+ * lane's events (emails `${prefix}-${lane}-${n}@…`, committed one after the other) in that order.
+ */
+async function deliveredOf(
+  prefix: string,
+  arrivals: Map<string, number>,
+  sequences: Map<string, string[]>,
+  committed: Map<string, number>,
+  expected: number,
+): Promise<{ last: number; delays: number[]; inOrder: boolean }> {
+  const deadline = Date.now() + 300_000;
+  while (arrivals.size < expected && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+  if (arrivals.size < expected) throw new Error(`${prefix}: only ${arrivals.size}/${expected} delivered`);
+  const delays = [...sequences.keys()]
+    .flatMap((path) => [...committed].map(([email, at]) => Math.max(0, arrivals.get(`${path} ${email}`)! - at)))
+    .sort((a, b) => a - b);
+  const inOrder = [...sequences.values()].every((sequence) =>
+    Array.from({ length: CONNECTIONS }, (_, lane) =>
+      sequence
+        .filter((email) => email.startsWith(`${prefix}-${lane}-`))
+        .map((email) => Number(email.split('-')[2]!.split('@')[0])),
+    ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
+  );
+  return { last: Math.max(...arrivals.values()), delays, inOrder };
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'twb-'));
   const adminUrl = process.env.DATABASE_URL;
@@ -237,25 +265,7 @@ async function main(): Promise<void> {
     );
     const pacedCreatedIn = performance.now() - pacedStarted;
     const pacedExpected = pacedEvents * ENDPOINTS;
-    const pacedDeadline = Date.now() + 300_000;
-    while (pacedArrivals.size < pacedExpected && Date.now() < pacedDeadline) {
-      await new Promise((done) => setTimeout(done, 20));
-    }
-    if (pacedArrivals.size < pacedExpected)
-      throw new Error(`paced: only ${pacedArrivals.size}/${pacedExpected} delivered`);
-    const pacedLast = Math.max(...pacedArrivals.values());
-    const pacedDelays = [...pacedSequences.keys()]
-      .flatMap((path) =>
-        [...pacedCommitted].map(([email, at]) => Math.max(0, pacedArrivals.get(`${path} ${email}`)! - at)),
-      )
-      .sort((a, b) => a - b);
-    const pacedInOrder = [...pacedSequences.values()].every((sequence) =>
-      Array.from({ length: CONNECTIONS }, (_, lane) =>
-        sequence
-          .filter((email) => email.startsWith(`paced-${lane}-`))
-          .map((email) => Number(email.split('-')[2]!.split('@')[0])),
-      ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
-    );
+    const paced = await deliveredOf('paced', pacedArrivals, pacedSequences, pacedCommitted, pacedExpected);
 
     const committed = new Map<string, number>();
     const started = performance.now();
@@ -268,22 +278,8 @@ async function main(): Promise<void> {
         }
       }),
     );
-    const deadline = Date.now() + 300_000;
     const expected = EVENTS * ENDPOINTS;
-    while (arrivals.size < expected && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-    if (arrivals.size < expected) throw new Error(`only ${arrivals.size}/${expected} delivered`);
-    const last = Math.max(...arrivals.values());
-    const delays = [...sequences.keys()]
-      .flatMap((path) => [...committed].map(([email, at]) => Math.max(0, arrivals.get(`${path} ${email}`)! - at)))
-      .sort((a, b) => a - b);
-    // Each client's events were committed one after the other: each endpoint must get them in that order.
-    const inOrder = [...sequences.values()].every((sequence) =>
-      Array.from({ length: CONNECTIONS }, (_, client) =>
-        sequence
-          .filter((email) => email.startsWith(`bench-${client}-`))
-          .map((email) => Number(email.split('-')[2]!.split('@')[0])),
-      ).every((numbers) => numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)),
-    );
+    const burst = await deliveredOf('bench', arrivals, sequences, committed, expected);
     const result = {
       mode: DEV ? 'development' : 'production',
       database: databaseUrl ? 'postgresql' : 'embedded',
@@ -294,14 +290,14 @@ async function main(): Promise<void> {
       'idle commit→delivery p99 ms': IDLE_EVENTS > 0 ? Math.round(percentile(idleDelays, 99)) : null,
       'paced target deliveries/s': PACED_RATE,
       'paced created deliveries/s': Math.round((pacedExpected / pacedCreatedIn) * 1000),
-      'paced deliveries/s': Math.round((pacedExpected / (pacedLast - pacedStarted)) * 1000),
-      'paced commit→delivery p50 ms': Math.round(percentile(pacedDelays, 50)),
-      'paced commit→delivery p99 ms': Math.round(percentile(pacedDelays, 99)),
-      'paced per-endpoint order kept': pacedInOrder,
-      'deliveries/s': Math.round((expected / (last - started)) * 1000 * 10) / 10,
-      'commit→delivery p50 ms': Math.round(percentile(delays, 50)),
-      'commit→delivery p99 ms': Math.round(percentile(delays, 99)),
-      'per-endpoint order kept': inOrder,
+      'paced deliveries/s': Math.round((pacedExpected / (paced.last - pacedStarted)) * 1000),
+      'paced commit→delivery p50 ms': Math.round(percentile(paced.delays, 50)),
+      'paced commit→delivery p99 ms': Math.round(percentile(paced.delays, 99)),
+      'paced per-endpoint order kept': paced.inOrder,
+      'deliveries/s': Math.round((expected / (burst.last - started)) * 1000 * 10) / 10,
+      'commit→delivery p50 ms': Math.round(percentile(burst.delays, 50)),
+      'commit→delivery p99 ms': Math.round(percentile(burst.delays, 99)),
+      'per-endpoint order kept': burst.inOrder,
     };
     // One line a figure: the table is too wide for a terminal as one row.
     for (const [name, value] of Object.entries(result)) console.log(`${name.padEnd(32)} ${String(value)}`);
