@@ -25,11 +25,9 @@ import { compiler } from './prepared.js';
 interface Kept {
   key: string;
   rows: string[];
-  /** The rows' ids, for an update. */
+  /** The rows' ids, for an update (whose statement must then affect every row); none for an insert. */
   ids: string[];
   statement: (rows: string, ids: readonly string[]) => CompiledQuery;
-  /** Whether the statement must affect every row (an update of rows that exist). */
-  affects: boolean;
 }
 
 const deferring = new WeakSet<Executor>();
@@ -113,7 +111,7 @@ async function keep(
   const connection = await connectionOfTransaction(db);
   const kept = (connection.kept ??= []);
   const same = kept.find((entry) => entry.key === key);
-  const entry = same ?? { key, rows: [], ids: [], statement, affects: id !== undefined };
+  const entry = same ?? { key, rows: [], ids: [], statement };
   if (!same) kept.push(entry);
   entry.rows.push(json);
   if (id !== undefined) entry.ids.push(id);
@@ -163,7 +161,7 @@ export class TransactionConnection implements DatabaseConnection {
   private async write(kept: readonly Kept[]): Promise<void> {
     for (const entry of kept) {
       const result = await this.inner.executeQuery(entry.statement(`[${entry.rows.join(',')}]`, entry.ids));
-      if (entry.affects && Number(result.numAffectedRows) !== entry.rows.length) {
+      if (entry.ids.length > 0 && Number(result.numAffectedRows) !== entry.rows.length) {
         throw new Error(`${entry.key}: ${result.numAffectedRows} of ${entry.rows.length} rows updated`);
       }
     }
