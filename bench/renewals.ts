@@ -9,6 +9,9 @@
  * on the same database: one single-row UPDATE per transaction, as many transactions as subscriptions
  * (the floor any engine that commits each renewal on its own pays).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { sql } from 'kysely';
 import type { ManualClock } from '../apps/api/src/platform/clock.js';
 import { runSubscriptionBilling } from '../apps/api/src/modules/subscriptions/subscriptions.renewal.js';
@@ -20,7 +23,42 @@ const COUNT = Number(process.env.BENCH_RENEWALS ?? 10_000);
 // BENCH_RENEWALS_HISTORY=0: the copies without the first one's orders and charges (the tables a run
 // writes to start nearly empty, as this bench seeded them before 6 December 2026).
 const HISTORY = process.env.BENCH_RENEWALS_HISTORY !== '0';
+// BENCH_RENEWALS_PROFILE=FILE: a V8 CPU profile of the billing run alone (not the seeding), written to FILE.
+const PROFILE = process.env.BENCH_RENEWALS_PROFILE;
 if (!Number.isInteger(COUNT) || COUNT < 1) throw new Error('BENCH_RENEWALS must be a positive integer');
+
+/**
+ * CPU time (ms, user and system) of this machine's PostgreSQL processes, from /proc: a local server's
+ * share of the run, steadier than its wall time on a busy machine. Undefined without a readable /proc
+ * or a postgres process (the embedded database runs in this process and is counted there).
+ */
+function postgresCpuMs(): number | undefined {
+  let ticks = 0;
+  let found = false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    const fields = stat.slice(close + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat (1-based), 12 and 13 after the command's ')'.
+    ticks += Number(fields[11]) + Number(fields[12]);
+    found = true;
+  }
+  // Linux reports these in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
+  return found ? ticks * 10 : undefined;
+}
 
 async function main(): Promise<void> {
   // The harness creates (and drops) a fresh database on the server of TEST_DATABASE_URL when set.
@@ -40,11 +78,24 @@ async function main(): Promise<void> {
 
     (server.clock as ManualClock).advance(32 * 86_400_000);
     const ctx = server.context();
+    const profiler = PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const databaseCpuBefore = process.env.DATABASE_URL ? postgresCpuMs() : undefined;
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const summary = await runSubscriptionBilling(ctx, ctx.transactions);
     const renewalSeconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    const databaseCpuAfter = databaseCpuBefore === undefined ? undefined : postgresCpuMs();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      await writeFile(PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
 
     const orders = await db
       .selectFrom('orders')
@@ -82,6 +133,10 @@ async function main(): Promise<void> {
       ['subscriptions/s', perSecond.toFixed(1)],
       // This process's CPU (the billing run's JavaScript; the database's own is not counted).
       ['server CPU per renewal (ms)', ((cpu.user + cpu.system) / 1000 / COUNT).toFixed(3)],
+      // The local PostgreSQL server's processes (all of them: the run's backends, the WAL writer, ...).
+      ...(databaseCpuAfter !== undefined && databaseCpuBefore !== undefined
+        ? [['database CPU per renewal (ms)', ((databaseCpuAfter - databaseCpuBefore) / COUNT).toFixed(3)]]
+        : []),
       ['baseline: one-row update transactions/s', baselinePerSecond.toFixed(1)],
       ['subscriptions/s ÷ baseline', (perSecond / baselinePerSecond).toFixed(3)],
     ];
