@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { insertEmailRows } from '../src/platform/mail/mail.repository.js';
 import { storeWebhookEvents } from '../src/modules/webhooks/webhooks.delivery.js';
 import { organizationFactory } from './factories/organizations.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -59,4 +61,65 @@ it('stores each event as recorded: its payload, its instant, its type, in one st
       modified_at: null,
     });
   }
+});
+
+/**
+ * Migration 0053: an event's payload and an email's bodies of a sale's usual size (a few kB) stay in
+ * their table's row as they are, with no pglz compression and no TOAST row (what each billing run's
+ * inserts paid); a value too long for a page is still toasted and reads back whole.
+ */
+it('keeps a few kB of payload or email body in the row uncompressed, and still toasts what is too long', async () => {
+  const db = server.runtime.database.db;
+  const { organization } = await organizationFactory(server, { name: 'Inline rows' });
+  // Compressible on purpose (as serialized orders are): pglz would shrink it to a fraction.
+  const lines = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ label: 'Monthly plan', amount: 1500, currency: 'usd', index }));
+  const usual = { type: 'order.created', data: { items: lines(40) } };
+  const huge = { type: 'order.created', data: { items: lines(400) } };
+  const ids = { usual: randomUUID(), huge: randomUUID() };
+  await storeWebhookEvents(db, [
+    ...Object.entries({ usual, huge }).map(([name, body]) => ({
+      eventId: ids[name as keyof typeof ids],
+      organizationId: organization.id,
+      type: 'order.created' as const,
+      data: body.data,
+      payload: JSON.stringify(body),
+      createdAt: new Date(),
+      due: new Date(),
+    })),
+  ]);
+  const events = await sql<{ id: string; stored: number; length: number; payload: unknown }>`
+    SELECT id, pg_column_size(payload) AS stored, octet_length(payload::text) AS length, payload
+    FROM webhook_events WHERE id IN (${ids.usual}, ${ids.huge})`.execute(db);
+  const byId = new Map(events.rows.map((row) => [row.id, row]));
+  const usualRow = byId.get(ids.usual)!;
+  expect(usualRow.length).toBeGreaterThan(3000);
+  // jsonb's own form, not compressed: longer than a third of the text (pglz made it about a seventh).
+  expect(usualRow.stored).toBeGreaterThan(usualRow.length / 3);
+  expect(usualRow.payload).toEqual(usual);
+  expect(byId.get(ids.huge)!.stored).toBeLessThan(byId.get(ids.huge)!.length / 5);
+  expect(byId.get(ids.huge)!.payload).toEqual(huge);
+
+  const html = `<p>${'Your subscription renewed. '.repeat(80)}</p>`;
+  const emailId = randomUUID();
+  await insertEmailRows(db, [
+    {
+      id: emailId,
+      created_at: new Date(),
+      organization_id: organization.id,
+      to_addresses: ['buyer@example.com'],
+      subject: 'Receipt',
+      text_body: 'Your subscription renewed. '.repeat(20),
+      html_body: html,
+      kind: 'receipt',
+      template: null,
+      status: 'sent',
+      sent_at: new Date(),
+      next_attempt_at: null,
+    },
+  ]);
+  const email = await sql<{ stored: number; html_body: string }>`
+    SELECT pg_column_size(html_body) AS stored, html_body FROM emails WHERE id = ${emailId}`.execute(db);
+  expect(email.rows[0]!.html_body).toBe(html);
+  expect(email.rows[0]!.stored).toBeGreaterThanOrEqual(html.length);
 });
