@@ -28,19 +28,18 @@ const PROFILE = process.env.BENCH_RENEWALS_PROFILE;
 if (!Number.isInteger(COUNT) || COUNT < 1) throw new Error('BENCH_RENEWALS must be a positive integer');
 
 /**
- * CPU time (ms, user and system) of this machine's PostgreSQL processes, from /proc: a local server's
- * share of the run, steadier than its wall time on a busy machine. Undefined without a readable /proc
- * or a postgres process (the embedded database runs in this process and is counted there).
+ * CPU time (ms, user and system) of each of this machine's PostgreSQL processes, by pid, from /proc: a
+ * local server's share of the run, steadier than its wall time on a busy machine. Undefined without a
+ * readable /proc (the embedded database runs in this process and is counted there).
  */
-function postgresCpuMs(): number | undefined {
-  let ticks = 0;
-  let found = false;
+function postgresCpuMs(): Map<string, number> | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return undefined;
   }
+  const byPid = new Map<string, number>();
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -52,12 +51,18 @@ function postgresCpuMs(): number | undefined {
     const close = stat.lastIndexOf(')');
     if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
     const fields = stat.slice(close + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat (1-based), 12 and 13 after the command's ')'.
-    ticks += Number(fields[11]) + Number(fields[12]);
-    found = true;
+    // utime and stime are fields 14 and 15 of stat (1-based), 12 and 13 after the command's ')', in
+    // clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
+    byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
   }
-  // Linux reports these in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
-  return found ? ticks * 10 : undefined;
+  return byPid;
+}
+
+/** The CPU the processes of `after` used since `before` (a process that ended meanwhile is not seen). */
+function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
 }
 
 async function main(): Promise<void> {
@@ -134,8 +139,8 @@ async function main(): Promise<void> {
       // This process's CPU (the billing run's JavaScript; the database's own is not counted).
       ['server CPU per renewal (ms)', ((cpu.user + cpu.system) / 1000 / COUNT).toFixed(3)],
       // The local PostgreSQL server's processes (all of them: the run's backends, the WAL writer, ...).
-      ...(databaseCpuAfter !== undefined && databaseCpuBefore !== undefined
-        ? [['database CPU per renewal (ms)', ((databaseCpuAfter - databaseCpuBefore) / COUNT).toFixed(3)]]
+      ...(databaseCpuBefore && databaseCpuAfter?.size
+        ? [['database CPU per renewal (ms)', (cpuSince(databaseCpuBefore, databaseCpuAfter) / COUNT).toFixed(3)]]
         : []),
       ['baseline: one-row update transactions/s', baselinePerSecond.toFixed(1)],
       ['subscriptions/s ÷ baseline', (perSecond / baselinePerSecond).toFixed(3)],
