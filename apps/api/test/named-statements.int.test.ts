@@ -124,6 +124,124 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
     });
   });
 
+  describe("a transaction's BEGIN, sent with its first statement", () => {
+    let database: Database;
+    let drop: () => Promise<void>;
+    /** Round trips of the pool's one connection while `work` runs: each ends with a ReadyForQuery. */
+    let roundTrips: <T>(work: () => Promise<T>) => Promise<{ result: T; trips: number }>;
+    let status: () => string;
+
+    beforeAll(async () => {
+      const created = (await reusableServerDatabase())!;
+      drop = created.drop;
+      database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
+      await sql.raw('CREATE TABLE begin_probe (id int PRIMARY KEY)').execute(database.db);
+      const client = await database.pool.connect();
+      client.release();
+      let trips = 0;
+      (client as unknown as { connection: NodeJS.EventEmitter }).connection.on('readyForQuery', () => (trips += 1));
+      roundTrips = async (work) => {
+        const before = trips;
+        const result = await work();
+        return { result, trips: trips - before };
+      };
+      status = () => (client as unknown as { getTransactionStatus(): string }).getTransactionStatus();
+    });
+    afterAll(async () => {
+      await database.close();
+      await drop();
+    });
+
+    const transactionId = (db: Database['db'], marker: number) =>
+      sql<{ id: string; marker: number }>`SELECT txid_current()::text AS id, ${marker}::int AS marker`.execute(db);
+
+    it('costs one round trip less, and the statement runs in the transaction', async () => {
+      // Named and parsed on the connection by its earlier runs.
+      for (let i = 0; i < 3; i++) await transactionId(database.db, i);
+      const { result, trips } = await roundTrips(() =>
+        database.db.transaction().execute(async (tx) => {
+          const first = await transactionId(tx, 1);
+          const second = await transactionId(tx, 2);
+          return [first.rows[0]!.id, second.rows[0]!.id];
+        }),
+      );
+      // BEGIN with the first statement, the second, COMMIT: three (four with BEGIN on its own).
+      expect(trips).toBe(3);
+      expect(result[0]).toBe(result[1]);
+      expect(status()).toBe('I');
+    });
+
+    it("undoes the first statement's write when the transaction rolls back", async () => {
+      const failure = new Error('rolled back');
+      const insert = (db: Database['db'], id: number) => sql`INSERT INTO begin_probe (id) VALUES (${id})`.execute(db);
+      await insert(database.db, 1);
+      await insert(database.db, 2);
+      await expect(
+        database.db.transaction().execute(async (tx) => {
+          await insert(tx, 3);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      const { rows } = await sql<{ id: number }>`SELECT id FROM begin_probe ORDER BY id`.execute(database.db);
+      expect(rows.map((row) => row.id)).toEqual([1, 2]);
+    });
+
+    it('sends nothing for a transaction without statements', async () => {
+      const { trips } = await roundTrips(() => database.db.transaction().execute(async () => 'nothing'));
+      expect(trips).toBe(0);
+      const failed = await roundTrips(() =>
+        database.db
+          .transaction()
+          .execute(async () => {
+            throw new Error('before any statement');
+          })
+          .catch((error: Error) => error.message),
+      );
+      expect(failed).toEqual({ result: 'before any statement', trips: 0 });
+      expect((await transactionId(database.db, 9)).rows[0]!.marker).toBe(9);
+    });
+
+    it('fails the transaction when its first statement fails, and the connection goes on', async () => {
+      const divide = (db: Database['db'], by: number) => sql`SELECT 1 / ${by}::int AS quotient`.execute(db);
+      await divide(database.db, 1);
+      await divide(database.db, 1);
+      await expect(database.db.transaction().execute((tx) => divide(tx, 0))).rejects.toMatchObject({ code: '22012' });
+      expect(status()).toBe('I');
+      expect((await database.db.transaction().execute((tx) => divide(tx, 1))).rows).toEqual([{ quotient: 1 }]);
+    });
+
+    it('opens the transaction with its isolation level', async () => {
+      const level = (db: Database['db']) =>
+        sql<{ level: string }>`SELECT current_setting('transaction_isolation') AS level, ${1}::int AS one`.execute(db);
+      await level(database.db);
+      await level(database.db);
+      const { rows } = await database.db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute((tx) => level(tx));
+      expect(rows[0]!.level).toBe('serializable');
+    });
+
+    it('goes first on its own before a statement this connection has not parsed, whose parse may fail', async () => {
+      // Registered by name but never sent: its parse fails (no such column) after BEGIN's.
+      const text = 'SELECT no_such_column FROM begin_probe WHERE id = $1';
+      nameStatement(text);
+      const run = (db: Database['db']) => db.executeQuery({ sql: text, parameters: [1] } as never);
+      for (let i = 0; i < 2; i++) {
+        await expect(database.db.transaction().execute((tx) => run(tx))).rejects.toMatchObject({ code: '42703' });
+        expect(status()).toBe('I');
+      }
+      // A text without parameters may hold several commands: it never travels with the BEGIN.
+      await database.db
+        .transaction()
+        .execute((tx) =>
+          sql.raw('INSERT INTO begin_probe VALUES (10); INSERT INTO begin_probe VALUES (11)').execute(tx),
+        );
+      const { rows } = await sql<{ id: number }>`SELECT id FROM begin_probe WHERE id >= ${10}`.execute(database.db);
+      expect(rows.map((row) => row.id).sort()).toEqual([10, 11]);
+    });
+  });
+
   describe('statements named by repetition', () => {
     let database: Database;
     let drop: () => Promise<void>;

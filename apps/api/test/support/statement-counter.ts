@@ -1,11 +1,14 @@
 import pg from 'pg';
+import { BeginWithQuery } from '../../src/platform/db/named-statements.js';
 
 /**
  * Test support: counts the SQL statements a piece of work sends to the database. Every statement goes
  * through `pg`'s `Client.query` (Kysely's driver, the pool, the embedded database's socket alike); the
  * ones sent while `count(work)` runs are recorded with their text, `BEGIN` and `COMMIT` included (each
  * is a round trip). Everything the process sends meanwhile counts (a request's context does not survive
- * `inject`), so count one piece of work at a time on a server started with `work: false`.
+ * `inject`), so count one piece of work at a time on a server started with `work: false`. On a PostgreSQL
+ * server a transaction's BEGIN travels in the round trip of its first statement (named-statements.ts,
+ * BeginWithQuery); it is counted as the statement it is, so the counts are the same on both databases.
  */
 const originalQuery = pg.Client.prototype.query;
 
@@ -29,6 +32,7 @@ export function installStatementCounter(): StatementCounter {
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     if (recording) {
       const first = args[0] as string | { text?: string };
+      if (first instanceof BeginWithQuery) recording.push(first.begin);
       recording.push(typeof first === 'string' ? first : (first?.text ?? String(first)));
     }
     return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
