@@ -30,8 +30,19 @@ type Mode = 'production' | 'development';
 /** `--dev` or BENCH_DEV=1: a second pass in development mode, shown as a second column. */
 const withDevPass = process.argv.includes('--dev') || process.env.BENCH_DEV === '1';
 
-/** BENCH_ONLY=a,b: only these scenarios (the baselines always run, for the ratios). */
+/**
+ * BENCH_ONLY=a,b: only these scenarios (the baselines always run, for the ratios), named as the table
+ * shows them or without their note in brackets (`checkouts.purchase` for `checkouts.purchase (4 requests)`).
+ */
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+const namesOf = (name: string) => [name, name.replace(/ \(.*\)$/, '')];
+const chosenByOnly = (name: string) => namesOf(name).some((known) => only.includes(known));
+const unknown = only.filter((wanted) => !scenarios.some((scenario) => namesOf(scenario.name).includes(wanted)));
+if (unknown.length > 0) {
+  throw new Error(
+    `BENCH_ONLY: no scenario ${unknown.join(', ')} (there are ${scenarios.map((s) => s.name).join(', ')})`,
+  );
+}
 
 function positiveNumber(name: string, fallback: number, integer: boolean): number {
   const raw = process.env[name];
@@ -375,7 +386,7 @@ async function runPass(
 
     const results: ScenarioResult[] = [];
     let serverDied: string | undefined;
-    const chosen = only.length === 0 ? scenarios : scenarios.filter((s) => only.includes(s.name));
+    const chosen = only.length === 0 ? scenarios : scenarios.filter((s) => chosenByOnly(s.name));
     for (const scenario of [...baselines, ...chosen]) {
       process.stderr.write(`  ${mode}: ${scenario.name}...\n`);
       results.push(await runScenario(scenario, base, { ...options, serverPid: server.pid }));
