@@ -9,7 +9,7 @@
  * on the same database: one single-row UPDATE per transaction, as many transactions as subscriptions
  * (the floor any engine that commits each renewal on its own pays).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { sql } from 'kysely';
@@ -18,6 +18,7 @@ import { runSubscriptionBilling } from '../apps/api/src/modules/subscriptions/su
 import { organizationFactory } from '../apps/api/test/factories/organizations.js';
 import { copySubscriptions, subscriptionFactory } from '../apps/api/test/factories/subscriptions.js';
 import { startTestServer } from '../apps/api/test/harness.js';
+import { processStat } from './server.js';
 
 const COUNT = Number(process.env.BENCH_RENEWALS ?? 10_000);
 // BENCH_RENEWALS_HISTORY=0: the copies without the first one's orders and charges (the tables a run
@@ -42,18 +43,8 @@ function postgresCpuMs(): Map<string, number> | undefined {
   const byPid = new Map<string, number>();
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const fields = stat.slice(close + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat (1-based), 12 and 13 after the command's ')', in
-    // clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
-    byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    const stat = processStat(pid); // null: ended meanwhile
+    if (stat?.command === 'postgres') byPid.set(pid, stat.cpuMs);
   }
   return byPid;
 }

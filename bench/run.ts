@@ -4,7 +4,7 @@
  * latency, with requests/s as ratios of the baselines measured in the same run. See bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +13,7 @@ import {
   createServerDatabase,
   ensureBuilt,
   freePort,
+  processStat,
   ROOT,
   runCli,
   startServer,
@@ -180,17 +181,9 @@ function stepRequests(steps: Step[], ctx: BenchContext): autocannon.Request[] {
   })) as autocannon.Request[];
 }
 
-/** CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms), or null. */
+/** CPU time a process has used so far, in ms, or null. */
 function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+  return pid === undefined ? null : (processStat(pid)?.cpuMs ?? null);
 }
 
 async function runScenario(

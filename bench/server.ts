@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,24 @@ function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
+}
+
+/**
+ * A process's command name and the CPU time (user + system, ms) it has used so far, from Linux's
+ * /proc/<pid>/stat (clock ticks of 10 ms); null when it cannot be read (no /proc, or the process ended).
+ */
+export function processStat(pid: number | string): { command: string; cpuMs: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name may hold spaces and brackets: it runs from the first '(' to the last ')'. After it,
+  // state is field 3 of stat, utime 14 and stime 15.
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return { command: stat.slice(stat.indexOf('(') + 1, close), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 };
 }
 
 function newestMtime(dir: string): number {

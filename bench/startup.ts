@@ -15,6 +15,7 @@ import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import {
   createServerDatabase,
   freePort,
+  processStat,
   ROOT,
   runCli,
   stopChildren,
@@ -60,8 +61,9 @@ function rssOf(pid: number): Rss {
  * depends on what else the machine is running. Linux counts it in clock ticks of 10 ms.
  */
 function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const stat = processStat(pid);
+  if (!stat) throw new Error(`cannot read /proc/${pid}/stat`);
+  return stat.cpuMs;
 }
 
 /** The server's own view (heap, external, array buffers), from the bench-only `/__bench/memory` route. */
