@@ -142,10 +142,11 @@ function commandResult(command: string): QueryResult {
  * a transaction costs one round trip less (a PATCH sends four instead of five). The statement runs in
  * the transaction all the same: PostgreSQL takes a transaction's snapshot at its first statement, not at
  * BEGIN, so nothing tells the difference but the time (`now()`, the transaction's start, is the instant
- * the first statement arrived instead of the BEGIN a moment before). A statement is carried that way when it has
- * parameters and is unnamed or already parsed on this connection; otherwise (a text without parameters,
- * which may hold several commands; a name this connection has not parsed yet, whose parse could fail
- * after BEGIN's had been taken for its own; any other form of query) the BEGIN is sent first, as before.
+ * the first statement arrived instead of the BEGIN a moment before). A statement is carried that way
+ * when it has parameters and is unnamed or already parsed on this connection; otherwise (a text without
+ * parameters, which may hold several commands; a name this connection has not parsed yet, whose parse
+ * could fail after BEGIN's had been taken for its own; any other form of query) the BEGIN is sent first,
+ * as before.
  * A transaction with no statement sends neither its BEGIN nor its COMMIT or ROLLBACK.
  */
 export class NamedStatementClient extends pg.Client {
@@ -171,9 +172,7 @@ export class NamedStatementClient extends pg.Client {
     } else if (this.pendingBegin !== undefined) {
       // Another form (a config object, a cursor): the BEGIN is queued before it, in a round trip of its
       // own; pg sends a client's queries in order, one at a time.
-      const begin = this.pendingBegin;
-      this.pendingBegin = undefined;
-      (super.query(begin) as Promise<unknown>).catch(() => {
+      (super.query(this.takeBegin()!) as Promise<unknown>).catch(() => {
         // Only a broken connection fails a BEGIN outside a transaction, and the query queued after it
         // fails with it.
       });
@@ -193,16 +192,22 @@ export class NamedStatementClient extends pg.Client {
       return Promise.resolve(commandResult('BEGIN'));
     }
     if (this.pendingBegin !== undefined && (text === 'commit' || text === 'rollback')) {
-      this.pendingBegin = undefined;
+      this.takeBegin();
       return Promise.resolve(commandResult(text.toUpperCase()));
     }
     return undefined;
   }
 
+  /** The BEGIN waiting for the transaction's first statement, now that it goes; none waits after. */
+  private takeBegin(): string | undefined {
+    const begin = this.pendingBegin;
+    this.pendingBegin = undefined;
+    return begin;
+  }
+
   /** An unnamed statement, with the BEGIN it waited for when it has parameters, else after it. */
   private async runAfterBegin(text: string, values: unknown[]): Promise<QueryResult> {
-    const begin = this.pendingBegin!;
-    this.pendingBegin = undefined;
+    const begin = this.takeBegin()!;
     if (values.length > 0) return this.submitQuery(new BeginWithQuery(begin, text, values));
     // Both queued at once, in this order (pg sends a client's queries one at a time, in order), so a
     // statement of the same transaction issued meanwhile cannot go between them.
@@ -211,8 +216,7 @@ export class NamedStatementClient extends pg.Client {
   }
 
   private async runNamed(name: string, text: string, values: unknown[]): Promise<QueryResult> {
-    const begin = this.pendingBegin;
-    this.pendingBegin = undefined;
+    const begin = this.takeBegin();
     const idle = begin === undefined && this.getTransactionStatus() === 'I';
     const current = this.currentName(name);
     // A statement this connection has not parsed yet goes after its BEGIN, queued before it.
