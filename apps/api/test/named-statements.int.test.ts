@@ -242,6 +242,99 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
     });
   });
 
+  describe("a named statement's row description, asked once per connection", () => {
+    let database: Database;
+    let drop: () => Promise<void>;
+    /** RowDescription messages the pool's one connection received while `work` ran. */
+    let descriptions: <T>(work: () => Promise<T>) => Promise<{ result: T; described: number }>;
+    const table = 'described_probe';
+    const read = prepared(1, (db: typeof compiler, id: number) =>
+      db
+        .selectFrom(table as 'users')
+        .selectAll()
+        .where('id' as never, '=', id as never),
+    );
+
+    beforeAll(async () => {
+      const created = (await reusableServerDatabase())!;
+      drop = created.drop;
+      database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
+      await sql
+        .raw(
+          `CREATE TABLE ${table} (id int PRIMARY KEY, at timestamptz, big bigint, doc jsonb, flag boolean, note text);
+           INSERT INTO ${table} VALUES (1, '2026-01-02T03:04:05Z', 9007199254740991, '{"a":[1,2]}', true, NULL),
+                                       (2, NULL, -1, '"text"', false, 'two')`,
+        )
+        .execute(database.db);
+      const client = await database.pool.connect();
+      client.release();
+      let described = 0;
+      (client as unknown as { connection: NodeJS.EventEmitter }).connection.on(
+        'rowDescription',
+        () => (described += 1),
+      );
+      descriptions = async (work) => {
+        const before = described;
+        const result = await work();
+        return { result, described: described - before };
+      };
+    });
+    afterAll(async () => {
+      await database.close();
+      await drop();
+    });
+
+    const first = {
+      id: 1,
+      at: new Date('2026-01-02T03:04:05Z'),
+      big: 9007199254740991,
+      doc: { a: [1, 2] },
+      flag: true,
+      note: null,
+    };
+    const second = { id: 2, at: null, big: -1, doc: 'text', flag: false, note: 'two' };
+
+    it('parses the rows of later executions with the description of the first', async () => {
+      const once = await descriptions(() => read(database.db, 1));
+      expect(once).toEqual({ result: [first], described: 1 });
+      const again = await descriptions(async () => [await read(database.db, 2), await read(database.db, 1)]);
+      expect(again).toEqual({ result: [[second], [first]], described: 0 });
+      // Rows of the same shape as the first execution's: own properties in the columns' order.
+      expect(Object.keys(again.result[0]![0]!)).toEqual(['id', 'at', 'big', 'doc', 'flag', 'note']);
+    });
+
+    it('answers an execution without rows with none, and rows again after', async () => {
+      await read(database.db, 1);
+      const { result, described } = await descriptions(async () => [
+        await read(database.db, 99),
+        await read(database.db, 2),
+      ]);
+      expect(result).toEqual([[], [second]]);
+      expect(described).toBe(0);
+    });
+
+    it('goes without it in a transaction whose BEGIN it carries', async () => {
+      await read(database.db, 1);
+      const { result, described } = await descriptions(() =>
+        database.db.transaction().execute(async (tx) => read(tx, 2)),
+      );
+      expect(result).toEqual([second]);
+      expect(described).toBe(0);
+    });
+
+    it('is asked again when the rows change shape, and the new rows come whole', async () => {
+      await read(database.db, 1);
+      await sql.raw(`ALTER TABLE ${table} ADD COLUMN extra int DEFAULT 7`).execute(database.db);
+      const { result, described } = await descriptions(() => read(database.db, 2));
+      expect(result).toEqual([{ ...second, extra: 7 }]);
+      expect(described).toBe(1);
+      expect(await descriptions(() => read(database.db, 1))).toEqual({
+        result: [{ ...first, extra: 7 }],
+        described: 0,
+      });
+    });
+  });
+
   describe('statements named by repetition', () => {
     let database: Database;
     let drop: () => Promise<void>;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 
 /**
@@ -74,6 +75,86 @@ const SESSION_NOT_OWN = new Set(['42P05', '26000']);
 
 type QueryResult = pg.QueryResult<pg.QueryResultRow>;
 
+/** pg's own mapping of a parameter to its wire text (Date, Buffer, arrays, objects as JSON). */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): string | Buffer | null;
+};
+
+/** What pg's result needs to turn a statement's rows into objects: the columns and their parsers. */
+interface Description {
+  fields: unknown[];
+  parsers: unknown[];
+  row: Record<string, null>;
+}
+
+/** The parts of pg's query and result that a statement's description is read from and given to. */
+interface QueryInternals {
+  _result: { fields: unknown[]; _parsers: unknown[]; _prebuiltEmptyResultObject: Record<string, null> };
+  _accumulateRows: boolean;
+  callback?: unknown;
+  portal: string;
+  binary?: boolean;
+}
+
+interface Parsed {
+  hasBeenParsed(connection: PgConnection): boolean;
+}
+
+const pgPrepare = (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare;
+
+/**
+ * A statement sent as pg sends it, except that a named statement this connection has parsed and whose
+ * rows it has been described before is not described again: pg asks the server for every execution's
+ * row description (a Describe message, answered with each column's name and type), which is the same
+ * each time for a prepared statement. The connection keeps the first one (`learn`) and later executions
+ * parse their rows with it (`known`): the server builds and sends it once, the process parses it once.
+ * A statement whose rows changed shape since (a migration adding a column to a `select *`) is refused by
+ * the server all the same ("cached plan must not change result type", 0A000), whatever was asked, and
+ * NamedStatementClient prepares it again under a new name, described anew.
+ */
+export class StatementQuery extends pg.Query {
+  /** The row description this connection already has for the statement: no Describe is sent. */
+  known?: Description;
+  /** Takes the description the server sent, for the statement's later executions on this connection. */
+  learn?: (description: Description) => void;
+
+  prepare(connection: PgConnection): void {
+    const self = this as unknown as QueryInternals & { name?: string; values?: unknown[] };
+    if (this.known === undefined || !(this as unknown as Parsed).hasBeenParsed(connection))
+      return pgPrepare.call(this, connection);
+    try {
+      connection.bind({
+        portal: self.portal,
+        statement: self.name,
+        values: self.values,
+        binary: self.binary,
+        valueMapper: prepareValue,
+      });
+    } catch {
+      // A value pg cannot send (bind writes nothing then): pg's own way fails the query as it does.
+      return pgPrepare.call(this, connection);
+    }
+    const result = self._result;
+    result.fields = this.known.fields;
+    result._parsers = this.known.parsers;
+    result._prebuiltEmptyResultObject = this.known.row;
+    self._accumulateRows = Boolean(self.callback) || this.listeners('row').length === 0;
+    connection.execute({ portal: self.portal });
+    connection.sync();
+  }
+
+  handleRowDescription(message: unknown): void {
+    (pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }).handleRowDescription.call(
+      this,
+      message,
+    );
+    if (this.learn === undefined) return;
+    const result = (this as unknown as QueryInternals)._result;
+    this.learn({ fields: result.fields, parsers: result._parsers, row: result._prebuiltEmptyResultObject });
+    this.learn = undefined;
+  }
+}
+
 /**
  * A statement sent in the same round trip as the BEGIN of its transaction: the extended protocol's
  * messages of `BEGIN` (parse, bind, execute, into the unnamed statement and portal) and then the
@@ -81,7 +162,7 @@ type QueryResult = pg.QueryResult<pg.QueryResultRow>;
  * the statement's result and is dropped; an error in either fails the query (the server skips the rest
  * until the Sync), and the transaction is then the caller's to roll back, as after any failed statement.
  */
-export class BeginWithQuery extends pg.Query {
+export class BeginWithQuery extends StatementQuery {
   private begun = false;
 
   constructor(
@@ -93,11 +174,11 @@ export class BeginWithQuery extends pg.Query {
     super(text, values);
   }
 
-  prepare(connection: PgConnection): void {
+  override prepare(connection: PgConnection): void {
     connection.parse({ text: this.begin });
     connection.bind({});
     connection.execute({});
-    (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare.call(this, connection);
+    super.prepare(connection);
   }
 
   handleCommandComplete(message: unknown, connection: PgConnection): void {
@@ -116,6 +197,7 @@ interface PgConnection {
   parse(query: { text: string; name?: string }): void;
   bind(config: object): void;
   execute(config: object): void;
+  sync(): void;
   parsedStatements: Record<string, string>;
 }
 
@@ -156,6 +238,8 @@ export class NamedStatementClient extends pg.Client {
   private unnamed = false;
   /** The BEGIN of the transaction opened on this connection, while it waits for its first statement. */
   private pendingBegin: string | undefined;
+  /** The row descriptions of the named statements this connection has run, by name (StatementQuery). */
+  private readonly descriptions = new Map<string, Description>();
 
   // The driver's one form, `query(text, values)`; every other form (config objects, callbacks, cursors)
   // goes to pg unchanged.
@@ -233,6 +317,7 @@ export class NamedStatementClient extends pg.Client {
       }
       if (code !== RESULT_TYPE_CHANGED) throw error;
       this.generation += 1;
+      this.descriptions.clear();
       if (!idle) throw error;
       return this.submitNamed(this.currentName(name), text, values);
     }
@@ -244,8 +329,10 @@ export class NamedStatementClient extends pg.Client {
    * query is made from the text and values, which pg takes as they are, and given its name.
    */
   private submitNamed(name: string, text: string, values: unknown[], begin?: string): Promise<QueryResult> {
-    const query = begin === undefined ? new pg.Query(text, values) : new BeginWithQuery(begin, text, values);
+    const query = begin === undefined ? new StatementQuery(text, values) : new BeginWithQuery(begin, text, values);
     (query as pg.Query & { name?: string }).name = name;
+    query.known = this.descriptions.get(name);
+    if (query.known === undefined) query.learn = (description) => this.descriptions.set(name, description);
     return this.submitQuery(query);
   }
 
