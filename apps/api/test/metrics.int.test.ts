@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ManualClock } from '../src/platform/clock.js';
 import { metricsHoursJob } from '../src/modules/metrics/metrics.hours.js';
 import { periodsOf } from '../src/modules/metrics/metrics.periods.js';
@@ -424,5 +425,49 @@ describe('checkouts that succeed and fail', () => {
       checkouts_conversion: 1 / 3,
     });
     expect(body.totals).toMatchObject({ checkouts: 3, succeeded_checkouts: 1, checkouts_conversion: 1 / 6 });
+  });
+});
+
+/**
+ * Migration 0054: the functions the metrics triggers call for every row they mark are PL/pgSQL, whose
+ * statements PostgreSQL plans once per session (a SQL function's were parsed and planned at every call),
+ * and they write what they wrote before.
+ */
+describe("the metrics triggers' functions", () => {
+  it('are PL/pgSQL and mark the hours they marked', async () => {
+    const db = server.runtime.database.db;
+    const languages = await sql<{ name: string; language: string }>`
+      SELECT p.proname AS name, l.lanname AS language FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+      WHERE p.proname IN ('metrics_mark_stale', 'metrics_checkout_hours_add') ORDER BY p.proname`.execute(db);
+    expect(languages.rows).toEqual([
+      { name: 'metrics_checkout_hours_add', language: 'plpgsql' },
+      { name: 'metrics_mark_stale', language: 'plpgsql' },
+    ]);
+
+    const { organization } = await organizationFactory(server, { name: 'Marked hours' });
+    const { product } = await productFactory(server, organization.id);
+    const at = new Date('2026-03-04T05:06:07Z');
+    await db.transaction().execute(async (tx) => {
+      await sql`SELECT metrics_mark_stale(${organization.id}, 'orders', ${at}, 25)`.execute(tx);
+      await sql`SELECT metrics_mark_stale(${organization.id}, 'orders', NULL, 1)`.execute(tx);
+      for (const [checkouts, succeeded] of [
+        [1, 0],
+        [0, 1],
+      ]) {
+        await sql`SELECT metrics_checkout_hours_add(${organization.id}, ${at}, ${product.id}, 3::smallint,
+          ${checkouts}, ${succeeded})`.execute(tx);
+      }
+    });
+    const stale = await sql<{ part: string; from_hour: Date; to_hour: Date }>`
+      SELECT part, from_hour, to_hour FROM metrics_stale_hours WHERE organization_id = ${organization.id}
+        AND part = 'orders' AND from_hour = '2026-03-04T05:00:00Z'`.execute(db);
+    expect(stale.rows).toEqual([
+      { part: 'orders', from_hour: new Date('2026-03-04T05:00:00Z'), to_hour: new Date('2026-03-05T06:00:00Z') },
+    ]);
+    const hours = await sql<{ checkouts: number; succeeded: number }>`
+      SELECT checkouts::int, succeeded::int FROM metrics_checkout_hours
+      WHERE organization_id = ${organization.id} AND product_id = ${product.id} AND shard = 3
+        AND hour = '2026-03-04T05:00:00Z'`.execute(db);
+    expect(hours.rows).toEqual([{ checkouts: 1, succeeded: 1 }]);
   });
 });
