@@ -103,8 +103,8 @@ interface Parsed {
 const pgPrepare = (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare;
 
 /**
- * A statement sent as pg sends it, except that a named statement this connection has parsed and whose
- * rows it has been described before is not described again: pg asks the server for every execution's
+ * A statement sent as pg sends it, except that a named statement whose rows the server has already
+ * described to this connection is not described again: pg asks the server for every execution's
  * row description (a Describe message, answered with each column's name and type), which is the same
  * each time for a prepared statement. The connection keeps the first one (`learn`) and later executions
  * parse their rows with it (`known`): the server builds and sends it once, the process parses it once.
