@@ -322,6 +322,20 @@ describe.runIf(usingServerDatabase())('named prepared statements', () => {
       expect(described).toBe(0);
     });
 
+    it('fails an execution the server refuses, and the next one parses its rows as before', async () => {
+      const divide = prepared(1, (db: typeof compiler, by: number) =>
+        db
+          .selectFrom(table as 'users')
+          .select(sql<number>`(100 / ${by})::int`.as('quotient'))
+          .where('id' as never, '=', 1 as never),
+      );
+      expect(await divide(database.db, 4)).toEqual([{ quotient: 25 }]);
+      await expect(divide(database.db, 0)).rejects.toThrow(/division by zero/);
+      const { result, described } = await descriptions(() => divide(database.db, 5));
+      expect(result).toEqual([{ quotient: 20 }]);
+      expect(described).toBe(0);
+    });
+
     it('is asked again when the rows change shape, and the new rows come whole', async () => {
       await read(database.db, 1);
       await sql.raw(`ALTER TABLE ${table} ADD COLUMN extra int DEFAULT 7`).execute(database.db);
