@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/platform/clock.js';
 import { metricsHoursJob } from '../src/modules/metrics/metrics.hours.js';
 import { periodsOf } from '../src/modules/metrics/metrics.periods.js';
