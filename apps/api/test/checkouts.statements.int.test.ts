@@ -6,7 +6,12 @@ import { discountFactory } from './factories/discounts.js';
 import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
-import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import {
+  COUNTED_SERVER,
+  installStatementCounter,
+  tokenLastUseWritten,
+  type StatementCounter,
+} from './support/statement-counter.js';
 
 /**
  * The SQL statements (BEGIN and COMMIT included) each step of a typical purchase sends: one product
@@ -51,20 +56,8 @@ it('each checkout step sends a known number of statements', async () => {
   expect(attached.statusCode).toBe(200);
   const discount = await discountFactory(server, acme.organization.id);
   const token = await confirmationToken(server);
-  // The token's last use is written off the request's path (once a minute): wait for it, or it could land
-  // in the first count.
-  await expect
-    .poll(
-      async () =>
-        (
-          await server.runtime.database.db
-            .selectFrom('organization_access_tokens')
-            .select('last_used_at')
-            .where('organization_id', '=', acme.organization.id)
-            .executeTakeFirstOrThrow()
-        ).last_used_at,
-    )
-    .not.toBeNull();
+  // The token's last use, written in the background, must not land in the first count.
+  await tokenLastUseWritten(server, acme.organization.id);
 
   const step = async (request: Parameters<TestServer['inject']>[0], status: number) => {
     const { result, statements } = await counter.count(() => server.inject(request));

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationFactory } from './factories/organizations.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
-import { COUNTED_SERVER, installStatementCounter, type StatementCounter } from './support/statement-counter.js';
+import {
+  COUNTED_SERVER,
+  installStatementCounter,
+  tokenLastUseWritten,
+  type StatementCounter,
+} from './support/statement-counter.js';
 
 // A file of its own: the counter counts every statement of the process, so no other server (workers,
 // job polling) may run beside the one counted.
@@ -22,15 +27,8 @@ describe('an organization token reading its organization', () => {
     const read = (id: string) =>
       quiet.inject({ method: 'GET', url: `/v1/organizations/${id}`, headers: bearer(own.token) });
     expect((await read(own.organization.id)).statusCode).toBe(200);
-    // The token's last use is written once, off the request's path: wait for it, else it could land in the
-    // count (and a read that still saw no last use would write it again).
-    const lastUsed = () =>
-      quiet.runtime.database.db
-        .selectFrom('organization_access_tokens')
-        .select('last_used_at')
-        .where('organization_id', '=', own.organization.id)
-        .executeTakeFirstOrThrow();
-    await expect.poll(async () => (await lastUsed()).last_used_at).not.toBeNull();
+    // The token's last use is written once, off the request's path: not in the count.
+    await tokenLastUseWritten(quiet, own.organization.id);
     const { result, statements } = await counter.count(() => read(own.organization.id));
     expect(result.statusCode).toBe(200);
     // Outside production the organization's test clock is read too (platform/test-clock.ts).

@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { expect } from 'vitest';
 import { BeginWithQuery } from '../../src/platform/db/named-statements.js';
+import type { TestServer } from '../harness.js';
 
 /**
  * Test support: counts the SQL statements a piece of work sends to the database. Every statement goes
@@ -52,4 +54,22 @@ export function installStatementCounter(): StatementCounter {
       pg.Client.prototype.query = originalQuery;
     },
   };
+}
+
+/**
+ * Waits until the organization's access token has its last use written. The server writes it off the
+ * request's path, at most once a minute (platform/auth/authenticate.ts): after the token's first request,
+ * that write could otherwise land in the next count, or a request that still saw no last use would write
+ * it again.
+ */
+export async function tokenLastUseWritten(server: TestServer, organizationId: string): Promise<void> {
+  const lastUse = async () =>
+    (
+      await server.runtime.database.db
+        .selectFrom('organization_access_tokens')
+        .select('last_used_at')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow()
+    ).last_used_at;
+  await expect.poll(lastUse).not.toBeNull();
 }
