@@ -87,16 +87,15 @@ interface Description {
   row: Record<string, null>;
 }
 
-/** The parts of pg's query and result that a statement's description is read from and given to. */
+/** The parts of pg's query (and its result) that a statement is sent with and described to. */
 interface QueryInternals {
-  _result: { fields: unknown[]; _parsers: unknown[]; _prebuiltEmptyResultObject: Record<string, null> };
-  _accumulateRows: boolean;
-  callback?: unknown;
+  name?: string;
+  values?: unknown[];
   portal: string;
   binary?: boolean;
-}
-
-interface Parsed {
+  callback?: unknown;
+  _result: { fields: unknown[]; _parsers: unknown[]; _prebuiltEmptyResultObject: Record<string, null> };
+  _accumulateRows: boolean;
   hasBeenParsed(connection: PgConnection): boolean;
 }
 
@@ -119,9 +118,8 @@ export class StatementQuery extends pg.Query {
   learn?: (description: Description) => void;
 
   prepare(connection: PgConnection): void {
-    const self = this as unknown as QueryInternals & { name?: string; values?: unknown[] };
-    if (this.known === undefined || !(this as unknown as Parsed).hasBeenParsed(connection))
-      return pgPrepare.call(this, connection);
+    const self = this as unknown as QueryInternals;
+    if (this.known === undefined || !self.hasBeenParsed(connection)) return pgPrepare.call(this, connection);
     try {
       connection.bind({
         portal: self.portal,
