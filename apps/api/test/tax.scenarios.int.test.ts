@@ -183,6 +183,38 @@ describe('checkout', () => {
     expect(json(updated)).toMatchObject({ tax_amount: 200, total_amount: 1200 });
   });
 
+  it("a VAT id of another country than the billing address's is refused, changing nothing", async () => {
+    // The seller's own (French) id with a German address was reverse-charged: tax 0, total 1000.
+    const checkout = await openCheckout(maison);
+    const before = await update(checkout.client_secret, { customer_billing_address: BERLIN });
+    expect(json(before)).toMatchObject({ tax_amount: 190, total_amount: 1190 });
+    for (const taxId of ['FR12345678901', 'IT12345678901']) {
+      const refused = await update(checkout.client_secret, {
+        is_business_customer: true,
+        customer_billing_name: 'Exemple SARL',
+        customer_billing_address: BERLIN,
+        customer_tax_id: taxId,
+      });
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(json(refused).detail.map((issue: { loc: string[] }) => issue.loc.at(-1))).toContain('customer_tax_id');
+    }
+    const after = await server.inject({ method: 'GET', url: `/v1/checkouts/client/${checkout.client_secret}` });
+    expect(json(after)).toMatchObject({ customer_tax_id: null, tax_amount: 190, total_amount: 1190 });
+  });
+
+  it("a customer's VAT id is checked against the customer's billing country", async () => {
+    const create = (tax_id: [string, string]) =>
+      server.inject({
+        method: 'POST',
+        url: '/v1/customers/',
+        headers: auth(maison.token),
+        payload: { email: `vat-${tax_id[0]}@example.com`, billing_address: BERLIN, tax_id },
+      });
+    const refused = await create(['FR12345678901', 'eu_vat']);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect((await create(['DE123456789', 'eu_vat'])).statusCode).toBe(201);
+  });
+
   it('an exempt product is not taxed', async () => {
     const checkout = await openCheckout(maison, { is_tax_applicable: false });
     const updated = await update(checkout.client_secret, { customer_billing_address: PARIS });

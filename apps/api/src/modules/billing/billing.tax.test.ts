@@ -81,6 +81,11 @@ describe('isReverseCharge', () => {
     ['FR', 'DE', ['12345678901', 'de_stn'], false], // not a VAT id
     ['FR', 'GB', ['GB123456789', 'gb_vat'], false], // outside the EU
     [null, 'DE', ['DE123456789', 'eu_vat'], true], // a seller with no home country set
+    // Decided by the id's country, not the address's: a home-country id is taxed wherever the buyer is.
+    ['FR', 'DE', ['FR12345678901', 'eu_vat'], false],
+    ['DE', 'GR', ['EL123456789', 'eu_vat'], true], // Greece's VAT prefix is EL
+    ['GR', 'GR', ['EL123456789', 'eu_vat'], false],
+    ['FR', 'DE', ['IT12345678901', 'eu_vat'], false], // an id of another country than the address's
   ] as const)('seller %s, buyer %s %j → %s', (home, country, taxId, expected) =>
     expect(isReverseCharge(home, country, taxId)).toBe(expected),
   );

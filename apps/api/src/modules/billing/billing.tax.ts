@@ -12,11 +12,14 @@
  *   remainder, so the lines always add up to the order's tax exactly and no cent drifts.
  * - Prices that include tax: the taxable amount is gross; net = round_half_up(gross × 10000 / (10000 +
  *   rate)) and tax = gross − net, so net + tax is exactly what the buyer was shown.
- * - EU reverse charge: a buyer in a member state with a valid EU VAT id (validated as checkout does) of a
- *   member state other than the seller's home country pays no VAT; the order carries the reverse charge
- *   note for the invoice. A VAT id of the seller's own country is taxed as usual.
+ * - EU reverse charge: a buyer in a member state with a valid EU VAT id of that member state (its prefix
+ *   the billing country's, checked where ids are taken) other than the seller's home country pays no
+ *   VAT; the order carries the reverse charge note for the invoice. A VAT id of the seller's own country
+ *   is taxed as usual, wherever the address is.
  * - An exempt product, or an order with nothing to pay, is taxed 0.
  */
+
+import { euVatIdCountry } from '../../platform/http/tax-ids.js';
 
 /** The 27 member states (Greece as GR: billing addresses use ISO codes, not the VIES prefix EL). */
 export const EU_MEMBER_STATES: ReadonlySet<string> = new Set([
@@ -104,14 +107,20 @@ export function findRegistration(
   );
 }
 
-/** Whether a buyer's tax id makes this an intra-EU business sale the buyer accounts for. */
+/**
+ * Whether a buyer's tax id makes this an intra-EU business sale the buyer accounts for. Decided by the
+ * VAT id's own country (its prefix), which must be the billing address's: an id of the seller's home
+ * country is taxed as usual wherever the buyer is, and an id of another country than the address's
+ * (stored before ids were checked against it) proves nothing, so it is taxed too.
+ */
 export function isReverseCharge(
   homeCountry: string | null,
   country: string,
   taxId: readonly [string, string] | null,
 ): boolean {
   if (!taxId || taxId[1] !== 'eu_vat' || !EU_MEMBER_STATES.has(country)) return false;
-  return country !== homeCountry;
+  const idCountry = euVatIdCountry(taxId[0]);
+  return idCountry === country && idCountry !== homeCountry;
 }
 
 /** Splits a gross amount into net + tax at a rate (prices that include tax). */

@@ -35,6 +35,11 @@ describe('validateTaxId', () => {
     expect(validateTaxId('12345', 'us_ein', 'US')).toBeNull();
     expect(validateTaxId('12345678901', 'eu_vat', 'FR')).toBeNull();
     expect(validateTaxId('XX12345678', 'eu_vat', 'DE')).toBeNull();
+    // An EU VAT id's prefix is its country: it must be the billing country's (EL for Greece).
+    expect(validateTaxId('FR12345678901', 'eu_vat', 'DE')).toBeNull();
+    expect(validateTaxId('EL123456789', 'eu_vat', 'GR')).toEqual(['EL123456789', 'eu_vat']);
+    expect(validateTaxId('GR123456789', 'eu_vat', 'GR')).toBeNull();
+    expect(validateTaxId('DE123456789', 'eu_vat', 'GR')).toBeNull();
     expect(validateTaxId('!!', 'ke_pin', 'KE')).toBeNull();
     expect(validateTaxId('123456789', 'us_ein', 'AQ')).toBeNull();
   });
@@ -43,5 +48,6 @@ describe('validateTaxId', () => {
     expect(detectTaxId('DE123456789', 'DE')).toEqual(['DE123456789', 'eu_vat']);
     expect(detectTaxId('1234567890', 'DE')).toEqual(['1234567890', 'de_stn']);
     expect(detectTaxId('nope', 'US')).toBeNull();
+    expect(detectTaxId('FR12345678901', 'DE')).toBeNull();
   });
 });

@@ -150,19 +150,38 @@ export function checkTaxIdFormat(value: string, format: TaxIdFormat): string | n
 }
 
 /**
+ * The member state an EU VAT id belongs to, read from its prefix (ISO codes: `EL` is Greece); null for
+ * a value without a member state's prefix (`XI`, Northern Ireland, and `EU`, the non-union scheme).
+ */
+export function euVatIdCountry(value: string): string | null {
+  const prefix = compactTaxId(value).slice(0, 2);
+  if (prefix === 'EL') return 'GR';
+  return prefix !== 'XI' && prefix !== 'EU' && EU_VAT_PREFIXES.includes(prefix) ? prefix : null;
+}
+
+/** The compacted value when it fits the format and is one the billing country issues, otherwise null. */
+function checkTaxIdForCountry(value: string, format: TaxIdFormat, country: string): string | null {
+  const compact = checkTaxIdFormat(value, format);
+  // An EU VAT id names its member state: it must be the billing address's (FR… is not a German id).
+  if (compact !== null && format === 'eu_vat' && euVatIdCountry(compact) !== country) return null;
+  return compact;
+}
+
+/**
  * Validates a `[value, format]` pair against the billing country: the format must be one the country
- * uses and the value must fit it. Returns the stored pair, or null when invalid.
+ * uses and the value must fit it (an EU VAT id's prefix the country's). Returns the stored pair, or null
+ * when invalid.
  */
 export function validateTaxId(value: string, format: TaxIdFormat, country: string): TaxId | null {
   if (!taxIdFormatsForCountry(country).includes(format)) return null;
-  const compact = checkTaxIdFormat(value, format);
+  const compact = checkTaxIdForCountry(value, format, country);
   return compact === null ? null : [compact, format];
 }
 
 /** Finds the format of a bare tax id for a country (checkouts take the value only), or null. */
 export function detectTaxId(value: string, country: string): TaxId | null {
   for (const format of taxIdFormatsForCountry(country)) {
-    const compact = checkTaxIdFormat(value, format);
+    const compact = checkTaxIdForCountry(value, format, country);
     if (compact !== null) return [compact, format];
   }
   return null;
