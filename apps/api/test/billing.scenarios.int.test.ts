@@ -3,10 +3,10 @@ import { benefitFactory } from './factories/benefits.js';
 import { waitForGrant } from './factories/benefit-grants.js';
 import { ADDRESS, CARDS, checkoutFactory, confirmationToken } from './factories/checkouts.js';
 import { discountFactory } from './factories/discounts.js';
-import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
 import { productFactory } from './factories/products.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
-import { bearer, json, startTestServer, type TestServer } from './harness.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { billingScenario, summary } from './support/billing-scenario.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
 /**
@@ -35,60 +35,7 @@ const HOUR = 3600;
 /** Jan 15 12:00 → Feb 15 12:00 (the harness clock's first monthly period): 31 days. */
 const JANUARY = 31 * 24 * HOUR;
 
-async function seller(): Promise<OrganizationFixture> {
-  return organizationFactory(server, { name: 'Billing scenario' });
-}
-
-async function monthly(org: OrganizationFixture, amount: number, extra: Record<string, unknown> = {}) {
-  const bundle = await productFactory(server, org.organization.id, {
-    recurring_interval: 'month',
-    prices: [{ amount_type: 'fixed', price_amount: amount }],
-    ...extra,
-  });
-  return bundle.product.id;
-}
-
-async function call(
-  org: OrganizationFixture,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  payload?: object,
-) {
-  const response = await server.inject({ method, url, headers: bearer(org.token), ...(payload ? { payload } : {}) });
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return response.statusCode === 204 ? null : json(response);
-}
-
-async function advance(org: OrganizationFixture, seconds: number): Promise<void> {
-  await call(org, 'POST', '/v1/test-clock/advance', { seconds });
-}
-
-/** Moves the organization's clock to `at` and runs what became due. */
-async function advanceTo(org: OrganizationFixture, at: string | Date): Promise<void> {
-  const clock = await call(org, 'GET', '/v1/test-clock/');
-  const seconds = Math.ceil((new Date(at).getTime() - new Date(clock.now).getTime()) / 1000);
-  if (seconds > 0) await advance(org, seconds);
-}
-
-async function orders(org: OrganizationFixture, customerId: string) {
-  const page = await call(org, 'GET', `/v1/orders/?customer_id=${customerId}&sorting=created_at&limit=100`);
-  return page.items as {
-    id: string;
-    billing_reason: string;
-    status: string;
-    subtotal_amount: number;
-    discount_amount: number;
-    total_amount: number;
-    items: { label: string; amount: number; proration: boolean }[];
-  }[];
-}
-
-async function succeededPayments(org: OrganizationFixture, customerId: string): Promise<number[]> {
-  const page = await call(org, 'GET', `/v1/payments/?customer_id=${customerId}&sorting=created_at&limit=100`);
-  return (page.items as { status: string; amount: number }[])
-    .filter((p) => p.status === 'succeeded')
-    .map((p) => p.amount);
-}
+const { seller, monthly, call, advance, advanceTo, orders, succeededPayments } = billingScenario(() => server);
 
 /** The issue's case: a $50/month subscription moved to $20/month one hour into its first period. */
 async function downgradedAnHourIn(behavior: 'prorate' | 'invoice') {
@@ -99,9 +46,6 @@ async function downgradedAnHourIn(behavior: 'prorate' | 'invoice') {
   await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { product_id: basic, proration_behavior: behavior });
   return { org, subscription };
 }
-
-const summary = (list: Awaited<ReturnType<typeof orders>>) =>
-  list.map((order) => [order.billing_reason, order.total_amount, order.status]);
 
 describe('downgrade credits (proration credit larger than the next order)', () => {
   it('prorate: the whole credit applies; what exceeds the order becomes the credit balance', async () => {
