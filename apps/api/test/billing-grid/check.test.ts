@@ -15,7 +15,7 @@ const order = (id: string, overrides: Partial<WireOrder> = {}): WireOrder => ({
   applied_balance_amount: 0,
   due_amount: 1000,
   product_id: 'p',
-  items: [{ label: 'Plan — From Feb 15, 2026 to Mar 15, 2026', amount: 1000, proration: false }],
+  items: [{ label: 'Plan — From Feb 15, 2026 to Mar 15, 2026', amount: 1000, tax_amount: 0, proration: false }],
   ...overrides,
 });
 const paid = (orderId: string, amount = 1000): WirePayment => ({
@@ -42,7 +42,7 @@ const observed = (orders: WireOrder[], payments: WirePayment[], creditBalance = 
     customer_id: 'c',
   },
 });
-const march = { label: 'Plan — From Mar 15, 2026 to Apr 15, 2026', amount: 1000, proration: false };
+const march = { label: 'Plan — From Mar 15, 2026 to Apr 15, 2026', amount: 1000, tax_amount: 0, proration: false };
 const fields = (data: Observed) => invariants(data).map((m) => m.field);
 
 describe('invariants', () => {
@@ -86,9 +86,14 @@ describe('invariants', () => {
         [
           order('a', {
             items: [
-              { label: 'Plan — From Feb 15, 2026 to Mar 15, 2026', amount: 1000, proration: false },
-              { label: 'Remaining time — From Feb 20, 2026 to Mar 15, 2026', amount: -1300, proration: true },
-              { label: 'Unused credit', amount: 300, proration: true },
+              { label: 'Plan — From Feb 15, 2026 to Mar 15, 2026', amount: 1000, tax_amount: 0, proration: false },
+              {
+                label: 'Remaining time — From Feb 20, 2026 to Mar 15, 2026',
+                amount: -1300,
+                tax_amount: 0,
+                proration: true,
+              },
+              { label: 'Unused credit', amount: 300, tax_amount: 0, proration: true },
             ],
             subtotal_amount: 0,
             net_amount: 0,
@@ -103,7 +108,10 @@ describe('invariants', () => {
     ],
     [
       'a renewal item without its period',
-      observed([order('a', { items: [{ label: 'Plan', amount: 1000, proration: false }] })], [paid('a')]),
+      observed(
+        [order('a', { items: [{ label: 'Plan', amount: 1000, tax_amount: 0, proration: false }] })],
+        [paid('a')],
+      ),
       'invariant: a period item names its period',
     ],
   ])('catch %s', (_name, data, field) => {

@@ -174,10 +174,10 @@ export function invariants(observed: Observed): Mismatch[] {
   if (charged !== paidTotals - paidFromBalance)
     fail('invariant: charged = paid orders − balance used', `${paidTotals} − ${paidFromBalance}`, `${charged}`);
 
-  // credits created = credits applied + balance.
+  // credits created = credits applied + balance; a credit carries the tax on it to the balance.
   const created = orders
-    .flatMap((order) => wireItems(order).filter((item) => item.toBalance))
-    .reduce((sum, item) => sum + item.amount, 0);
+    .flatMap((order) => order.items.filter((_, index) => wireItems(order)[index]!.toBalance))
+    .reduce((sum, item) => sum + item.amount + item.tax_amount, 0);
   if (observed.creditBalance !== undefined && created !== paidFromBalance + balance)
     fail('invariant: credits created = applied + balance', `${paidFromBalance} + ${balance}`, `${created}`);
 

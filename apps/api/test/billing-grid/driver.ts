@@ -14,6 +14,7 @@ import type { Action, Plan, Scenario } from './model.js';
 export interface WireItem {
   label: string;
   amount: number;
+  tax_amount: number;
   proration: boolean;
 }
 

@@ -124,7 +124,7 @@ describe('expectedOutcome', () => {
     });
   });
 
-  it('the same downgrade taxed at 20 %: tax on each net, none on the credited order; the balance pays net + tax', () => {
+  it('the same downgrade taxed at 20 %: tax on each net; the credit goes to the balance with its tax', () => {
     expect(
       summary({
         start,
@@ -144,8 +144,8 @@ describe('expectedOutcome', () => {
       orders: [
         ['2026-01-15', 'subscription_create', 6000, 6000, 'paid'],
         ['2026-02-15', 'subscription_cycle', 0, 0, 'paid'],
-        // 2000 + 400 tax, of which the 996 balance pays first.
-        ['2026-03-15', 'subscription_cycle', 2400, 1404, 'paid'],
+        // The credit 996 carried with its tax (199.2 → 199): 1195, which pays first of 2000 + 400 tax.
+        ['2026-03-15', 'subscription_cycle', 2400, 1205, 'paid'],
         ['2026-04-15', 'subscription_cycle', 2400, 2400, 'paid'],
       ],
       balance: 0,

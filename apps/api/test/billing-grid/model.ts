@@ -301,16 +301,20 @@ export function expectedOutcome(scenario: Scenario): Outcome {
 
   const addOrder = (at: Date, billingReason: BillingReason, items: ExpectedItem[], discountAmount: number) => {
     const raw = items.reduce((sum, item) => sum + item.amount, 0) - discountAmount;
-    // Credits always apply in full; what exceeds the order leaves it as a line to the credit balance.
+    // Tax on an amount at the rate, a half cent up.
+    const rate = scenario.taxBasisPoints ?? 0;
+    const taxOn = (amount: number) => Math.floor((2 * amount * rate + 10_000) / 20_000);
+    // Credits always apply in full; what exceeds the order leaves it as a line to the credit balance,
+    // with the tax on it (as Stripe taxes proration credits).
     const toBalance = raw < 0 ? -raw : 0;
     const lines = toBalance > 0 ? [...items, { amount: toBalance, proration: true, toBalance: true }] : items;
-    balance += toBalance;
-    creditsCreated += toBalance;
+    const credited = toBalance > 0 ? toBalance + taxOn(toBalance) : 0;
+    balance += credited;
+    creditsCreated += credited;
     const subtotal = lines.reduce((sum, item) => sum + item.amount, 0);
     const net = subtotal - discountAmount;
-    // Tax on the net at the rate, a half cent up; an order with nothing to pay has none.
-    const rate = scenario.taxBasisPoints ?? 0;
-    const tax = net > 0 ? Math.floor((2 * net * rate + 10_000) / 20_000) : 0;
+    // An order with nothing to pay has no tax.
+    const tax = net > 0 ? taxOn(net) : 0;
     orders.push({
       at,
       billingReason,

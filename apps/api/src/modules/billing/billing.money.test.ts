@@ -10,6 +10,7 @@ import {
   formatUnits,
   meteredLineAmount,
   meteredLineLabel,
+  carryCreditToBalance,
   priceSubscriptionOrder,
   prorate,
   prorationEntries,
@@ -144,65 +145,94 @@ describe('priceSubscriptionOrder', () => {
   const entry = (id: string, amount: number) => ({ id, label: `Entry ${id}`, amount, product_price_id: null });
   const half = { type: 'percentage' as const, amount: null, basis_points: 5000 };
   const rows: [string, ReturnType<typeof line>[], ReturnType<typeof entry>[], typeof half | null, object][] = [
-    ['a plain renewal', [line(2000)], [], null, { subtotal: 2000, discount: 0, net: 2000, credited: 0 }],
+    ['a plain renewal', [line(2000)], [], null, { subtotal: 2000, discount: 0, net: 2000 }],
     [
       'the discount only on the period lines',
       [line(2000)],
       [entry('a', 500)],
       half,
-      { subtotal: 2500, discount: 1000, net: 1500, credited: 0 },
+      { subtotal: 2500, discount: 1000, net: 1500 },
     ],
+    ['a credit smaller than the order', [line(2000)], [entry('a', -1500)], null, { subtotal: 500, net: 500 }],
+    ['a credit exactly the order', [line(2000)], [entry('a', -2000)], null, { subtotal: 0, net: 0 }],
     [
-      'a credit smaller than the order',
-      [line(2000)],
-      [entry('a', -1500)],
-      null,
-      { subtotal: 500, net: 500, credited: 0 },
-    ],
-    ['a credit exactly the order', [line(2000)], [entry('a', -2000)], null, { subtotal: 0, net: 0, credited: 0 }],
-    [
-      'a credit larger than the order: the rest to the balance',
+      'a credit larger than the order: a net credit',
       [line(2000)],
       [entry('a', -4993), entry('b', 1997)],
       null,
-      { subtotal: 0, net: 0, credited: 996 },
+      { subtotal: -996, net: -996 },
     ],
     [
       'a credit with a 100 % discount',
       [line(2000)],
       [entry('a', -100)],
       { ...half, basis_points: 10_000 },
-      { subtotal: 2000, discount: 2000, net: 0, credited: 100 },
+      { subtotal: 1900, discount: 2000, net: -100 },
     ],
     [
       'only entries (a plan change billed at once)',
       [],
       [entry('a', -500), entry('b', 50_000)],
       null,
-      { subtotal: 49_500, net: 49_500, credited: 0 },
+      { subtotal: 49_500, net: 49_500 },
     ],
-    ['only credits', [], [entry('a', -4993), entry('b', 1997)], null, { subtotal: 0, net: 0, credited: 2996 }],
+    ['only credits', [], [entry('a', -4993), entry('b', 1997)], null, { subtotal: -2996, net: -2996 }],
   ];
   it.each(rows)('%s', (_, cycle, entries, discount, expected) => {
     const priced = priceSubscriptionOrder(cycle, entries, discount);
     expect(priced).toMatchObject(expected);
     expect(priced.items.reduce((sum, item) => sum + item.amount, 0)).toBe(priced.subtotal);
+    expect(priced.net).toBe(priced.subtotal - priced.discount);
     expect(priced.entryIds).toEqual(entries.map((e) => e.id));
-    expect(priced.net).toBeGreaterThanOrEqual(0);
-    // Every credit is carried in full: the entries' credits equal what the order used plus the balance.
-    const credits = -entries.filter((e) => e.amount < 0).reduce((sum, e) => sum + e.amount, 0);
-    const used = credits - priced.credited;
-    expect(used).toBeGreaterThanOrEqual(0);
   });
+});
 
-  it('moves the excess with a line of its own, marked not discountable', () => {
-    const priced = priceSubscriptionOrder([line(2000)], [entry('a', -4993), entry('b', 1997)], null);
-    expect(priced.items.at(-1)).toEqual({
-      label: CREDIT_TO_BALANCE_LABEL,
-      amount: 996,
-      product_price_id: null,
-      proration: true,
-    });
+describe('carryCreditToBalance', () => {
+  const taxed = (amount: number, tax_amount: number) => ({
+    label: `Line ${amount}`,
+    amount,
+    tax_amount,
+    product_price_id: null,
+    proration: true,
+  });
+  const rows: [string, ReturnType<typeof taxed>[], number, object, ReturnType<typeof taxed> | null][] = [
+    ['an order to pay', [taxed(2000, 400)], 0, { subtotal: 2000, tax: 400, total: 2400, credited: 0 }, null],
+    ['a credit smaller than the order', [taxed(-500, 0), taxed(2000, 300)], 0, { total: 1800, credited: 0 }, null],
+    // The invoiced downgrade: −4993 + 999 = −3994, its VAT −799 carried with it: 4793 to the balance.
+    [
+      'a net credit with its tax',
+      [taxed(-4993, -799), taxed(999, 0)],
+      0,
+      { subtotal: 0, tax: 0, total: 0, credited: 4793 },
+      { ...taxed(3994, 799), label: CREDIT_TO_BALANCE_LABEL },
+    ],
+    [
+      'a net credit without tax',
+      [taxed(2000, 0), taxed(-4993, 0), taxed(1997, 0)],
+      0,
+      { subtotal: 0, tax: 0, total: 0, credited: 996 },
+      { ...taxed(996, 0), label: CREDIT_TO_BALANCE_LABEL },
+    ],
+    [
+      'a credit under a 100 % discount',
+      [taxed(2000, 0), taxed(-100, -20)],
+      2000,
+      { subtotal: 2000, tax: 0, total: 0, credited: 120 },
+      { ...taxed(100, 20), label: CREDIT_TO_BALANCE_LABEL },
+    ],
+  ];
+  it.each(rows)('%s', (_, items, discount, expected, balanceLine) => {
+    const settled = carryCreditToBalance(items, discount);
+    expect(settled).toMatchObject(expected);
+    expect(settled.items.reduce((sum, item) => sum + item.amount, 0)).toBe(settled.subtotal);
+    expect(settled.items.reduce((sum, item) => sum + item.tax_amount, 0)).toBe(settled.tax);
+    expect(settled.subtotal - discount).toBeGreaterThanOrEqual(0);
+    expect(settled.total).toBe(settled.subtotal - discount + settled.tax);
+    expect(settled.items.length).toBe(items.length + (balanceLine ? 1 : 0));
+    if (balanceLine) expect(settled.items.at(-1)).toEqual(balanceLine);
+    // Nothing dropped: what the lines come to (tax included) is the total less what went to the balance.
+    const lines = items.reduce((sum, item) => sum + item.amount + item.tax_amount, 0) - discount;
+    expect(lines).toBe(settled.total - settled.credited);
   });
 });
 

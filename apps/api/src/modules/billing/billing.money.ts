@@ -122,15 +122,14 @@ export interface OrderLine extends CycleLine {
 }
 
 export interface PricedOrder {
+  /** The period's lines, then every pending entry. */
   items: OrderLine[];
   subtotal: number;
   discount: number;
-  /** subtotal − discount, never below 0. */
+  /** subtotal − discount; below 0 when the credits exceed the rest (`carryCreditToBalance`). */
   net: number;
   /** The proration entries the order carries: all of them, always. */
   entryIds: string[];
-  /** Credit beyond what the order costs, moved to the customer's credit balance (≥ 0). */
-  credited: number;
 }
 
 /** The label of the line that moves excess credit to the customer's balance. */
@@ -138,9 +137,9 @@ export const CREDIT_TO_BALANCE_LABEL = 'Unused credit added to your balance';
 
 /**
  * Prices a subscription order (research §2.3): the period's lines, at the discount, then every pending
- * proration entry in full (the discount is already in them, research §3.8). When the credits exceed
- * the rest, a last line moves the excess to the customer's credit balance, so the order's net is 0 and
- * no credit is ever dropped or split: credits created = credits applied + balance.
+ * proration entry in full (the discount is already in them, research §3.8). The net is taxed as it is,
+ * a credit too (`billing.tax.ts`), and what the credits exceed the rest by, tax included, goes to the
+ * balance (`carryCreditToBalance`).
  */
 export function priceSubscriptionOrder(
   cycle: readonly CycleLine[],
@@ -153,19 +152,44 @@ export function priceSubscriptionOrder(
     ...cycle.map((line) => ({ ...line, proration: false })),
     ...entries.map(({ label, amount, product_price_id }) => ({ label, amount, product_price_id, proration: true })),
   ];
-  const raw = items.reduce((sum, item) => sum + item.amount, 0) - discounted;
-  const credited = raw < 0 ? -raw : 0;
-  if (credited > 0)
-    items.push({ label: CREDIT_TO_BALANCE_LABEL, amount: credited, product_price_id: null, proration: true });
   const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
-  return {
-    items,
-    subtotal,
-    discount: discounted,
-    net: subtotal - discounted,
-    entryIds: entries.map((e) => e.id),
-    credited,
+  return { items, subtotal, discount: discounted, net: subtotal - discounted, entryIds: entries.map((e) => e.id) };
+}
+
+/** A line of an order with its share of the order's tax. */
+export interface TaxedOrderLine extends OrderLine {
+  tax_amount: number;
+}
+
+export interface SettledOrder {
+  items: TaxedOrderLine[];
+  /** Never below 0, and net (subtotal − discount), tax and total neither. */
+  subtotal: number;
+  tax: number;
+  total: number;
+  /** Credit beyond what the order costs, its tax included, moved to the customer's credit balance (≥ 0). */
+  credited: number;
+}
+
+/**
+ * The order's totals from its taxed lines (the tax of a net credit is negative, carried by the credit
+ * lines). When the credits exceed the rest, a last line moves the excess to the customer's balance with
+ * the tax on it (as Stripe carries a credit note's tax), so the order's net, tax and total are 0 and no
+ * credit, nor the tax paid on it, is ever dropped: credits created = credits applied + balance.
+ */
+export function carryCreditToBalance(items: readonly TaxedOrderLine[], discount: number): SettledOrder {
+  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
+  const tax = items.reduce((sum, item) => sum + item.tax_amount, 0);
+  const total = subtotal - discount + tax;
+  if (total >= 0) return { items: [...items], subtotal, tax, total, credited: 0 };
+  const line: TaxedOrderLine = {
+    label: CREDIT_TO_BALANCE_LABEL,
+    amount: discount - subtotal,
+    tax_amount: tax === 0 ? 0 : -tax,
+    product_price_id: null,
+    proration: true,
   };
+  return { items: [...items, line], subtotal: discount, tax: 0, total: 0, credited: -total };
 }
 
 export interface Settlement {

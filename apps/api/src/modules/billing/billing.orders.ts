@@ -15,14 +15,15 @@ import {
 import { stripeTaxAvailable } from '../../platform/stripe-tax.js';
 import { findTaxRules, isProductTaxable } from '../tax-settings/tax-settings.repository.js';
 import {
+  carryCreditToBalance,
   priceSubscriptionOrder,
   settleWithBalance,
   type CycleLine,
   type EntryLine,
-  type OrderLine,
   type PricedOrder,
+  type TaxedOrderLine,
 } from './billing.money.js';
-import { taxLines, type TaxedLine } from './billing.tax.js';
+import { creditTax, taxLines } from './billing.tax.js';
 import { lockBillingCustomer, recordBalanceMovement } from './billing.repository.js';
 import { stripeTaxAnswer } from './billing.stripe-tax.js';
 
@@ -65,7 +66,13 @@ export async function billSubscription(
   if (input.cycle.length === 0 && entries.length === 0) return null;
   // The balance is read and moved under the customer's row lock: two orders never spend it twice.
   const customer = await lockBillingCustomer(ctx.db, row.customer_id);
-  const { priced, tax, items, subtotal, total } = await quoteSubscriptionOrder(ctx, row, input, entries, customer);
+  const { priced, tax, items, subtotal, total, credited } = await quoteSubscriptionOrder(
+    ctx,
+    row,
+    input,
+    entries,
+    customer,
+  );
   const { applied, due } = settleWithBalance(total, customer?.credit_balances[row.currency] ?? 0);
   const now = ctx.clock.now();
   const order = await createOrder(ctx, {
@@ -96,7 +103,7 @@ export async function billSubscription(
   const movement = { organization_id: row.organization_id, customer_id: row.customer_id, currency: row.currency };
   await recordBalanceMovement(ctx.db, {
     ...movement,
-    amount: priced.credited,
+    amount: credited,
     kind: 'credit',
     order_id: order.id,
     at: now,
@@ -121,17 +128,21 @@ export async function billSubscription(
 
 export interface OrderQuote {
   priced: PricedOrder;
+  /** The order's tax (0 for a net credit, whose tax goes to the balance with it) and its details. */
   tax: { amount: number; details: TaxDetails | null };
-  items: (OrderLine & TaxedLine)[];
+  items: TaxedOrderLine[];
   subtotal: number;
   total: number;
+  /** What goes to the customer's credit balance, tax included. */
+  credited: number;
 }
 
 /**
  * What an order of the period's lines and `entries` comes to, writing nothing: `billSubscription` and
  * the preview of a plan change (`subscriptions.preview.ts`) price with it. Tax on the order's net over
  * all its lines (period, proration, anything billed here), each line carrying its share; prices that
- * include tax give it up from the lines (docs/tax.md).
+ * include tax give it up from the lines. A net credit is taxed too, negatively, and goes to the balance
+ * with its tax (docs/tax.md).
  */
 export async function quoteSubscriptionOrder(
   ctx: Context,
@@ -141,10 +152,13 @@ export async function quoteSubscriptionOrder(
   customer: { billing_address: unknown; tax_id: unknown } | undefined,
 ): Promise<OrderQuote> {
   const priced = priceSubscriptionOrder(input.cycle, entries, input.discount);
-  const tax = priced.net > 0 ? await renewalTax(ctx, row, customer, priced.net, input.product) : NO_TAX;
-  const items = taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false });
-  const subtotal = items.reduce((sum, item) => sum + item.amount, 0);
-  return { priced, tax, items, subtotal, total: subtotal - priced.discount + tax.amount };
+  const tax = priced.net === 0 ? NO_TAX : await renewalTax(ctx, row, customer, priced.net, input.product);
+  const settled = carryCreditToBalance(
+    taxLines(priced.items, tax.details ?? { tax_amount: tax.amount, inclusive: false }),
+    priced.discount,
+  );
+  const { items, subtotal, total, credited } = settled;
+  return { priced, tax: { amount: settled.tax, details: tax.details }, items, subtotal, total, credited };
 }
 
 /**
@@ -186,6 +200,11 @@ async function renewalTax(
   net: number,
   product?: Pick<ProductRow, 'id' | 'is_tax_applicable'>,
 ): Promise<{ amount: number; details: TaxDetails | null }> {
+  if (net < 0) {
+    // A net credit: the tax the same amount charged would bear, given back.
+    const charged = await renewalTax(ctx, row, customer, -net, product);
+    return { amount: -charged.amount, details: charged.details && creditTax(charged.details) };
+  }
   const address = (customer?.billing_address ?? null) as AddressValue | null;
   const [rules, taxable] = await Promise.all([
     findTaxRules(ctx.db, row.organization_id),

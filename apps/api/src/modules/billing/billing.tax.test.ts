@@ -10,6 +10,7 @@ import {
   splitInclusive,
   taxExclusive,
   taxLines,
+  creditTax,
   type TaxRules,
 } from './billing.tax.js';
 
@@ -171,6 +172,52 @@ describe('taxLines', () => {
       { label: 'Seats', amount: 417, tax_amount: 83 },
     ]);
     expect(taxLines(lines, null).map((line) => line.tax_amount)).toEqual([0, 0]);
+  });
+
+  it("shares an order's tax among its charged lines and a net credit's among its credit lines", () => {
+    const downgrade = [
+      { label: 'Unused Pro', amount: -4993 },
+      { label: 'Basic', amount: 999 },
+    ];
+    expect(taxLines(downgrade, { tax_amount: -799, inclusive: false })).toEqual([
+      { label: 'Unused Pro', amount: -4993, tax_amount: -799 },
+      { label: 'Basic', amount: 999, tax_amount: 0 },
+    ]);
+    // Included in the prices: the credit gives its (negative) share up too, staying what was paid.
+    expect(taxLines(downgrade, { tax_amount: -666, inclusive: true })).toEqual([
+      { label: 'Unused Pro', amount: -4327, tax_amount: -666 },
+      { label: 'Basic', amount: 999, tax_amount: 0 },
+    ]);
+    const upgrade = [
+      { label: 'Unused Basic', amount: -677 },
+      { label: 'Pro', amount: 3387 },
+    ];
+    expect(taxLines(upgrade, { tax_amount: 542, inclusive: false }).map((line) => line.tax_amount)).toEqual([0, 542]);
+  });
+});
+
+describe('creditTax', () => {
+  it('is the tax of the amount charged, negative, with no calculation to record', () => {
+    const details = {
+      provider: 'stripe_tax' as const,
+      country: 'FR',
+      state: null,
+      rate_basis_points: 2000,
+      label: 'VAT',
+      taxable_amount: 3994,
+      tax_amount: 799,
+      inclusive: false,
+      reverse_charge: false,
+      note: null,
+      calculation_id: 'taxcalc_1',
+    };
+    expect(creditTax(details)).toEqual({
+      ...details,
+      taxable_amount: -3994,
+      tax_amount: -799,
+      calculation_id: null,
+      credit: true,
+    });
   });
 });
 

@@ -79,6 +79,8 @@ export interface TaxDetails {
   transaction_id?: string | null;
   /** What a remote calculation answered (checkout: kept while the question is the same). */
   fingerprint?: string;
+  /** The tax of a net credit, carried to the balance (`creditTax`); its amounts are negative. */
+  credit?: boolean;
 }
 
 export type TaxAnswer = { status: 'unknown' } | { status: 'calculated'; details: TaxDetails };
@@ -216,24 +218,41 @@ export interface TaxedLine {
 }
 
 /**
- * An order's lines with their share of its tax. With prices that include tax, each line gives up its
- * share (its amount becomes net of tax), so subtotal − discount + tax is still what the buyer was
- * shown; with prices that exclude tax the amounts are unchanged.
+ * An order's lines with their share of its tax. The shares go to the lines of the tax's sign: a net
+ * credit's (negative) tax to its credit lines, an order's tax to its charged lines. With prices that
+ * include tax, each line gives up its share (its amount becomes net of tax), so subtotal − discount + tax
+ * is still what the buyer was shown; with prices that exclude tax the amounts are unchanged.
  */
 export function taxLines<T extends { amount: number }>(
   lines: readonly T[],
   details: Pick<TaxDetails, 'tax_amount' | 'inclusive'> | null,
 ): (T & TaxedLine)[] {
   const tax = details?.tax_amount ?? 0;
+  const sign = tax < 0 ? -1 : 1;
   const shares = allocate(
-    tax,
-    lines.map((line) => line.amount),
-  );
+    tax * sign,
+    lines.map((line) => line.amount * sign),
+  ).map((share) => (share === 0 ? 0 : share * sign));
   return lines.map((line, index) => ({
     ...line,
     amount: details?.inclusive ? line.amount - shares[index]! : line.amount,
     tax_amount: shares[index]!,
   }));
+}
+
+/**
+ * The tax of a net credit (an order whose credits exceed the rest): the tax of the same amount charged,
+ * negative. It is not a transaction of its own at Stripe Tax (no calculation to record); the order keeps
+ * it in its details (`credit: true`) and carries it to the balance with the credit (docs/tax.md).
+ */
+export function creditTax(details: TaxDetails): TaxDetails {
+  return {
+    ...details,
+    taxable_amount: -details.taxable_amount,
+    tax_amount: -details.tax_amount,
+    calculation_id: null,
+    credit: true,
+  };
 }
 
 /**

@@ -117,7 +117,13 @@ async function quote(
   customer: Awaited<ReturnType<typeof findBillingCustomer>>,
   balance: number,
 ): Promise<{ order: PreviewOrder; balanceAfter: number }> {
-  const { priced, tax, items, subtotal, total } = await quoteSubscriptionOrder(ctx, row, bill, entries, customer);
+  const { priced, tax, items, subtotal, total, credited } = await quoteSubscriptionOrder(
+    ctx,
+    row,
+    bill,
+    entries,
+    customer,
+  );
   const { applied, due } = settleWithBalance(total, balance);
   return {
     order: {
@@ -137,7 +143,7 @@ async function quote(
       applied_balance_amount: applied,
       due_amount: due,
     },
-    balanceAfter: balance - applied + priced.credited,
+    balanceAfter: balance - applied + credited,
   };
 }
 

@@ -1,0 +1,111 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OrganizationFixture } from './factories/organizations.js';
+import { subscriptionFactory } from './factories/subscriptions.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { billingScenario, summary } from './support/billing-scenario.js';
+import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
+
+/**
+ * Plan changes whose money went wrong, through the public API and the test clock, to the cent: the VAT
+ * of a credit carried to the balance, an invoiced change collected at once, and a change refused while
+ * a period is unpaid. Each scenario has an organization of its own.
+ */
+let server: TestServer;
+let guard: ProcessorGuard;
+beforeAll(async () => {
+  server = await startTestServer();
+  guard = installProcessorGuard();
+});
+afterAll(async () => {
+  guard?.uninstall();
+  await server?.stop();
+});
+afterEach(() => {
+  expect(guard.violations).toEqual([]);
+});
+
+const { seller, monthly, call, advance, advanceTo, orders, succeededPayments, creditBalance } = billingScenario(
+  () => server,
+);
+
+const HOUR = 3600;
+
+/** A French seller collecting 20 % VAT in France (the subscription factory's buyer lives in Paris). */
+async function frenchSeller(): Promise<OrganizationFixture> {
+  const org = await seller('Maison');
+  await call(org, 'PATCH', '/v1/tax-settings/', { home_country: 'FR' });
+  await call(org, 'POST', '/v1/tax-registrations/', { country: 'FR', rate_basis_points: 2000, label: 'VAT' });
+  return org;
+}
+
+const lines = (order: { items: { amount: number; tax_amount: number }[] }) =>
+  order.items.map((item) => [item.amount, item.tax_amount]);
+
+describe('VAT on a downgrade credit beyond the order', () => {
+  /** $50 + 20 % = 6000 paid, then $10 an hour later. Of 744 hours, 743 are left. */
+  async function downgradedAnHourIn(behavior: 'invoice' | 'prorate') {
+    const org = await frenchSeller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 1000);
+    await advance(org, HOUR);
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: basic,
+      proration_behavior: behavior,
+    });
+    return { org, subscription };
+  }
+
+  it('invoice: the credit goes to the balance with its VAT, and pays the next renewal with its own', async () => {
+    const { org, subscription } = await downgradedAnHourIn('invoice');
+    const customerId = subscription.customer_id;
+    let list = await orders(org, customerId);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 6000, 'paid'],
+      ['subscription_update', 0, 'paid'],
+    ]);
+    // Unused Pro: 5000 × 743/744 = 4993.28 → −4993; Basic for the time left: 1000 × 743/744 → 999.
+    // Net −3994, its VAT −798.8 → −799: the credit carried is 3994 + 799 = 4793, the VAT on it included.
+    expect(lines(list[1]!).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [-4993, -799],
+      [999, 0],
+      [3994, 799],
+    ]);
+    expect(list[1]).toMatchObject({ subtotal_amount: 0, tax_amount: 0, total_amount: 0 });
+    expect(await creditBalance(org, customerId)).toBe(4793);
+
+    await advanceTo(org, subscription.current_period_end!);
+    list = await orders(org, customerId);
+    // The renewal is 1000 + 200 VAT, paid from the balance: 4793 − 1200 = 3593, nothing charged.
+    expect(summary(list).slice(2)).toEqual([['subscription_cycle', 1200, 'paid']]);
+    expect(list[2]).toMatchObject({ tax_amount: 200 });
+    expect(await creditBalance(org, customerId)).toBe(3593);
+    expect(await succeededPayments(org, customerId)).toEqual([6000]);
+  });
+
+  it('prorate: the renewal carries the credit with its VAT to the balance (Stripe: 3593)', async () => {
+    const { org, subscription } = await downgradedAnHourIn('prorate');
+    const customerId = subscription.customer_id;
+    await advanceTo(org, subscription.current_period_end!);
+    let list = await orders(org, customerId);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 6000, 'paid'],
+      ['subscription_cycle', 0, 'paid'],
+    ]);
+    // Basic's month 1000, the credit −4993 and the debit 999: net −2994, VAT −598.8 → −599.
+    expect(lines(list[1]!).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [-4993, -599],
+      [999, 0],
+      [1000, 0],
+      [2994, 599],
+    ]);
+    expect(await creditBalance(org, customerId)).toBe(3593);
+
+    await advanceTo(org, '2026-03-15T12:00:00Z');
+    list = await orders(org, customerId);
+    expect(summary(list).slice(2)).toEqual([['subscription_cycle', 1200, 'paid']]);
+    expect(await creditBalance(org, customerId)).toBe(2393);
+    expect(await succeededPayments(org, customerId)).toEqual([6000]);
+  });
+});
