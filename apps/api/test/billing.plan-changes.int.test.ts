@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OrganizationFixture } from './factories/organizations.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { json, startTestServer, type TestServer } from './harness.js';
 import { billingScenario, summary } from './support/billing-scenario.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
@@ -29,6 +29,7 @@ const { seller, monthly, call, advance, advanceTo, orders, succeededPayments, cr
 );
 
 const HOUR = 3600;
+const DAY = 24 * HOUR;
 
 /** A French seller collecting 20 % VAT in France (the subscription factory's buyer lives in Paris). */
 async function frenchSeller(): Promise<OrganizationFixture> {
@@ -107,5 +108,77 @@ describe('VAT on a downgrade credit beyond the order', () => {
     expect(summary(list).slice(2)).toEqual([['subscription_cycle', 1200, 'paid']]);
     expect(await creditBalance(org, customerId)).toBe(2393);
     expect(await succeededPayments(org, customerId)).toEqual([6000]);
+  });
+});
+
+describe('a plan change while a period is unpaid', () => {
+  it('is refused with a 422, crediting nothing, and allowed again once the period is paid', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 1000);
+    const card = (outcome: string) =>
+      server.runtime.database.db
+        .updateTable('simulated_payment_methods')
+        .set({ outcome })
+        .where('customer_id', '=', subscription.customer_id)
+        .execute();
+    await card('charge_declined_after_attach');
+    await advanceTo(org, subscription.current_period_end!);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('past_due');
+    await advance(org, HOUR);
+
+    for (const proration_behavior of ['invoice', 'prorate']) {
+      const refused = await server.inject({
+        method: 'PATCH',
+        url: `/v1/subscriptions/${subscription.id}`,
+        headers: { authorization: `Bearer ${org.token}` },
+        payload: { product_id: basic, proration_behavior },
+      });
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(json(refused).detail[0]).toMatchObject({ loc: ['body', 'product_id'] });
+    }
+    const preview = await server.inject({
+      method: 'POST',
+      url: `/v1/subscriptions/${subscription.id}/preview`,
+      headers: { authorization: `Bearer ${org.token}` },
+      payload: { product_id: basic },
+    });
+    expect(preview.statusCode, preview.body).toBe(422);
+    expect(await creditBalance(org, subscription.customer_id)).toBe(0);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).product_id).not.toBe(basic);
+
+    // Dunning gives up: the subscription ends with no credit left behind.
+    for (const days of [2, 7, 14, 21]) {
+      await advanceTo(org, new Date(new Date(subscription.current_period_end!).getTime() + days * DAY * 1000 + 1000));
+    }
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('canceled');
+    expect(await creditBalance(org, subscription.customer_id)).toBe(0);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([5000]);
+  });
+
+  it('a past-due subscription whose period gets paid can change plan again', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 5000),
+    });
+    const basic = await monthly(org, 1000);
+    const card = (outcome: string) =>
+      server.runtime.database.db
+        .updateTable('simulated_payment_methods')
+        .set({ outcome })
+        .where('customer_id', '=', subscription.customer_id)
+        .execute();
+    await card('charge_declined_after_attach');
+    await advanceTo(org, subscription.current_period_end!);
+    await card('succeed');
+    await advance(org, 2 * DAY + 1);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('active');
+    const changed = await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: basic,
+      proration_behavior: 'prorate',
+    });
+    expect(changed).toMatchObject({ product_id: basic, amount: 1000 });
   });
 });

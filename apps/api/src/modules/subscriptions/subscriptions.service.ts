@@ -384,6 +384,9 @@ async function revoke(
   return endSubscription(ctx, row, cancellationChanges(reason, comment));
 }
 
+const PAST_DUE_REFUSED =
+  'The subscription is past due: its last payment must go through before its product can change.';
+
 const DISCOUNT_REFUSED = 'Discount does not exist, is not applicable to this product or is not redeemable.';
 
 async function productBundle(ctx: Context, productId: string): Promise<ProductBundle | undefined> {
@@ -477,6 +480,10 @@ export async function loadPlanChange(
 ): Promise<LoadedPlanChange> {
   if (!isBillable(row) || row.ended_at || row.cancel_at_period_end) throw new AlreadyCanceledSubscription();
   const loc = ['body', 'product_id'];
+  // A past-due period was not paid: no credit for its unused time, nor a new plan, until it is (as a
+  // card updated retries at once, docs/payment-methods.md). Stripe credits such time and leaves the
+  // unpaid invoice open; when dunning gave up, the credit outlived the debt.
+  if (row.status === 'past_due') throw validationError(loc, PAST_DUE_REFUSED);
   const bundle = await productBundle(ctx, productId);
   if (!bundle || bundle.product.organization_id !== row.organization_id)
     throw validationError(loc, 'Product does not exist.');
