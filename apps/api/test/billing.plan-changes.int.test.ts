@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OrganizationFixture } from './factories/organizations.js';
 import { subscriptionFactory } from './factories/subscriptions.js';
 import { json, startTestServer, type TestServer } from './harness.js';
@@ -108,6 +108,122 @@ describe('VAT on a downgrade credit beyond the order', () => {
     expect(summary(list).slice(2)).toEqual([['subscription_cycle', 1200, 'paid']]);
     expect(await creditBalance(org, customerId)).toBe(2393);
     expect(await succeededPayments(org, customerId)).toEqual([6000]);
+  });
+});
+
+describe('an invoiced plan change is collected with the change', () => {
+  /** $10 → $50 ten days in: of 744 hours 504 are left: −677 + 3387 = 2710. */
+  async function upgradedTenDaysIn() {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const pro = await monthly(org, 5000);
+    await advance(org, 10 * DAY);
+    const updated = await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: pro,
+      proration_behavior: 'invoice',
+    });
+    return { org, subscription, updated };
+  }
+
+  it('is charged before the update answers', async () => {
+    const { org, subscription, updated } = await upgradedTenDaysIn();
+    expect(updated).toMatchObject({ status: 'active', amount: 5000 });
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 2710, 'paid'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 2710]);
+  });
+
+  it('stays collected when the subscription is revoked before the next billing run', async () => {
+    const { org, subscription } = await upgradedTenDaysIn();
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { revoke: true });
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 2710, 'paid'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 2710]);
+  });
+
+  it('not charged at the change (the processor unreachable): collected by the revoke before it ends', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const pro = await monthly(org, 5000);
+    await advance(org, 10 * DAY);
+    const processor = server.context().payments!;
+    const unreachable = vi
+      .spyOn(processor, 'chargeSavedPaymentMethod')
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+    try {
+      await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+        product_id: pro,
+        proration_behavior: 'invoice',
+      });
+    } finally {
+      unreachable.mockRestore();
+    }
+    expect(summary(await orders(org, subscription.customer_id)).at(-1)).toEqual([
+      'subscription_update',
+      2710,
+      'pending',
+    ]);
+    await call(org, 'DELETE', `/v1/subscriptions/${subscription.id}`);
+    expect(summary(await orders(org, subscription.customer_id))).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 2710, 'paid'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 2710]);
+  });
+
+  it('stays collected when the subscription is canceled at period end and the end is crossed', async () => {
+    const { org, subscription } = await upgradedTenDaysIn();
+    await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });
+    await advanceTo(org, subscription.current_period_end!);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('canceled');
+    const list = await orders(org, subscription.customer_id);
+    expect(summary(list)).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 2710, 'paid'],
+    ]);
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 2710]);
+  });
+
+  it('declined: the subscription is past due and the order is retried by dunning', async () => {
+    const org = await seller();
+    const subscription = await subscriptionFactory(server, org.organization.id, {
+      productId: await monthly(org, 1000),
+    });
+    const pro = await monthly(org, 5000);
+    await server.runtime.database.db
+      .updateTable('simulated_payment_methods')
+      .set({ outcome: 'charge_declined_after_attach' })
+      .where('customer_id', '=', subscription.customer_id)
+      .execute();
+    await advance(org, 10 * DAY);
+    const updated = await call(org, 'PATCH', `/v1/subscriptions/${subscription.id}`, {
+      product_id: pro,
+      proration_behavior: 'invoice',
+    });
+    expect(updated.status).toBe('past_due');
+    expect(summary(await orders(org, subscription.customer_id))).toEqual([
+      ['subscription_create', 1000, 'paid'],
+      ['subscription_update', 2710, 'pending'],
+    ]);
+    // The card is fixed; the first retry (two days later) collects the order and the subscription is active.
+    await server.runtime.database.db
+      .updateTable('simulated_payment_methods')
+      .set({ outcome: 'succeed' })
+      .where('customer_id', '=', subscription.customer_id)
+      .execute();
+    await advance(org, 2 * DAY + 1);
+    expect((await call(org, 'GET', `/v1/subscriptions/${subscription.id}`)).status).toBe('active');
+    expect(await succeededPayments(org, subscription.customer_id)).toEqual([1000, 2710]);
   });
 });
 

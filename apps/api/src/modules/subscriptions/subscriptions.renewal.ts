@@ -42,6 +42,8 @@ import {
   claimDueCharges,
   claimDueSubscriptions,
   claimPeriod,
+  findChangeChargesToCollect,
+  findVisibleSubscription,
   findPendingBillingEntriesOf,
   findRefundingCharges,
   findSubscriptionPrices,
@@ -315,6 +317,26 @@ async function attemptCharges(ctx: Context, run: JobRun, orderIds: readonly stri
     refunds = alone;
   }
   for (const orderId of refunds) await refundCharge(ctx, run, orderId);
+}
+
+/**
+ * Charges what a change billed at once (an invoiced plan change, an interval change) is owed, right after
+ * the change commits, with the attempt the billing run would make (research §3.8: "created and charged
+ * immediately"); a decline starts dunning like a renewal's. A revoke calls it first too, so a change's
+ * charge left unattempted (the processor could not be reached) is collected before the ending voids
+ * it; a renewal's charge is not (the customer does not get the period). Answers how many attempts were
+ * made.
+ */
+export async function collectChangeCharges(ctx: Context, run: JobRun, subscriptionId: string): Promise<number> {
+  const orderIds = await run.transaction((tx) => findChangeChargesToCollect(tx.db, subscriptionId, tx.clock.now()));
+  for (const orderId of orderIds) await attemptCharge(ctx, run, orderId);
+  return orderIds.length;
+}
+
+/** `collectChangeCharges` for a subscription the subject may see (nothing for one it may not). */
+export async function collectVisibleChangeCharges(ctx: Context, run: JobRun, id: string): Promise<void> {
+  const row = await run.transaction((tx) => findVisibleSubscription(tx.db, tx.subject, id));
+  if (row) await collectChangeCharges(ctx, run, row.id);
 }
 
 /** A processor's answer to one attempt of a group. */

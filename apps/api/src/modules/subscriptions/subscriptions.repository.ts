@@ -424,6 +424,24 @@ export async function claimDueCharges(
     .execute();
 }
 
+/**
+ * The orders of a subscription's changes billed at once (`subscription_update`) whose charge is due and
+ * was never attempted; renewals and dunning retries are the billing run's.
+ */
+export async function findChangeChargesToCollect(db: Executor, subscriptionId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscription_charges')
+    .select('order_id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('billing_reason', '=', 'subscription_update')
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .execute();
+  return rows.map((row) => row.order_id);
+}
+
 /** Lets the run's charge claims go, as releaseRenewalClaims does. */
 export async function releaseChargeClaims(db: Executor, orderIds: readonly string[], token: string): Promise<void> {
   const mine = () =>

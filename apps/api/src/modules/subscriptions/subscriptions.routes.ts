@@ -17,6 +17,7 @@ import {
 } from './subscriptions.schemas.js';
 import { listSubscriptionHistory } from './subscriptions.history.js';
 import { previewSubscriptionUpdate } from './subscriptions.preview.js';
+import { collectChangeCharges, collectVisibleChangeCharges } from './subscriptions.renewal.js';
 import {
   exportSubscriptions,
   getSubscription,
@@ -79,10 +80,16 @@ export const subscriptionRoutes = [
     status: 200,
     response: Subscription,
     // Its own transactions: an order billed at once is taxed by Stripe Tax (when the organization uses
-    // it) asked before the transaction that writes it (billing.stripe-tax.ts).
+    // it) asked before the transaction that writes it (billing.stripe-tax.ts), and charged after it
+    // commits, with no transaction open; the answer shows the outcome (past due on a decline).
     transaction: false,
-    handler: (ctx, { params, body }) =>
-      withStripeTax(ctx, ctx.transactions ?? runIn(ctx), (tx) => updateSubscription(tx, params.id, body)),
+    handler: async (ctx, { params, body }) => {
+      const run = ctx.transactions ?? runIn(ctx);
+      if ('revoke' in body) await collectVisibleChangeCharges(ctx, run, params.id);
+      const updated = await withStripeTax(ctx, run, (tx) => updateSubscription(tx, params.id, body));
+      if ((await collectChangeCharges(ctx, run, updated.id)) === 0) return updated;
+      return run.transaction((tx) => getSubscription(tx, params.id));
+    },
   }),
   defineRoute({
     method: 'POST',
@@ -110,10 +117,14 @@ export const subscriptionRoutes = [
     errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
     status: 200,
     response: Subscription,
-    // The final order of what is pending: as for updates.
+    // A change's charge not made yet (the processor unreachable at the change) is collected first, then
+    // the final order of what is pending, taxed as for updates.
     transaction: false,
-    handler: (ctx, { params }) =>
-      withStripeTax(ctx, ctx.transactions ?? runIn(ctx), (tx) => revokeSubscription(tx, params.id)),
+    handler: async (ctx, { params }) => {
+      const run = ctx.transactions ?? runIn(ctx);
+      await collectVisibleChangeCharges(ctx, run, params.id);
+      return withStripeTax(ctx, run, (tx) => revokeSubscription(tx, params.id));
+    },
   }),
   defineRoute({
     method: 'GET',

@@ -1,6 +1,9 @@
 import { read, write } from '../../../platform/auth/scopes.js';
 import { defineRoute } from '../../../platform/http/route.js';
 import { IdParams } from '../../../platform/http/schemas.js';
+import { runIn } from '../../../platform/jobs/queue.js';
+import { withStripeTax } from '../../billing/billing.stripe-tax.js';
+import { collectChangeCharges } from '../../subscriptions/subscriptions.renewal.js';
 import {
   CustomerSubscription,
   CustomerSubscriptionListQuery,
@@ -57,7 +60,15 @@ export const portalSubscriptionRoutes = [
     errors: ['ResourceNotFound', 'AlreadyCanceledSubscription', 'BadRequest'],
     status: 200,
     response: CustomerSubscription,
-    handler: (ctx, { params, body }) => updateCustomerSubscription(ctx, params.id, body),
+    // As the seller's update: its own transactions, Stripe Tax asked before the one that writes an order
+    // billed at once, which is charged after it commits (subscriptions.routes.ts).
+    transaction: false,
+    handler: async (ctx, { params, body }) => {
+      const run = ctx.transactions ?? runIn(ctx);
+      const updated = await withStripeTax(ctx, run, (tx) => updateCustomerSubscription(tx, params.id, body));
+      if ((await collectChangeCharges(ctx, run, params.id)) === 0) return updated;
+      return run.transaction((tx) => getCustomerSubscription(tx, params.id));
+    },
   }),
   defineRoute({
     method: 'POST',
