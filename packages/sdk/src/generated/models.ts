@@ -1266,6 +1266,14 @@ export interface EventsListRequest {
   meter_id?: NonNullable<O["events:list"]['parameters']['query']>["meter_id"];
   name?: NonNullable<O["events:list"]['parameters']['query']>["name"];
   source?: NonNullable<O["events:list"]['parameters']['query']>["source"];
+  /**
+   * The events under this one: its children with `depth` 0, down to `depth` + 1 generations, every descendant without `depth`.
+   */
+  parent_id?: NonNullable<O["events:list"]['parameters']['query']>["parent_id"];
+  /**
+   * The root events (no parent) and their descendants down to this depth: 0 the roots only, 1 with their children, and so on (at most 5). Without it, every event.
+   */
+  depth?: NonNullable<O["events:list"]['parameters']['query']>["depth"];
   page?: NonNullable<O["events:list"]['parameters']['query']>["page"];
   limit?: NonNullable<O["events:list"]['parameters']['query']>["limit"];
   /**

@@ -4241,6 +4241,12 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The parent event, or null for a root event. */
+            parent_id: string | null;
+            /** @description Number of direct child events linked to this event. */
+            child_count: number;
+            /** @description Human readable label of the event type. */
+            label: string;
         };
         EventCreate: {
             /**
@@ -4258,6 +4264,8 @@ export interface components {
             external_customer_id?: string;
             /** @description The seller's id for the event: an event whose external_id the organization already has is not inserted again (counted in `duplicates`). Two events of one batch with the same external_id are a 422. */
             external_id?: string;
+            /** @description The parent event: its id or its external_id, of an event of the organization already ingested or earlier in this batch. */
+            parent_id?: string | null;
         };
         EventName: {
             name: string;
@@ -10591,6 +10599,8 @@ export interface operations {
                 meter_id?: string;
                 name?: string | string[];
                 source?: components["schemas"]["EventSource"] | components["schemas"]["EventSource"][];
+                parent_id?: string;
+                depth?: number;
                 page?: number;
                 limit?: number;
                 sorting?: ("timestamp" | "-timestamp")[];

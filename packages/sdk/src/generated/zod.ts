@@ -1885,6 +1885,9 @@ export const EventSchema: z.ZodType<M.Event> = /* @__PURE__ */ z.lazy(() => z.ob
   name: z.string(),
   source: EventSourceSchema,
   metadata: z.record(z.string(), z.unknown()),
+  parent_id: z.uuid().nullable(),
+  child_count: z.int(),
+  label: z.string(),
 }));
 
 export const EventCreateSchema: z.ZodType<M.EventCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1895,6 +1898,7 @@ export const EventCreateSchema: z.ZodType<M.EventCreate> = /* @__PURE__ */ z.laz
   customer_id: z.uuid().optional(),
   external_customer_id: z.string().min(1).max(500).optional(),
   external_id: z.string().min(1).max(500).optional(),
+  parent_id: z.string().min(1).max(500).nullable().optional(),
 }));
 
 export const EventNameSchema: z.ZodType<M.EventName> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3990,6 +3994,8 @@ export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PUR
   meter_id: z.uuid().optional(),
   name: z.union([z.string().min(1).max(128), z.array(z.string().min(1).max(128))]).optional(),
   source: z.union([EventSourceSchema, z.array(EventSourceSchema)]).optional(),
+  parent_id: z.uuid().optional(),
+  depth: z.int().min(0).max(5).optional(),
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
   sorting: z.array(z.enum(["timestamp", "-timestamp"])).optional(),

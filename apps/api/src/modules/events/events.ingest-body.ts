@@ -46,6 +46,7 @@ const OPTIONAL = new Set([
   'customer_id',
   'external_customer_id',
   'external_id',
+  'parent_id',
   'metadata',
 ]);
 
@@ -81,6 +82,10 @@ function parseEvent(value: unknown): EventCreateInput | undefined {
       case 'external_id':
         if (!text(item, 1, 500)) return undefined;
         event[key] = item;
+        break;
+      case 'parent_id':
+        if (item !== null && !text(item, 1, 500)) return undefined;
+        event.parent_id = item;
         break;
       case 'metadata': {
         const metadata = parseMetadata(item);

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { EventsTable } from '../../db/tables/benefit-grants.js';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { UsageEventColumns } from '../../db/tables/usage.js';
@@ -13,7 +13,7 @@ import { shardSql, withRollups, type RolledUpMeter } from '../meters/meter-rollu
 import { customerEventsSql, filterSql, meterEventsSql } from '../meters/meters.repository.js';
 import type { EventListParams, EventNameListParams } from './events.schemas.js';
 
-export type EventRow = Selectable<EventsTable> & UsageEventColumns;
+export type EventRow = Selectable<EventsTable> & UsageEventColumns & { child_count: number | string };
 type EventCustomer = Selectable<CustomersTable>;
 
 export interface NewEvent {
@@ -26,6 +26,7 @@ export interface NewEvent {
   external_id: string | null;
   name: string;
   metadata: Record<string, unknown>;
+  parent_id: string | null;
 }
 
 /**
@@ -44,8 +45,8 @@ export async function insertEvents(
   const column = <T>(pick: (event: NewEvent) => T) => events.map(pick);
   const insert = sql`
     INSERT INTO events
-      (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, source, metadata)
-    SELECT id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, 'user', metadata::jsonb
+      (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, source, metadata, parent_id)
+    SELECT id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, 'user', metadata::jsonb, parent_id
     FROM unnest(
       ${column((e) => e.id)}::uuid[],
       ${column((e) => e.timestamp.toISOString())}::timestamptz[],
@@ -55,12 +56,40 @@ export async function insertEvents(
       ${column((e) => e.external_customer_id)}::text[],
       ${column((e) => e.external_id)}::text[],
       ${column((e) => e.name)}::text[],
-      ${column((e) => JSON.stringify(e.metadata))}::text[]
-    ) AS batch (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, metadata)
+      ${column((e) => JSON.stringify(e.metadata))}::text[],
+      ${column((e) => e.parent_id)}::uuid[]
+    ) AS batch (id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, external_id, name, metadata, parent_id)
     ON CONFLICT (organization_id, external_id) DO NOTHING
     RETURNING id, timestamp, ingested_at, organization_id, customer_id, external_customer_id, name, source, metadata`;
   const result = await withRollups(insert, meters).execute(db);
   return new Set(result.rows.map((row) => row.id));
+}
+
+/**
+ * The stored events that `refs` name as parents, in one statement: by id (a ref shaped as a UUID) or by
+ * external id, within the ref's organization. Answers `organization \0 ref` → the event's id; an id wins
+ * over an external id that happens to read the same.
+ */
+export async function findParentEvents(
+  db: Executor,
+  refs: { organization_id: string; ref: string }[],
+): Promise<Map<string, string>> {
+  if (refs.length === 0) return new Map();
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const { rows } = await sql<{ organization_id: string; ref: string; id: string; by_id: boolean }>`
+    SELECT given.organization_id, given.ref, events.id, events.id = given.as_id AS by_id
+    FROM unnest(
+      ${refs.map((r) => r.organization_id)}::uuid[],
+      ${refs.map((r) => r.ref)}::text[],
+      ${refs.map((r) => (UUID.test(r.ref) ? r.ref : null))}::uuid[]
+    ) AS given (organization_id, ref, as_id)
+    JOIN events ON events.organization_id = given.organization_id
+      AND (events.id = given.as_id OR events.external_id = given.ref)`.execute(db);
+  const found = new Map<string, string>();
+  for (const row of [...rows].sort((a, b) => Number(a.by_id) - Number(b.by_id))) {
+    found.set(`${row.organization_id}\u0000${row.ref}`, row.id);
+  }
+  return found;
 }
 
 /**
@@ -214,9 +243,17 @@ export async function findEventCustomers(
     .execute();
 }
 
-// `selectAll` reads the columns of 0019 too (typed by EventRow).
+// `selectAll` reads the columns of 0019 and 0055 too (typed by EventRow), with the count of children.
 function visible(db: Executor, subject: Subject) {
-  return db.selectFrom('events').selectAll('events').where(organizationVisibleTo(subject, 'events.organization_id'));
+  return db
+    .selectFrom('events')
+    .selectAll('events')
+    .select(
+      sql<number>`(SELECT count(*) FROM events AS children WHERE children.parent_id = events.id)::int`.as(
+        'child_count',
+      ),
+    )
+    .where(organizationVisibleTo(subject, 'events.organization_id'));
 }
 
 export async function findVisibleEvent(db: Executor, subject: Subject, id: string): Promise<EventRow | undefined> {
@@ -241,10 +278,37 @@ export async function listVisibleEvents(db: Executor, subject: Subject, params: 
   if (params.metadata) query = query.where(metadataMatches('events.metadata', params.metadata));
   if (params.parsedFilter) query = query.where(filterSql(params.parsedFilter));
   if (params.meter) query = query.where(meterEventsSql(params.meter));
+  if (params.parent_id !== undefined || params.depth !== undefined) {
+    query = query.where(treeSql(params.parent_id, params.depth));
+  }
   for (const sort of params.sorting) {
     query = query.orderBy(`events.${sort.key}`, sort.descending ? 'desc' : 'asc');
   }
   return paginate(db, query.orderBy('events.id') as never, params) as Promise<{ rows: EventRow[]; total: number }>;
+}
+
+/**
+ * The events of a tree: under `anchor` (its children at level 0), or the root events (no parent, at
+ * level 0); down to `depth` levels, or all of them. Under an anchor the walk follows the parent index
+ * from it; from the roots, an event is kept when its (depth + 1)-th ancestor is missing, read by at
+ * most six primary key lookups up its chain, so no walk starts from every root of the table.
+ */
+function treeSql(anchor: string | undefined, depth: number | undefined) {
+  if (anchor === undefined) {
+    let ancestor = sql`events.parent_id`;
+    for (let level = 0; level < (depth ?? 0); level++) {
+      ancestor = sql`(SELECT up.parent_id FROM events AS up WHERE up.id = ${ancestor})`;
+    }
+    return sql<SqlBool>`${ancestor} IS NULL`;
+  }
+  const deeper = depth === undefined ? sql`` : sql`WHERE tree.level < ${depth}`;
+  return sql<SqlBool>`events.id IN (
+    WITH RECURSIVE tree (id, level) AS (
+      SELECT id, 0 FROM events WHERE parent_id = ${anchor}::uuid
+      UNION ALL
+      SELECT child.id, tree.level + 1 FROM tree JOIN events AS child ON child.parent_id = tree.id ${deeper}
+    )
+    SELECT id FROM tree)`;
 }
 
 export interface EventNameRow {

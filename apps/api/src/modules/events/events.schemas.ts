@@ -5,6 +5,7 @@ import {
   oneOrList,
   paginationQuery,
   queryString,
+  queryDocs,
   queryUuid,
   sortingQuery,
 } from '../../platform/http/query.js';
@@ -29,6 +30,11 @@ export const EventCreate = z
       description:
         "The seller's id for the event: an event whose external_id the organization already has is not inserted " +
         'again (counted in `duplicates`). Two events of one batch with the same external_id are a 422.',
+    }),
+    parent_id: externalId.nullish().meta({
+      description:
+        'The parent event: its id or its external_id, of an event of the organization already ingested or ' +
+        'earlier in this batch.',
     }),
   })
   .superRefine((event, ctx) => {
@@ -67,10 +73,42 @@ export const Event = z
     name: z.string(),
     source: EventSource,
     metadata: z.record(z.string(), z.unknown()),
+    parent_id: z.uuid().nullable().meta({ description: 'The parent event, or null for a root event.' }),
+    child_count: z.int().meta({ description: 'Number of direct child events linked to this event.' }),
+    label: z.string().meta({ description: 'Human readable label of the event type.' }),
   })
   .meta({ id: 'Event' });
 
 export const ListResourceEvent = ListResource(Event, 'ListResourceEvent');
+
+/** `?parent_id=` of the list: an event id (a query value is a string; a repeated key is refused). */
+const anchor = z
+  .uuid({ message: 'Input should be a valid UUID' })
+  .optional()
+  .meta({
+    description:
+      'The events under this one: its children with `depth` 0, down to `depth` + 1 generations, every ' +
+      'descendant without `depth`.',
+  });
+const treeAnchor = z.preprocess((value) => (Array.isArray(value) ? { repeated: value } : value), anchor);
+queryDocs.set(treeAnchor, anchor);
+
+/** `?depth=`: 0 to 5 generations of a tree. */
+const depth = z
+  .int()
+  .min(0)
+  .max(5)
+  .optional()
+  .meta({
+    description:
+      'The root events (no parent) and their descendants down to this depth: 0 the roots only, 1 with their ' +
+      'children, and so on (at most 5). Without it, every event.',
+  });
+const treeDepth = z.preprocess(
+  (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
+  depth,
+);
+queryDocs.set(treeDepth, depth);
 
 export const EventListQuery = z.object({
   filter: queryString('A meter filter, as JSON, the events must pass.'),
@@ -82,6 +120,8 @@ export const EventListQuery = z.object({
   meter_id: queryUuid(),
   name: oneOrList(z.string().min(1).max(EVENT_NAME_MAX)),
   source: oneOrList(EventSource),
+  parent_id: treeAnchor,
+  depth: treeDepth,
   ...paginationQuery,
   sorting: sortingQuery(['timestamp'], ['-timestamp']),
   metadata: metadataQuery(),

@@ -32,6 +32,10 @@ export function serializeEvent(row: EventRow, customer: CustomerRow | null): Eve
     name: row.name,
     source: row.source,
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    parent_id: row.parent_id,
+    child_count: Number(row.child_count),
+    // An event's type is its name until the seller names it otherwise (event types).
+    label: row.name,
   };
 }
 

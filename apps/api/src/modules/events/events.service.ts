@@ -11,6 +11,7 @@ import { meterDefinition } from '../meters/meters.service.js';
 import {
   findCustomersByIds,
   findEventCustomers,
+  findParentEvents,
   findVisibleEvent,
   findVisibleOrganizationIds,
   insertEvents,
@@ -45,6 +46,8 @@ export async function ingestEvents(
     ...new Set(input.events.flatMap((e) => (e.customer_id ? [e.customer_id] : []))),
   ]);
   const firstWithExternalId = new Map<string, number>();
+  // Each event's row id (by its index in the batch), for children later in the batch.
+  const rowIds: (string | undefined)[] = [];
 
   const rows: NewEvent[] = [];
   input.events.forEach((event, index) => {
@@ -84,8 +87,10 @@ export async function ingestEvents(
       } else firstWithExternalId.set(key, index);
     }
     if (organizationId === null) return;
+    const id = timeOrderedId();
+    rowIds[index] = id;
     rows.push({
-      id: timeOrderedId(),
+      id,
       timestamp,
       ingested_at: now,
       organization_id: organizationId,
@@ -94,8 +99,10 @@ export async function ingestEvents(
       external_id: event.external_id ?? null,
       name: event.name,
       metadata: event.metadata ?? {},
+      parent_id: null,
     });
   });
+  await linkParents(ctx, input, rows, rowIds, firstWithExternalId, issues);
   issues.throwIfAny();
   if (rows.length === 0) return { inserted: 0, duplicates: 0 };
 
@@ -121,6 +128,39 @@ export async function ingestEvents(
     meters.filter((meter) => meter.archived_at === null),
   );
   return { inserted: inserted.length, duplicates: rows.length - inserted.length };
+}
+
+/**
+ * Sets each row's `parent_id` from its event's: a stored event of the organization named by its id or
+ * external id (one statement for the batch), else an event earlier in the batch with that external id
+ * (an event cannot be its own parent, and a later one is not known yet, so a batch holds no cycle). A
+ * parent found nowhere is a 422 at the event's `parent_id`.
+ */
+async function linkParents(
+  ctx: Context,
+  input: EventsIngestInput,
+  rows: NewEvent[],
+  rowIds: readonly (string | undefined)[],
+  firstWithExternalId: ReadonlyMap<string, number>,
+  issues: IssueCollector,
+): Promise<void> {
+  const rowById = new Map(rows.map((row) => [row.id, row]));
+  const children = input.events.flatMap((event, index) => {
+    const row = rowById.get(rowIds[index] ?? '');
+    return row && event.parent_id != null ? [{ index, row, ref: event.parent_id }] : [];
+  });
+  if (children.length === 0) return;
+  const stored = await findParentEvents(
+    ctx.db,
+    children.map(({ row, ref }) => ({ organization_id: row.organization_id, ref })),
+  );
+  for (const { index, row, ref } of children) {
+    const key = `${row.organization_id}\u0000${ref}`;
+    const earlier = firstWithExternalId.get(key);
+    const parent = stored.get(key) ?? (earlier !== undefined && earlier < index ? rowIds[earlier] : undefined);
+    if (parent === undefined) issues.add(['body', 'events', index, 'parent_id'], 'Parent event not found.');
+    else row.parent_id = parent;
+  }
 }
 
 /**
