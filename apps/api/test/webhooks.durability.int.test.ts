@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,12 +7,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/paths.js';
-import { WebhookReceiver } from './factories/webhooks.js';
+import { systemClock } from '../src/platform/clock.js';
+import { recordWebhookEvent } from '../src/platform/events.js';
+import { organizationFactory } from './factories/organizations.js';
+import { WebhookReceiver, webhookEndpointFactory } from './factories/webhooks.js';
+import { startTestServer, TEST_SECRET, usingServerDatabase } from './harness.js';
 
 /**
  * Durability: `tessera serve` as a real subprocess delivers to a slow receiver; it is SIGKILLed while
- * deliveries are in flight and restarted on the same DATA_DIR (or database). Every event still reaches
- * the receiver, at least once, and every repeat carries the same webhook-id.
+ * deliveries are in flight and restarted on the same DATA_DIR (or database), or (PostgreSQL) another
+ * worker takes over from the dead one. Every event still reaches the receiver, at least once, every
+ * repeat carries the same webhook-id, and each endpoint's first arrivals keep its order.
  */
 const CLI = ['--import', 'tsx', 'apps/api/src/cli.ts'];
 const children = new Set<ChildProcess>();
@@ -54,6 +59,18 @@ async function serve(env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess>
     if (Date.now() > deadline) throw new Error(`serve not ready:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** `tessera serve --role worker` (no HTTP): ready once it logged its start. */
+async function worker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const { child, output } = launch(['serve', '--role', 'worker'], env);
+  const deadline = Date.now() + 60_000;
+  while (!output().includes('tessera started')) {
+    if (!alive(child)) throw new Error(`worker exited:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`worker not started:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return child;
 }
 
 async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -142,8 +159,8 @@ it('delivers every event after a SIGKILL mid-delivery, with stable webhook-ids',
     server = await serve(env, base);
     const delivered = () =>
       new Set(receiver.received.map((r) => (JSON.parse(r.body) as { data: { email: string } }).data.email));
-    // The attempt cut short left a lease (attempt timeout 10 s + 5 s); once it expires the sweep (every
-    // 10 s) brings the endpoint back, without waiting for pg-boss to expire the lost job.
+    // The attempt cut short left a lease (attempt timeout 10 s + 5 s); once it expires the restarted
+    // server's poll (every 2 s) takes the endpoint back.
     await expect.poll(() => delivered().size, { timeout: 45_000, interval: 100 }).toBe(emails.length);
     expect([...delivered()].sort()).toEqual(emails);
     // The attempt cut short by the kill was made again (at least once means some repeats).
@@ -173,3 +190,123 @@ it('delivers every event after a SIGKILL mid-delivery, with stable webhook-ids',
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+it.skipIf(!usingServerDatabase())(
+  'delivers every committed event, in order per endpoint, when a worker dies mid-batch and another takes over',
+  { timeout: 90_000 },
+  async () => {
+    // This process writes the events (no delivery worker of its own); the workers are subprocesses.
+    const server = await startTestServer({ clock: systemClock, work: false });
+    const receiver = await new WebhookReceiver().start();
+    const dataDir = mkdtempSync(join(tmpdir(), 'twh-'));
+    try {
+      const db = server.runtime.database.db;
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        SECRET: TEST_SECRET,
+        DATABASE_URL: server.config.databaseUrl,
+        // The lease an attempt leaves is the attempt timeout + 5 s: 8 s here instead of 15 s.
+        WEBHOOK_TIMEOUT_MS: '3000',
+        WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1,1,1,1,1,1',
+      };
+      const { organization } = await organizationFactory(server, { name: 'Takeover' });
+      const endpoint = (path: string) =>
+        webhookEndpointFactory(server, organization.id, { url: `${receiver.url}${path}`, events: ['order.paid'] });
+      const paths = ['/a', '/b', '/c'];
+      const endpoints = new Map<string, string>();
+      for (const path of paths) endpoints.set((await endpoint(path)).id, path);
+
+      /** Paid renewals committed together, as a billing group commits them. */
+      const renewals = (count: number) =>
+        db.transaction().execute(async (tx) => {
+          for (let n = 0; n < count; n++) {
+            await recordWebhookEvent(server.runtime.context(tx), organization.id, 'order.paid', {
+              id: randomUUID(),
+              billing_reason: 'subscription_cycle',
+            });
+          }
+        });
+
+      // Each endpoint answers its first five requests, then holds the sixth: the worker dies with a
+      // batch half sent (five delivered but not recorded, one in flight).
+      let release!: () => void;
+      const killed = new Promise<void>((resolve) => (release = resolve));
+      const onPath = (path: string) => receiver.received.filter((request) => request.path === path);
+      receiver.respond = (request) =>
+        onPath(request.path).length > 5 ? { status: 200, after: killed } : { status: 200 };
+
+      const first = await worker(env);
+      await renewals(20);
+      // Killed once every endpoint's sixth request is in flight (seen by the receiver, not guessed by a clock).
+      await expect
+        .poll(() => paths.every((path) => onPath(path).length >= 6), { timeout: 30_000, interval: 10 })
+        .toBe(true);
+      await kill(first);
+      const beforeKill = receiver.received.length;
+      release();
+
+      // What the dead worker left: every event still pending, each endpoint under a lease not yet expired.
+      const left = await db.selectFrom('webhook_endpoints').select(['id', 'delivering_until']).execute();
+      const leases = new Map(left.map((row) => [row.id, row.delivering_until!.getTime()]));
+      for (const id of endpoints.keys()) expect(leases.get(id)).toBeGreaterThan(Date.now());
+      const recorded = await db
+        .selectFrom('webhook_endpoint_events')
+        .select('id')
+        .where('status', '<>', 'pending')
+        .execute();
+      expect(recorded).toEqual([]);
+
+      // Committed with no worker alive (their notifications reach no one), one endpoint never leased.
+      endpoints.set((await endpoint('/d')).id, '/d');
+      await renewals(10);
+      const second = await worker(env);
+
+      const committed = await db
+        .selectFrom('webhook_endpoint_events')
+        .select(['id', 'endpoint_id'])
+        .orderBy('seq')
+        .execute();
+      expect(committed).toHaveLength(3 * 30 + 10);
+      const expected = (path: string) =>
+        committed.filter((row) => endpoints.get(row.endpoint_id) === path).map((row) => row.id);
+      const firstArrivals = (path: string) => [...new Set(onPath(path).map((r) => String(r.headers['webhook-id'])))];
+      const missing = () =>
+        [...endpoints.values()].flatMap((path) => {
+          const seen = new Set(firstArrivals(path));
+          return expected(path).filter((id) => !seen.has(id));
+        });
+      await expect.poll(() => missing().length, { timeout: 40_000, interval: 50 }).toBe(0);
+
+      for (const [id, path] of endpoints) {
+        // Every committed event at least once, first arrivals in commit order.
+        expect(firstArrivals(path)).toEqual(expected(path));
+        if (path === '/d') continue;
+        // The dead worker's lease was waited out: nothing reached its endpoints before it expired (a
+        // worker alive but slow keeps its endpoint), and what it sent unrecorded was sent again.
+        const after = receiver.received.slice(beforeKill).filter((request) => request.path === path);
+        for (const request of after) expect(request.at).toBeGreaterThanOrEqual(leases.get(id)!);
+        const redelivered = new Set(after.map((request) => request.headers['webhook-id']));
+        for (const request of onPath(path).slice(0, 6))
+          expect(redelivered.has(request.headers['webhook-id'])).toBe(true);
+      }
+      await expect
+        .poll(
+          async () =>
+            (await db.selectFrom('webhook_endpoint_events').select('id').where('status', '<>', 'delivered').execute())
+              .length,
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(0);
+      await kill(second);
+    } finally {
+      await Promise.all([...children].map(kill));
+      await receiver.stop();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);

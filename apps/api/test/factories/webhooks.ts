@@ -42,6 +42,8 @@ export async function emitWebhookEvent(
 }
 
 export interface ReceivedWebhook {
+  /** The request's path (one receiver can stand for several endpoints). */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
@@ -50,11 +52,12 @@ export interface ReceivedWebhook {
 export type Responder = (
   request: ReceivedWebhook,
   index: number,
-) => { status: number; body?: string; delayMs?: number };
+) => { status: number; body?: string; delayMs?: number; after?: Promise<unknown> };
 
 /**
- * A real HTTP receiver on 127.0.0.1: records every request (headers and raw body) and answers what
- * `respond` says (200 by default; `delayMs` to be slow). `respond` can be replaced at any time.
+ * A real HTTP receiver on 127.0.0.1: records every request (path, headers and raw body) and answers
+ * what `respond` says (200 by default; `delayMs` to be slow; `after`: not before that promise settles,
+ * to hold a request in flight). `respond` can be replaced at any time.
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
@@ -67,14 +70,20 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         const index = this.received.push(request) - 1;
         const answer = this.respond(request, index);
         const reply = () => {
           if (res.destroyed) return;
           res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');
         };
-        if (answer.delayMs) setTimeout(reply, answer.delayMs);
+        if (answer.after) void answer.after.finally(reply);
+        else if (answer.delayMs) setTimeout(reply, answer.delayMs);
         else reply();
       });
     });
