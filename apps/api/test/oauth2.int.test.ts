@@ -1105,6 +1105,50 @@ describe('client registration', () => {
     expect(body.items[0]).toHaveProperty('client_secret');
     expect((await server.inject({ method: 'GET', url: '/v1/oauth2/' })).statusCode).toBe(401);
   });
+
+  it('refuses a page or limit out of bounds with the 422 every list answers, and still lists', async () => {
+    const lister = await userFactory(server);
+    await registerClient(server, lister, { client_name: 'Bounded' });
+    const list = (query: string) =>
+      server.inject({ method: 'GET', url: `/v1/oauth2/?${query}`, headers: { cookie: lister.cookie } });
+    const before = (await list('')).json();
+    const cases: [string, 'page' | 'limit'][] = [
+      ['page=99999999999999999999', 'page'],
+      ['page=2147483648', 'page'],
+      ['page=0', 'page'],
+      ['page=-1', 'page'],
+      ['page=1.5', 'page'],
+      ['page=two', 'page'],
+      ['page=1&page=2', 'page'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=99999999999999999999', 'limit'],
+      ['limit=-1', 'limit'],
+      ['limit=2.5', 'limit'],
+    ];
+    for (const [query, field] of cases) {
+      const response = await list(query);
+      expect(response.statusCode, `${query}: ${response.body}`).toBe(422);
+      const body = response.json();
+      expect(body.error, query).toBe('RequestValidationError');
+      expect(body.detail.length, query).toBeGreaterThan(0);
+      for (const issue of body.detail) {
+        expect(issue, query).toEqual({ loc: ['query', field], msg: expect.any(String), type: expect.any(String) });
+      }
+      // The same body as another list of the same user answers the same query.
+      const other = await server.inject({
+        method: 'GET',
+        url: `/v1/organizations/?${query}`,
+        headers: { cookie: lister.cookie },
+      });
+      expect(other.statusCode, query).toBe(422);
+      expect(response.json(), query).toEqual(other.json());
+    }
+    expect((await list('')).json()).toEqual(before);
+    const last = await list('page=2147483647&limit=100');
+    expect(last.statusCode, last.body).toBe(200);
+    expect(last.json()).toEqual({ items: [], pagination: { total_count: 1, max_page: 1 } });
+  });
 });
 
 describe('connected apps', () => {

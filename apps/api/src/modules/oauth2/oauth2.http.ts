@@ -11,14 +11,14 @@ import { generateToken, hashToken, TOKEN_PREFIX } from '../../platform/auth/toke
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { ApiError } from '../../platform/http/errors.js';
-import { unstorableTextIssues } from '../../platform/http/validation.js';
+import { parseOrThrow, unstorableTextIssues } from '../../platform/http/validation.js';
 import { SESSION_COOKIE } from '../auth/auth.service.js';
 import { TooManyRequests } from '../../platform/http/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { createOAuth2Server, PROVIDER_ROUTES, withRequestSubjects, type SubType } from './oauth2.provider.js';
 import type { Provider } from './oidc-provider.js';
 import { ANONYMOUS, OAUTH2_RATE_LIMITS } from './oauth2.rate-limits.js';
-import { OAuth2ClientConfiguration } from './oauth2.schemas.js';
+import { ClientListQuery, OAuth2ClientConfiguration } from './oauth2.schemas.js';
 import {
   findClientByClientId,
   findClientByRegistrationToken,
@@ -385,9 +385,9 @@ export async function registerOAuth2Routes(app: FastifyInstance, deps: Deps): Pr
     // ---- clients (RFC 7591 / 7592) ----------------------------------------------------------------
     scope.get('/v1/oauth2/', async (request) => {
       const { userId } = await webUser(request);
-      const query = request.query as Record<string, string | undefined>;
-      const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
-      const limit = Math.min(100, Math.max(1, Number.parseInt(query.limit ?? '10', 10) || 10));
+      // The bounds of every list: outside them the API's 422 (a RequestValidationError), never an offset
+      // the database cannot hold.
+      const { page, limit } = parseOrThrow(ClientListQuery, request.query, ['query']);
       const { rows, total } = await listClientsOfUser(db, userId, { limit, offset: (page - 1) * limit });
       return {
         items: rows.map((client) => serializeClient(config, client)),

@@ -1,11 +1,11 @@
 import { z } from 'zod/v4';
 import { PUBLIC, type AuthRequirement } from '../../platform/auth/subject.js';
-import { paginationQuery } from '../../platform/http/query.js';
 import { defineRoute, type AnyRoute } from '../../platform/http/route.js';
 import {
   AuthorizeQuery,
   AuthorizeResponse,
   ClientIdParams,
+  ClientListQuery,
   IntrospectTokenRequest,
   IntrospectTokenResponse,
   ListResourceOAuth2Client,
@@ -112,8 +112,8 @@ export const oauth2Routes: AnyRoute[] = [
     summary: 'The clients the dashboard user registered, newest first',
     tags: TAGS,
     auth: WEB_USER,
-    query: z.object(paginationQuery),
-    oauth2: { errors: [401] },
+    query: ClientListQuery,
+    oauth2: { errors: [401, 422] },
     status: 200,
     response: ListResourceOAuth2Client,
     handler: servedByOAuth2Http,

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { SCOPES } from '../../platform/auth/scopes.js';
+import { paginationQuery } from '../../platform/http/query.js';
 import { DateTime, ListResource } from '../../platform/http/schemas.js';
 import { DEFAULT_CLIENT_SCOPE } from './oauth2.rules.js';
 
@@ -202,7 +203,8 @@ export const UserInfo = z
 
 export const ClientIdParams = z.object({ client_id: z.string() });
 
-export const ClientListQuery = z.object({
-  page: z.int().min(1).default(1),
-  limit: z.int().min(1).max(100).default(10),
-});
+/**
+ * The clients list's query: the bounded `page` and `limit` of every list (platform/http/query.ts), read
+ * by oauth2.http.ts and described by oauth2.routes.ts; outside them a 422, as every list answers.
+ */
+export const ClientListQuery = z.object(paginationQuery);

@@ -252,10 +252,14 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     }
     const authenticated = !route.auth.optional;
     if (route.oauth2) {
-      // OAuth's error body (RFC 6749 §5.2, RFC 7591 §3.2.2), whatever the status.
+      // OAuth's error body (RFC 6749 §5.2, RFC 7591 §3.2.2), whatever the status, but a 422: the API's
+      // validation error of a query read with the contract's schema.
       components.schemas.OAuth2Error ??= OAUTH2_ERROR;
       for (const status of route.oauth2.errors)
-        responses[String(status)] = errorResponse(OAUTH2_ERROR_NAMES[status], 'OAuth2Error');
+        responses[String(status)] =
+          status === 422
+            ? errorResponse('Validation error', 'HTTPValidationError')
+            : errorResponse(OAUTH2_ERROR_NAMES[status], 'OAuth2Error');
     } else {
       if (authenticated) responses['401'] = errorResponse('Missing or invalid credentials', 'NamedError');
       if (authenticated && route.auth.scopes.length > 0)

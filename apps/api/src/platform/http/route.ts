@@ -128,9 +128,10 @@ export interface RouteDefinition<
   /**
    * OAuth's own wire (RFC 6749, 7009, 7591, 7592, 7662): served by a plain route of modules/oauth2 and
    * only described here, so registerRoutes leaves it alone. Its errors are `{error, error_description}`
-   * with these statuses; it takes no Idempotency-Key.
+   * with these statuses, except a 422: the API's validation error of a query read with the contract's
+   * schema (the clients list's `page` and `limit`). It takes no Idempotency-Key.
    */
-  oauth2?: { errors: (400 | 401 | 404 | 429)[] };
+  oauth2?: { errors: (400 | 401 | 404 | 422 | 429)[] };
   handler: (
     ctx: Context,
     input: RouteInput<
