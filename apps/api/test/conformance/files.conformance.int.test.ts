@@ -115,4 +115,47 @@ describe('files through @polar-sh/sdk', () => {
       expect('publicUrl' in read && read.publicUrl).toBeTruthy();
     }
   });
+
+  it('parts declared with inclusive ends, as uploaders written for Polar declare them, are echoed and go up', async () => {
+    const bytes = randomBytes(6 * 1024 * 1024 + 10);
+    const first = bytes.subarray(0, 5 * 1024 * 1024);
+    const second = bytes.subarray(5 * 1024 * 1024);
+    const upload = await polar.files.create({
+      name: 'inclusive.bin',
+      mimeType: 'application/octet-stream',
+      size: bytes.length,
+      checksumSha256Base64: sha256(bytes),
+      service: 'downloadable',
+      upload: {
+        parts: [
+          { number: 1, chunkStart: 0, chunkEnd: first.length - 1, checksumSha256Base64: sha256(first) },
+          { number: 2, chunkStart: first.length, chunkEnd: bytes.length - 1, checksumSha256Base64: sha256(second) },
+        ],
+      },
+    });
+    expect(upload.upload.parts.map((part) => [part.chunkStart, part.chunkEnd])).toEqual([
+      [0, first.length - 1],
+      [first.length, bytes.length - 1],
+    ]);
+    const etags: string[] = [];
+    for (const [index, body] of [first, second].entries()) {
+      const part = upload.upload.parts[index]!;
+      const sent = await fetch(reach(part.url), { method: 'PUT', headers: part.headers, body });
+      expect(sent.status).toBe(200);
+      etags.push(sent.headers.get('etag')!);
+    }
+    const completed = await polar.files.uploaded({
+      id: upload.id,
+      fileUploadCompleted: {
+        id: upload.upload.id,
+        path: upload.upload.path,
+        parts: upload.upload.parts.map((part, index) => ({
+          number: part.number,
+          checksumEtag: etags[index]!,
+          checksumSha256Base64: part.checksumSha256Base64 ?? null,
+        })),
+      },
+    });
+    expect(completed).toMatchObject({ id: upload.id, isUploaded: true, size: bytes.length });
+  });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,9 +7,12 @@ import type { AddressInfo } from 'node:net';
  * makes (PutObject, GetObject, HeadObject, DeleteObject, CreateMultipartUpload, UploadPart, ListParts,
  * CompleteMultipartUpload, AbortMultipartUpload), path-style, objects in memory. Every request must be
  * signed with SigV4 (an `Authorization: AWS4-HMAC-SHA256 …` header, or a presigned URL's
- * `X-Amz-Algorithm`/`X-Amz-Credential`/`X-Amz-Signature`, refused past `X-Amz-Date` + `X-Amz-Expires`);
- * the signature itself is not recomputed. A part sent with `x-amz-checksum-sha256` must hash to it
- * (BadDigest otherwise), as S3 does.
+ * `X-Amz-Algorithm`/`X-Amz-Credential`/`X-Amz-Signature`, refused past `X-Amz-Date` + `X-Amz-Expires`).
+ * Given `credentials`, a presigned URL's signature is recomputed as S3 does (its path, query and signed
+ * headers with the values the request sends: a `content-length` signed into a part URL refuses a body
+ * of another size, SignatureDoesNotMatch); the SDK's own `Authorization` headers are checked for their
+ * form only. A part sent with `x-amz-checksum-sha256` must hash to it (BadDigest otherwise), and every
+ * part but the last must be at least 5 MiB at completion (EntityTooSmall), as S3 does.
  *
  * No maintained npm package implements S3 with multipart uploads for Node 20 (s3rver's last release is
  * from 2021), hence this one.
@@ -63,8 +66,59 @@ function amzDate(value: string): Date {
   return m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`) : new Date(Number.NaN);
 }
 
+/** RFC 3986 encoding, as SigV4's canonical query string. */
+const uriEncode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
+
+/**
+ * The SigV4 signature of a presigned request as S3 computes it: the canonical request (method, path as
+ * sent, sorted query without the signature, the signed headers' values as sent, the payload hash the URL
+ * names) signed with the key derived from the secret for the credential's date, region and service.
+ */
+function presignedSignature(req: IncomingMessage, query: URLSearchParams, secretAccessKey: string): string {
+  const signedHeaders = (query.get('X-Amz-SignedHeaders') ?? '').split(';').filter(Boolean);
+  const canonicalQuery = [...query.entries()]
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => [uriEncode(name), uriEncode(value)] as const)
+    .sort(([a, aValue], [b, bValue]) => (a === b ? compare(aValue, bValue) : compare(a, b)))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+  const canonicalHeaders = signedHeaders
+    .map(
+      (name) =>
+        `${name}:${String(req.headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const canonical = [
+    req.method ?? 'GET',
+    (req.url ?? '/').split('?')[0],
+    canonicalQuery,
+    canonicalHeaders,
+    signedHeaders.join(';'),
+    query.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const [, date = '', region = '', service = ''] = (query.get('X-Amz-Credential') ?? '').split('/');
+  const toSign = [
+    'AWS4-HMAC-SHA256',
+    query.get('X-Amz-Date') ?? '',
+    `${date}/${region}/${service}/aws4_request`,
+    createHash('sha256').update(canonical).digest('hex'),
+  ].join('\n');
+  const signingKey = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, date), region), service), 'aws4_request');
+  return hmac(signingKey, toSign).toString('hex');
+}
+
 /** Whether the request carries a SigV4 signature that has not expired; the reason when not. */
-function signatureProblem(req: IncomingMessage, query: URLSearchParams, now: number): string | undefined {
+function signatureProblem(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  now: number,
+  credentials: FakeS3Credentials | undefined,
+): string | undefined {
   const authorization = req.headers.authorization;
   if (authorization) {
     return /^AWS4-HMAC-SHA256 Credential=[^,]+, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.test(authorization)
@@ -83,6 +137,12 @@ function signatureProblem(req: IncomingMessage, query: URLSearchParams, now: num
   for (const name of (query.get('X-Amz-SignedHeaders') ?? '').split(';')) {
     if (name && req.headers[name] === undefined) return `signed header ${name} missing`;
   }
+  if (credentials) {
+    if (!query.get('X-Amz-Credential')!.startsWith(`${credentials.accessKeyId}/`)) return 'unknown access key';
+    const expected = Buffer.from(presignedSignature(req, query, credentials.secretAccessKey), 'hex');
+    const given = Buffer.from(query.get('X-Amz-Signature')!, 'hex');
+    if (!timingSafeEqual(expected, given)) return 'signature does not match';
+  }
   return undefined;
 }
 
@@ -97,8 +157,21 @@ function metadataOf(req: IncomingMessage): Record<string, string> {
 const md5 = (body: Buffer) => createHash('md5').update(body).digest('hex');
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('base64');
 
-/** `publicBuckets`: buckets anyone may read (GET, HEAD) without a signature, as a public-read policy. */
-export async function startFakeS3(options: { publicBuckets?: string[] } = {}): Promise<FakeS3> {
+export interface FakeS3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** S3's smallest part but the last. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * `publicBuckets`: buckets anyone may read (GET, HEAD) without a signature, as a public-read policy.
+ * `credentials`: the key presigned URLs must be signed with (their signatures are then verified).
+ */
+export async function startFakeS3(
+  options: { publicBuckets?: string[]; credentials?: FakeS3Credentials } = {},
+): Promise<FakeS3> {
   const objects = new Map<string, StoredObject>();
   const uploads = new Map<string, Upload>();
   const calls: string[] = [];
@@ -115,7 +188,7 @@ export async function startFakeS3(options: { publicBuckets?: string[] } = {}): P
       (options.publicBuckets ?? []).includes(bucket ?? '') &&
       !req.headers.authorization &&
       !query.has('X-Amz-Signature');
-    const problem = anonymousRead ? undefined : signatureProblem(req, query, Date.now() + offset);
+    const problem = anonymousRead ? undefined : signatureProblem(req, query, Date.now() + offset, options.credentials);
     if (problem) {
       calls.push(`${req.method} refused`);
       await readBody(req);
@@ -188,12 +261,15 @@ export async function startFakeS3(options: { publicBuckets?: string[] } = {}): P
         }));
         const bodies: Buffer[] = [];
         let previous = 0;
-        for (const { number, etag } of listed) {
+        for (const [index, { number, etag }] of listed.entries()) {
           const part = upload.parts.get(number);
           if (!part || part.etag.replace(/"/g, '') !== etag.replace(/"/g, '')) {
             return error(res, 400, 'InvalidPart', `Part ${number} was not found or its ETag does not match.`);
           }
           if (number <= previous) return error(res, 400, 'InvalidPartOrder', 'Parts must be in ascending order.');
+          if (index < listed.length - 1 && part.body.length < MIN_PART_BYTES) {
+            return error(res, 400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size.');
+          }
           previous = number;
           bodies.push(part.body);
         }

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH, MAX_PART_BYTES, MIN_PART_BYTES } from './files.schemas.js';
+import { MAX_NAME_LENGTH } from './files.schemas.js';
 
 /**
  * The pure rules of files: the readable size, names and their storage keys, and the declared parts
@@ -47,44 +47,30 @@ export function fileKey(service: string, organizationId: string, fileId: string,
   return `${service}/${organizationId}/${fileId}/${keySegmentOf(name)}`;
 }
 
+/**
+ * A part as declared at creation, kept with the file until its upload completes and echoed in the
+ * answer. `chunk_start` and `chunk_end` are the client's own notes: Polar passes them through to S3
+ * without checking them and uploaders differ on them (an exclusive end as `Blob.slice`, an inclusive
+ * one ending at `size - 1`, anything at all), so they decide nothing. A part's size is the bytes it
+ * receives; the storage checks those at completion (storage.ts `completeMultipartUpload`).
+ */
 export interface DeclaredPart {
   number: number;
   chunk_start: number;
-  /** Exclusive, as `Blob.slice`: the part's bytes are chunk_start ≤ i < chunk_end. */
   chunk_end: number;
   checksum_sha256_base64?: string | null;
 }
 
 /**
- * The problems of the parts declared for a file of `size` bytes, each with the index of its part:
- * numbered 1…n in order, covering the file exactly (no gap, no overlap, nothing past the end), every
- * part but the last at least 5 MiB and none over 5 GiB (S3's rules, on every backend).
+ * The problems of the parts declared for a file, each with the index of its part: they must be
+ * numbered 1…n in order. S3 itself takes any ascending numbers, gaps included; uploaders written for
+ * Polar number their parts 1…n (Polar's own web app does), so the stricter rule breaks none of them.
  */
-export function partProblems(parts: readonly DeclaredPart[], size: number): { index: number; msg: string }[] {
+export function partProblems(parts: readonly DeclaredPart[]): { index: number; msg: string }[] {
   const problems: { index: number; msg: string }[] = [];
-  let expectedStart = 0;
   parts.forEach((part, index) => {
-    if (part.number !== index + 1) {
+    if (part.number !== index + 1)
       problems.push({ index, msg: `Parts must be numbered 1 to ${parts.length} in order.` });
-      return;
-    }
-    if (part.chunk_start !== expectedStart) {
-      const kind = part.chunk_start < expectedStart ? 'overlaps the previous part' : 'leaves a gap';
-      problems.push({ index, msg: `Part ${part.number} ${kind}: it must start at byte ${expectedStart}.` });
-    }
-    const length = part.chunk_end - part.chunk_start;
-    const last = index === parts.length - 1;
-    if (length < 0 || (length === 0 && !(last && size === 0))) {
-      problems.push({ index, msg: `Part ${part.number} must end after it starts.` });
-    } else if (length > MAX_PART_BYTES) {
-      problems.push({ index, msg: `Part ${part.number} is larger than 5 GiB.` });
-    } else if (!last && length < MIN_PART_BYTES) {
-      problems.push({ index, msg: `Part ${part.number} is smaller than 5 MiB; only the last part may be.` });
-    }
-    if (last && part.chunk_end !== size) {
-      problems.push({ index, msg: `The parts must end at the file's size, ${size}.` });
-    }
-    expectedStart = part.chunk_end;
   });
   return problems;
 }

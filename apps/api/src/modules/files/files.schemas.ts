@@ -9,10 +9,11 @@ export const FileServiceTypes = z.enum(FILE_SERVICES).meta({ id: 'FileServiceTyp
 export const IMAGE_MIME_TYPE = /^image\/(jpeg|png|gif|webp|svg\+xml)$/;
 export const PRODUCT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 export const ORGANIZATION_AVATAR_MAX_BYTES = 1024 * 1024;
-/** S3's limits on multipart uploads, kept on every backend so that both behave alike. */
+/**
+ * S3's limit on the parts of a multipart upload, kept on every backend so that both behave alike (the
+ * sizes of parts, 5 MiB to 5 GiB, are the storage's: platform/storage/storage.ts).
+ */
 export const MAX_PARTS = 10_000;
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-export const MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
 /** The largest file: S3's 5 TiB. */
 export const MAX_FILE_BYTES = 5 * 1024 ** 4;
 export const MAX_NAME_LENGTH = 255;
@@ -23,11 +24,12 @@ const Checksum = z
   .nullable()
   .optional();
 
+/** `chunk_start` and `chunk_end` are any integers, as the reference's: kept and echoed, never used (files.rules.ts). */
 export const S3FileCreatePart = z
   .object({
     number: z.int().min(1).max(MAX_PARTS),
-    chunk_start: z.int().min(0),
-    chunk_end: z.int().min(0),
+    chunk_start: z.int(),
+    chunk_end: z.int(),
     checksum_sha256_base64: Checksum,
   })
   .meta({ id: 'S3FileCreatePart' });

@@ -67,16 +67,17 @@ function asciiOnly(value: string): string {
 }
 
 /**
- * Creates a file and its multipart upload: the name and the declared parts are checked (422), the
- * storage's upload is started and a URL is signed for each part, then the row is inserted, not
- * uploaded yet. No transaction is open while the storage is called.
+ * Creates a file and its multipart upload: the name and the parts' numbers are checked (422; their
+ * declared ranges are kept and echoed, never checked: files.rules.ts), the storage's upload is started
+ * and a URL is signed for each part, then the row is inserted, not uploaded yet. No transaction is open
+ * while the storage is called.
  */
 export async function createFile(ctx: Context, input: FileCreateInput): Promise<{ row: FileRow; upload: UploadView }> {
   const organization = await resolveOrganizationForWrite(ctx, input.organization_id);
   const issues = new IssueCollector();
   const problem = nameProblem(input.name);
   if (problem) issues.add(['body', input.service, 'name'], problem);
-  for (const { index, msg } of partProblems(input.upload.parts, input.size)) {
+  for (const { index, msg } of partProblems(input.upload.parts)) {
     issues.add(['body', input.service, 'upload', 'parts', index], msg);
   }
   issues.throwIfAny();
@@ -97,12 +98,7 @@ export async function createFile(ctx: Context, input: FileCreateInput): Promise<
   const parts = await Promise.all(
     input.upload.parts.map(async (part) => {
       const checksum = part.checksum_sha256_base64 ?? null;
-      const spec = {
-        number: part.number,
-        start: part.chunk_start,
-        size: part.chunk_end - part.chunk_start,
-        checksumSha256Base64: checksum,
-      };
+      const spec = { number: part.number, checksumSha256Base64: checksum };
       const { url, headers } = await storage.partUploadUrl(key, uploadId, spec, partsExpiry);
       return { ...part, checksum_sha256_base64: checksum, url, expires_at: partsExpiry.at, headers };
     }),
@@ -145,9 +141,10 @@ export async function createFile(ctx: Context, input: FileCreateInput): Promise<
 
 /**
  * Completes an upload: the parts reported must be exactly the declared ones (422 otherwise); the
- * storage checks every part's size, ETag and checksum and the whole file's SHA-256 when one was
- * declared (400 when something does not match: the file stays not uploaded). A completed file cannot
- * be completed again (400). An avatar becomes its organization's `avatar_url`.
+ * storage checks every part's ETag and checksum, S3's 5 MiB floor for all but the last, that the
+ * parts' bytes add up to the declared size, and the whole file's SHA-256 when one was declared (400
+ * when something does not match: the file stays not uploaded, its parts kept for another try). A
+ * completed file cannot be completed again (400). An avatar becomes its organization's `avatar_url`.
  */
 export async function completeUpload(ctx: Context, id: string, input: FileUploadCompletedInput): Promise<FileRow> {
   const row = await findVisibleFile(ctx.db, ctx.subject, id);
@@ -180,12 +177,10 @@ export async function completeUpload(ctx: Context, id: string, input: FileUpload
       row.upload_id,
       declared.map((part, index) => ({
         number: part.number,
-        start: part.chunk_start,
-        size: part.chunk_end - part.chunk_start,
         checksumSha256Base64: part.checksum_sha256_base64 ?? null,
         etag: reported[index]!.checksum_etag,
       })),
-      { sha256Base64: row.checksum_sha256_base64 },
+      { size: row.size, sha256Base64: row.checksum_sha256_base64 },
     );
   } catch (error) {
     if (error instanceof UploadRejected) throw new BadRequest(error.message);

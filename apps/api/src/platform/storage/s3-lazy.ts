@@ -4,6 +4,7 @@ import {
   assertValidStorageKey,
   isPublicKey,
   type CompletedPartSpec,
+  type CompleteOptions,
   type DownloadUrlOptions,
   type LinkExpiry,
   type MultipartCreateOptions,
@@ -62,12 +63,7 @@ export class LazyS3Storage implements ObjectStorage {
   async partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiry: LinkExpiry) {
     return (await this.load()).partUploadUrl(key, uploadId, part, expiry);
   }
-  async completeMultipartUpload(
-    key: string,
-    uploadId: string,
-    parts: CompletedPartSpec[],
-    options?: { sha256Base64?: string | null },
-  ) {
+  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPartSpec[], options: CompleteOptions) {
     return (await this.load()).completeMultipartUpload(key, uploadId, parts, options);
   }
   async abortMultipartUpload(key: string, uploadId: string) {

@@ -25,6 +25,7 @@ import {
   UploadRejected,
   type CompletedPartSpec,
   type CompletedUpload,
+  type CompleteOptions,
   type DownloadUrlOptions,
   type LinkExpiry,
   type MultipartCreateOptions,
@@ -62,7 +63,8 @@ function isMissing(error: unknown): boolean {
  * Objects in an S3-compatible bucket through the AWS SDK v3. Keys under a public prefix go to the
  * public bucket, the rest to the private one. Multipart uploads are S3's own: part URLs are presigned
  * `UploadPart` requests, signed with the part's SHA-256 when the client gave one (S3 then refuses a
- * body that does not match it).
+ * body that does not match it) and never with a length: a part is whatever bytes the client sends, as
+ * on Polar, and its size is checked at completion.
  */
 export class S3Storage implements ObjectStorage {
   readonly client: S3Client;
@@ -156,7 +158,8 @@ export class S3Storage implements ObjectStorage {
       Key: key,
       UploadId: uploadId,
       PartNumber: part.number,
-      ContentLength: part.size,
+      // No ContentLength: it would be signed (`content-length` in X-Amz-SignedHeaders) and S3 would
+      // refuse any body of another size.
       ChecksumSHA256: checksum,
       ChecksumAlgorithm: checksum ? 'SHA256' : undefined,
     });
@@ -176,7 +179,7 @@ export class S3Storage implements ObjectStorage {
     key: string,
     uploadId: string,
     parts: CompletedPartSpec[],
-    options: { sha256Base64?: string | null } = {},
+    options: CompleteOptions,
   ): Promise<CompletedUpload> {
     const Bucket = this.bucketOf(key);
     const received = new Map<number | undefined, Part>();
@@ -197,14 +200,20 @@ export class S3Storage implements ObjectStorage {
       }
       throw error;
     }
+    let total = 0;
     for (const part of parts) {
       const stored = received.get(part.number);
       if (!stored) throw new UploadRejected(`Part ${part.number} was not uploaded.`);
-      if (stored.Size !== part.size) throw new UploadRejected(`Part ${part.number} does not have its declared size.`);
+      total += stored.Size ?? 0;
       if (!sameEtag(stored.ETag ?? '', part.etag)) throw new UploadRejected(`Part ${part.number} has another ETag.`);
       if (part.checksumSha256Base64 && stored.ChecksumSHA256 && stored.ChecksumSHA256 !== part.checksumSha256Base64) {
         throw new UploadRejected(`Part ${part.number} does not match its SHA-256 checksum.`);
       }
+    }
+    // Checked before S3 joins them, so that no object of another size is ever made. The 5 MiB floor
+    // of all parts but the last is S3's own (EntityTooSmall, below).
+    if (total !== options.size) {
+      throw new UploadRejected(`The parts have ${total} bytes; the file was declared with ${options.size}.`);
     }
     try {
       await this.client.send(

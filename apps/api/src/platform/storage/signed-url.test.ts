@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { signDownload, signingKeyOf, verifyDownload, type DownloadGrant } from './signed-url.js';
+import {
+  signDownload,
+  signingKeyOf,
+  signPartUpload,
+  verifyDownload,
+  verifyPartUpload,
+  type DownloadGrant,
+  type PartUploadGrant,
+} from './signed-url.js';
 
 const key = signingKeyOf('a-server-secret-of-at-least-32-characters');
 const grant: DownloadGrant = {
@@ -30,5 +38,26 @@ describe('verifyDownload', () => {
   it('refuses a link signed under another secret', () => {
     const other = signingKeyOf('another-server-secret-of-32-characters!!');
     expect(verifyDownload(other, grant, signature, before)).toBe('invalid');
+  });
+});
+
+describe('verifyPartUpload', () => {
+  const part: PartUploadGrant = {
+    uploadId: 'a'.repeat(32),
+    key: 'downloadable/o/f/a.bin',
+    number: 1,
+    checksum: undefined,
+    expires: 1_800_000_000,
+  };
+  const signed = signPartUpload(key, part);
+  it.each([
+    ['the link as signed', part, 'valid'],
+    ['another part number', { ...part, number: 2 }, 'invalid'],
+    ['another upload', { ...part, uploadId: 'b'.repeat(32) }, 'invalid'],
+    ['another key', { ...part, key: 'downloadable/o/f/b.bin' }, 'invalid'],
+    ['a checksum added', { ...part, checksum: 'x'.repeat(43) + '=' }, 'invalid'],
+    ['a later expiry', { ...part, expires: part.expires + 1 }, 'invalid'],
+  ] as const)('%s → %s', (_name, given, verdict) => {
+    expect(verifyPartUpload(key, given, signed, before)).toBe(verdict);
   });
 });

@@ -41,22 +41,24 @@ export function verifyDownload(
   return now.getTime() >= grant.expires * 1000 ? 'expired' : 'valid';
 }
 
-/** A part upload link of the local-disk backend: which upload, part, size and checksum, until when. */
+/**
+ * A part upload link of the local-disk backend: which upload, part and checksum, until when. No size
+ * or offset: a part is whatever bytes it receives (checked at completion), as on S3.
+ */
 export interface PartUploadGrant {
   uploadId: string;
   key: string;
   number: number;
-  start: number;
-  size: number;
   checksum: string | undefined;
   /** Unix time in seconds. */
   expires: number;
 }
 
 export function signPartUpload(signingKey: Buffer, grant: PartUploadGrant): string {
+  // v2: the links of v1 also signed a start and a size; no link of one verifies as the other.
   return createHmac('sha256', signingKey)
     .update(
-      `part-upload\n${grant.uploadId}\n${grant.key}\n${grant.number}\n${grant.start}\n${grant.size}\n${grant.checksum ?? ''}\n${grant.expires}`,
+      `part-upload v2\n${grant.uploadId}\n${grant.key}\n${grant.number}\n${grant.checksum ?? ''}\n${grant.expires}`,
     )
     .digest('base64url');
 }
@@ -69,7 +71,7 @@ export function verifyPartUpload(
   now: Date,
 ): DownloadVerdict {
   if (!Number.isSafeInteger(grant.expires) || grant.expires < 0) return 'invalid';
-  if (![grant.number, grant.start, grant.size].every(Number.isSafeInteger)) return 'invalid';
+  if (!Number.isSafeInteger(grant.number)) return 'invalid';
   const expected = Buffer.from(signPartUpload(signingKey, grant), 'utf8');
   const given = Buffer.from(signature, 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';

@@ -12,7 +12,7 @@ import {
 } from './local-disk.js';
 import { objectStorage } from './index.js';
 import { signingKeyOf, verifyDownload, verifyPartUpload } from './signed-url.js';
-import { isPublicKey, isValidStorageKey, StorageObjectNotFound } from './storage.js';
+import { isPublicKey, isValidStorageKey, MAX_PART_BYTES, StorageObjectNotFound } from './storage.js';
 import { contentDisposition } from './content-disposition.js';
 
 export { contentDisposition };
@@ -67,16 +67,14 @@ export function registerStorageDownloadRoute(app: FastifyInstance, deps: Storage
   });
 }
 
-/** The largest part a local-disk upload link accepts (S3's own limit). */
-const MAX_PART_BYTES = 5 * 1024 ** 3;
-
 /**
  * The local-disk backend's part uploads and public objects, both plain routes outside the contract:
  *
- * - `PUT /v1/storage/upload/<upload>/<part>?key&start&size[&checksum]&expires&signature`: the body is
- *   streamed to disk (never buffered) after the link is checked (403 changed, 410 expired); a body
- *   larger or smaller than the signed size, or whose SHA-256 is not the signed `x-amz-checksum-sha256`,
- *   is 400 and the part stays unreceived. Answers 200 with the part's `ETag`, as S3.
+ * - `PUT /v1/storage/upload/<upload>/<part>?key[&checksum]&expires&signature`: the body is streamed to
+ *   disk (never buffered) after the link is checked (403 changed, 410 expired). Any size up to 5 GiB is
+ *   taken, as S3 takes it (sizes are checked at completion); more, or a SHA-256 that is not the signed
+ *   `x-amz-checksum-sha256`, is 400 and the part stays as it was. Answers 200 with the part's `ETag`,
+ *   as S3.
  * - `GET /v1/storage/public/<key>`: objects under a public prefix (product media, avatars), unsigned.
  */
 export async function registerStorageUploadRoutes(app: FastifyInstance, deps: StorageRouteDeps): Promise<void> {
@@ -124,8 +122,6 @@ export async function registerStorageUploadRoutes(app: FastifyInstance, deps: St
         uploadId,
         key,
         number: integer(number),
-        start: integer(text('start')),
-        size: integer(text('size')),
         checksum: text('checksum'),
         expires: integer(text('expires')),
       };
@@ -147,23 +143,15 @@ export async function registerStorageUploadRoutes(app: FastifyInstance, deps: St
         });
       }
       const declaredLength = request.headers['content-length'];
-      if (!failure && declaredLength !== undefined && Number(declaredLength) > grant.size) {
-        failure = json(400, {
-          error: 'EntityTooLarge',
-          detail: `The part is larger than its declared ${grant.size} bytes.`,
-        });
+      if (!failure && declaredLength !== undefined && Number(declaredLength) > MAX_PART_BYTES) {
+        failure = json(400, { error: 'EntityTooLarge', detail: 'A part is at most 5 GiB.' });
       }
       if (failure) {
         request.raw.resume();
         return reply.code(failure.status).header('connection', 'close').type('application/json').send(failure.body);
       }
       try {
-        const part = {
-          number: grant.number,
-          start: grant.start,
-          size: grant.size,
-          checksumSha256Base64: grant.checksum,
-        };
+        const part = { number: grant.number, checksumSha256Base64: grant.checksum };
         const { etag, sha256Base64 } = await storage.receivePart(key, uploadId, part, request.raw as Readable);
         return reply
           .header('etag', etag)

@@ -24,18 +24,25 @@ export interface ObjectStorage {
    * backend through `partUploadUrl`, then joined by `completeMultipartUpload`.
    */
   createMultipartUpload(key: string, options: MultipartCreateOptions): Promise<{ uploadId: string }>;
-  /** A URL the client PUTs one part's bytes to until it expires, and the headers it must send. */
+  /**
+   * A URL the client PUTs one part's bytes to until it expires, and the headers it must send. The URL
+   * binds the part's number and checksum, never a size: a part is whatever bytes it receives.
+   */
   partUploadUrl(key: string, uploadId: string, part: UploadPartSpec, expiry: LinkExpiry): Promise<PartUploadUrl>;
   /**
-   * Joins the parts into the object. Every declared part must have arrived with its size, ETag and
-   * checksum; with `sha256Base64` the whole object must hash to it. Otherwise `UploadRejected` and
-   * no object is visible under `key`.
+   * Joins the parts into the object, in the order given (ascending numbers). Every part must have
+   * arrived with the ETag reported and, when one was declared, its checksum; every part but the last
+   * must be at least 5 MiB (S3's EntityTooSmall); the parts' bytes must add up to `size`; with
+   * `sha256Base64` the whole object must hash to it. Otherwise `UploadRejected` and no object is
+   * visible under `key`. The parts stay, so that the client can send some again and complete again,
+   * except on S3 after a whole-file mismatch: S3 hashes nothing but parts, so the object is joined,
+   * read back and deleted, and the upload is over.
    */
   completeMultipartUpload(
     key: string,
     uploadId: string,
     parts: CompletedPartSpec[],
-    options?: { sha256Base64?: string | null },
+    options: CompleteOptions,
   ): Promise<CompletedUpload>;
   /** Drops an unfinished upload and its parts; aborting an unknown one is not an error. */
   abortMultipartUpload(key: string, uploadId: string): Promise<void>;
@@ -49,12 +56,13 @@ export interface MultipartCreateOptions {
   metadata?: Record<string, string>;
 }
 
-/** One declared part: its number (1…10000) and byte size, and its SHA-256 when the client gave one. */
+/**
+ * One part as the storage knows it: its number (1…10000) and its SHA-256 when the client gave one. The
+ * `chunk_start`/`chunk_end` a client declares are not here: as on Polar, which passes them through to
+ * S3 untouched, they decide nothing; a part's size is the bytes it receives.
+ */
 export interface UploadPartSpec {
   number: number;
-  /** The part's first byte in the object (`chunk_start`). */
-  start: number;
-  size: number;
   checksumSha256Base64?: string | null;
 }
 
@@ -67,6 +75,17 @@ export interface PartUploadUrl {
 export interface CompletedPartSpec extends UploadPartSpec {
   etag: string;
 }
+
+export interface CompleteOptions {
+  /** The file's declared size: the parts' bytes must add up to it. */
+  size: number;
+  /** The whole file's declared SHA-256, when there is one. */
+  sha256Base64?: string | null;
+}
+
+/** S3's limits on a part: at least 5 MiB but the last (checked at completion), at most 5 GiB. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MAX_PART_BYTES = 5 * 1024 ** 3;
 
 export interface CompletedUpload {
   size: number;

@@ -1,7 +1,8 @@
 /**
- * How a file is cut into the parts of a multipart upload. The API keeps S3's rules on every backend
- * (apps/api/src/modules/files/files.rules.ts): parts numbered 1…n covering the file exactly, every part
- * but the last at least 5 MiB, at most 10,000 parts. `chunk_end` is exclusive, as `Blob.slice`.
+ * How a file is cut into the parts of a multipart upload. The API keeps S3's rules on every backend,
+ * checked at completion on the bytes each part carried (docs/files.md): parts numbered 1…n, every part
+ * but the last at least 5 MiB, at most 10,000, adding up to the file's size. The declared ranges are
+ * only echoed; these are exclusive, as `Blob.slice`, and each part's slice is what is sent.
  */
 
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
