@@ -5,9 +5,13 @@ import {
   enqueueRevocationsForOrder,
   enqueueRevocationsForSubscription,
 } from '../src/modules/benefit-grants/benefit-grants.service.js';
+import type { BenefitGrantRow } from '../src/modules/benefits/benefits.repository.js';
 import type { ManualClock } from '../src/platform/clock.js';
 import { inTransaction, purchaseFactory, typedBenefitFactory, waitForGrant } from './factories/benefit-grants.js';
-import { organizationFactory, type OrganizationFixture } from './factories/organizations.js';
+import { grantFactory } from './factories/benefits.js';
+import { customerFactory } from './factories/customers.js';
+import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { userFactory } from './factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -364,5 +368,127 @@ describe('grant listing', () => {
     expect(json(response).items).toEqual([
       expect.objectContaining({ customer_id: purchase.customerId, is_granted: true, order_id: purchase.orderId }),
     ]);
+  });
+});
+
+describe('GET /v1/benefit-grants/', () => {
+  let shop: OrganizationFixture;
+  let rival: OrganizationFixture;
+  const list = (query = '', token = shop.token) =>
+    server.inject({ method: 'GET', url: `/v1/benefit-grants/?${query}`, headers: bearer(token) });
+  const ids = async (query: string) => json(await list(query)).items.map((g: { id: string }) => g.id);
+
+  let grants: { early: BenefitGrantRow; middle: BenefitGrantRow; late: BenefitGrantRow; pending: BenefitGrantRow };
+  let external: { id: string };
+
+  beforeAll(async () => {
+    shop = await organizationFactory(server, { name: 'Grant shop' });
+    rival = await organizationFactory(server, { name: 'Rival' });
+    const custom = await typedBenefitFactory(server, shop.organization.id, 'custom');
+    const keys = await typedBenefitFactory(server, shop.organization.id, 'license_keys');
+    external = await customerFactory(server, shop.organization.id, { external_id: 'user-42' });
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+    grants = {
+      early: await grantFactory(server, shop.organization.id, custom.id, { createdAt: at(1), customerId: external.id }),
+      middle: await grantFactory(server, shop.organization.id, keys.id, { createdAt: at(2), revoked: true }),
+      late: await grantFactory(server, shop.organization.id, custom.id, { createdAt: at(3) }),
+      pending: await grantFactory(server, shop.organization.id, keys.id, { createdAt: at(4), granted: false }),
+    };
+    const foreign = await typedBenefitFactory(server, rival.organization.id, 'custom');
+    await grantFactory(server, rival.organization.id, foreign.id, { createdAt: at(5) });
+  });
+
+  it('401 without a token, 403 without a benefits scope, 422 for bad filters', async () => {
+    expect((await server.inject({ method: 'GET', url: '/v1/benefit-grants/' })).statusCode).toBe(401);
+    const unrelated = await tokenFactory(server, shop.organization.id, ['license_keys:read']);
+    expect((await list('', unrelated)).statusCode).toBe(403);
+    for (const scope of ['benefits:read', 'benefits:write']) {
+      const token = await tokenFactory(server, shop.organization.id, [scope]);
+      expect((await list('', token)).statusCode, scope).toBe(200);
+    }
+    const bad = await list('is_granted=maybe&customer_id=nope&sorting=name&limit=101');
+    expect(bad.statusCode).toBe(422);
+    expect(json(bad).detail.map((d: { loc: (string | number)[] }) => d.loc.slice(0, 2).join('.'))).toEqual(
+      expect.arrayContaining(['query.is_granted', 'query.customer_id', 'query.sorting', 'query.limit']),
+    );
+  });
+
+  it("lists only the organization's grants, newest first, with the customer and the benefit", async () => {
+    const response = await list();
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(body.items.map((g: { id: string }) => g.id)).toEqual([
+      grants.pending.id,
+      grants.late.id,
+      grants.middle.id,
+      grants.early.id,
+    ]);
+    expect(body.pagination).toEqual({ total_count: 4, max_page: 1 });
+    expect(body.items[3]).toMatchObject({
+      id: grants.early.id,
+      is_granted: true,
+      is_revoked: false,
+      customer_id: external.id,
+      customer: { id: external.id, external_id: 'user-42' },
+      benefit_id: grants.early.benefit_id,
+      benefit: { id: grants.early.benefit_id, type: 'custom', organization_id: shop.organization.id },
+      properties: {},
+    });
+    expect(body.items[2]).toMatchObject({ is_granted: false, is_revoked: true, benefit: { type: 'license_keys' } });
+    // Another organization's token sees none of them; a filter on this organization gives it nothing.
+    expect(json(await list('', rival.token)).items).toHaveLength(1);
+    expect(json(await list(`organization_id=${shop.organization.id}`, rival.token)).items).toEqual([]);
+  });
+
+  it('filters by granted status, customer, external customer id and organization', async () => {
+    expect(await ids('is_granted=true')).toEqual([grants.late.id, grants.early.id]);
+    // Not granted: revoked, and also pending or failed (granted_at unset), as the reference.
+    expect(await ids('is_granted=false')).toEqual([grants.pending.id, grants.middle.id]);
+    expect(await ids(`customer_id=${external.id}`)).toEqual([grants.early.id]);
+    expect(await ids(`customer_id=${external.id}&customer_id=${grants.late.customer_id}`)).toEqual([
+      grants.late.id,
+      grants.early.id,
+    ]);
+    expect(await ids('external_customer_id=user-42')).toEqual([grants.early.id]);
+    expect(await ids('external_customer_id=user-42&external_customer_id=nobody')).toEqual([grants.early.id]);
+    expect(await ids('external_customer_id=nobody')).toEqual([]);
+    expect(await ids(`organization_id=${shop.organization.id}&is_granted=true`)).toEqual([
+      grants.late.id,
+      grants.early.id,
+    ]);
+  });
+
+  it('sorts by created_at, granted_at and revoked_at, and pages', async () => {
+    expect(await ids('sorting=created_at')).toEqual([
+      grants.early.id,
+      grants.middle.id,
+      grants.late.id,
+      grants.pending.id,
+    ]);
+    // Grants never granted (or revoked) have no granted_at: last ascending, first descending (PostgreSQL's order).
+    expect(await ids('sorting=granted_at')).toEqual([
+      grants.early.id,
+      grants.late.id,
+      ...[grants.middle.id, grants.pending.id].sort(),
+    ]);
+    expect(await ids('sorting=-revoked_at&sorting=created_at')).toEqual([
+      grants.early.id,
+      grants.late.id,
+      grants.pending.id,
+      grants.middle.id,
+    ]);
+    const page = json(await list('limit=3&page=2'));
+    expect(page.items.map((g: { id: string }) => g.id)).toEqual([grants.early.id]);
+    expect(page.pagination).toEqual({ total_count: 4, max_page: 2 });
+  });
+
+  it("lets a member user list their organizations' grants", async () => {
+    const user = await userFactory(server);
+    await server.runtime.database.db
+      .insertInto('user_organizations')
+      .values({ user_id: user.id, organization_id: shop.organization.id, created_at: new Date() })
+      .execute();
+    const response = await server.inject({ method: 'GET', url: '/v1/benefit-grants/', headers: user.headers });
+    expect(json(response).items).toHaveLength(4);
   });
 });

@@ -239,7 +239,7 @@ describe('POST /v1/benefits/', () => {
     const discord = json(
       await create({ type: 'discord', description: 'Discord', properties: { guild_token: token, role_id: '7' } }),
     );
-    expect(discord.properties).toEqual({ guild_id: '42', role_id: '7', guild_token: token });
+    expect(discord.properties).toEqual({ guild_id: '42', role_id: '7', kick_member: false, guild_token: token });
     const github = json(
       await create({
         type: 'github_repository',
@@ -646,7 +646,7 @@ describe('PATCH /v1/benefits/{id}', () => {
     );
     const fresh = guildToken(server, '777');
     const moved = json(await patch(created.id, { type: 'discord', properties: { guild_token: fresh, role_id: '1' } }));
-    expect(moved.properties).toEqual({ guild_id: '777', role_id: '1', guild_token: fresh });
+    expect(moved.properties).toEqual({ guild_id: '777', role_id: '1', kick_member: false, guild_token: fresh });
   });
 });
 

@@ -198,7 +198,9 @@ describe('POST /v1/customers/', () => {
       external_id: 'usr_1337',
       email: 'Jane.Doe@Example.com',
       email_verified: false,
+      type: 'individual',
       name: 'Jane Doe',
+      billing_name: null,
       billing_address: {
         line1: '1 Main St',
         line2: null,

@@ -3,6 +3,7 @@ import { activateLicenseKey } from '../src/modules/license-keys/license-keys.ser
 import type { ManualClock } from '../src/platform/clock.js';
 import { licenseKeyFactory } from './factories/license-keys.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
+import { userFactory } from './factories/users.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -320,5 +321,152 @@ describe('bounded inputs', () => {
     expect(json(await seller('GET', `/v1/license-keys/${key.id}`))).toMatchObject({ usage: 0, limit_usage: 5 });
     const patched = await seller('PATCH', `/v1/license-keys/${key.id}`, { usage: 0, limit_usage: MAX });
     expect(json(patched)).toMatchObject({ usage: 0, limit_usage: MAX });
+  });
+});
+
+describe('organization calls: POST /v1/license-keys/validate, activate, deactivate', () => {
+  const sellerCall = (action: 'validate' | 'activate' | 'deactivate', payload: object, headers = bearer(acme.token)) =>
+    server.inject({ method: 'POST', url: `/v1/license-keys/${action}`, headers, payload });
+
+  it('401 without a token, 403 without license_keys:write, 404 for another organization, 422 bad body', async () => {
+    const key = await licenseKeyFactory(server, org());
+    const bodies = {
+      validate: { key: key.key, organization_id: org() },
+      activate: { key: key.key, organization_id: org(), label: 'laptop' },
+      deactivate: { key: key.key, organization_id: org(), activation_id: key.id },
+    } as const;
+    const readOnly = await tokenFactory(server, org(), ['license_keys:read']);
+    for (const action of ['validate', 'activate', 'deactivate'] as const) {
+      const anonymous = await server.inject({
+        method: 'POST',
+        url: `/v1/license-keys/${action}`,
+        payload: bodies[action],
+      });
+      expect([anonymous.statusCode, json(anonymous)], action).toEqual([
+        401,
+        { error: 'Unauthorized', detail: 'Unauthorized' },
+      ]);
+      expect((await sellerCall(action, bodies[action], bearer(readOnly))).statusCode, action).toBe(403);
+      // Another organization's key, named with its own organization: not visible to this token.
+      const foreign = await sellerCall(action, { ...bodies[action], organization_id: other.organization.id });
+      expect([foreign.statusCode, json(foreign)], action).toEqual([
+        404,
+        { error: 'ResourceNotFound', detail: 'Not found' },
+      ]);
+      const bad = await sellerCall(action, { key: 1, organization_id: 'nope' });
+      expect(bad.statusCode, action).toBe(422);
+      expect(
+        json(bad).detail.map((d: { loc: string[] }) => d.loc.join('.')),
+        action,
+      ).toEqual(expect.arrayContaining(['body.key', 'body.organization_id']));
+    }
+    // Nothing was counted or activated by the refused calls.
+    const stored = json(await seller('GET', `/v1/license-keys/${key.id}`));
+    expect(stored).toMatchObject({ validations: 0, activations: [] });
+  });
+
+  it("refuses another organization's key even with a token of its own organization in the body", async () => {
+    const foreign = await licenseKeyFactory(server, other.organization.id);
+    const refused = await sellerCall('validate', { key: foreign.key, organization_id: other.organization.id });
+    expect(refused.statusCode).toBe(404);
+    // The key does not exist in the token's organization either.
+    expect((await sellerCall('validate', { key: foreign.key, organization_id: org() })).statusCode).toBe(404);
+    expect(
+      (await sellerCall('validate', { key: foreign.key, organization_id: other.organization.id }, bearer(other.token)))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('applies the public rules: status, expiry, conditions, benefit, customer and usage', async () => {
+    const disabled = await licenseKeyFactory(server, org(), {}, { status: 'disabled' });
+    const off = await sellerCall('validate', { key: disabled.key, organization_id: org() });
+    expect([off.statusCode, json(off).detail]).toEqual([404, 'License key is no longer active.']);
+    const expired = await licenseKeyFactory(server, org(), {}, { expires_at: server.clock.now() });
+    expect(json(await sellerCall('validate', { key: expired.key, organization_id: org() })).detail).toBe(
+      'License key has expired.',
+    );
+
+    const key = await licenseKeyFactory(server, org(), { limit_usage: 5 });
+    const base = { key: key.key, organization_id: org() };
+    const activation = json(await sellerCall('activate', { ...base, label: 'a', conditions: { major: 1 } }));
+    expect(
+      json(await sellerCall('validate', { ...base, activation_id: activation.id, conditions: { major: 2 } })).detail,
+    ).toBe('License key does not match required conditions');
+    expect(json(await sellerCall('validate', { ...base, benefit_id: key.id })).detail).toBe(
+      'License key does not match given benefit.',
+    );
+    expect(json(await sellerCall('validate', { ...base, customer_id: key.id })).detail).toBe(
+      'License key does not match given user.',
+    );
+    const over = await sellerCall('validate', { ...base, increment_usage: 6 });
+    expect([over.statusCode, json(over)]).toEqual([
+      400,
+      { error: 'BadRequest', detail: 'License key only has 5 more usages.' },
+    ]);
+    const ok = await sellerCall('validate', {
+      ...base,
+      activation_id: activation.id,
+      conditions: { major: 1 },
+      benefit_id: key.benefit_id,
+      customer_id: key.customer_id,
+      increment_usage: 2,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(json(ok)).toMatchObject({
+      id: key.id,
+      usage: 2,
+      validations: 1,
+      last_validated_at: server.clock.now().toISOString(),
+      activation: { id: activation.id, label: 'a' },
+      customer: { id: key.customer_id },
+    });
+  });
+
+  it('is not held to the per-key rate limit of the public calls', async () => {
+    const key = await licenseKeyFactory(server, org());
+    const base = { key: key.key, organization_id: org() };
+    for (let i = 0; i < 6; i++) expect((await sellerCall('validate', base)).statusCode).toBe(200);
+    // The public path keeps its own budget, untouched by the organization's calls.
+    expect((await call('validate', base)).statusCode).toBe(200);
+    expect(json(await seller('GET', `/v1/license-keys/${key.id}`)).validations).toBe(7);
+  });
+
+  it('activates up to the limit (403 past it or without one) and deactivation frees a slot', async () => {
+    const none = await licenseKeyFactory(server, org(), { activations: null });
+    const refused = await sellerCall('activate', { key: none.key, organization_id: org(), label: 'x' });
+    expect([refused.statusCode, json(refused)]).toEqual([
+      403,
+      { error: 'NotPermitted', detail: 'License key does not require activation' },
+    ]);
+    const key = await licenseKeyFactory(server, org(), { activations: { limit: 1, enable_customer_admin: false } });
+    const base = { key: key.key, organization_id: org() };
+    const activated = await sellerCall('activate', { ...base, label: 'desk', meta: { os: 'linux' } });
+    expect(activated.statusCode).toBe(200);
+    const activation = json(activated);
+    expect(activation).toMatchObject({ label: 'desk', meta: { os: 'linux' }, license_key: { id: key.id } });
+    const full = await sellerCall('activate', { ...base, label: 'laptop' });
+    expect([full.statusCode, json(full).detail]).toEqual([403, 'License key activation limit already reached']);
+    const deactivated = await sellerCall('deactivate', { ...base, activation_id: activation.id });
+    expect([deactivated.statusCode, deactivated.body]).toEqual([204, '']);
+    expect((await sellerCall('deactivate', { ...base, activation_id: activation.id })).statusCode).toBe(404);
+    expect((await sellerCall('activate', { ...base, label: 'laptop' })).statusCode).toBe(200);
+  });
+
+  it("lets a member user call for their organization's keys, not for another's", async () => {
+    const user = await userFactory(server);
+    await server.runtime.database.db
+      .insertInto('user_organizations')
+      .values({ user_id: user.id, organization_id: org(), created_at: new Date() })
+      .execute();
+    const mine = await licenseKeyFactory(server, org());
+    const theirs = await licenseKeyFactory(server, other.organization.id);
+    const validated = await sellerCall('validate', { key: mine.key, organization_id: org() }, user.headers);
+    expect([validated.statusCode, json(validated).id]).toEqual([200, mine.id]);
+    const foreign = await sellerCall(
+      'validate',
+      { key: theirs.key, organization_id: other.organization.id },
+      user.headers,
+    );
+    expect(foreign.statusCode).toBe(404);
   });
 });

@@ -646,9 +646,12 @@ describe('POST /v1/products/{id}/benefits', () => {
         description: 'Second benefit',
         selectable: true,
         deletable: true,
+        is_deleted: false,
         organization_id: acme.organization.id,
         metadata: {},
+        visibility: 'public',
         properties: { note: null },
+        visibility_configurable: false,
       },
       expect.objectContaining({ id: first.id, description: 'First benefit' }),
     ]);

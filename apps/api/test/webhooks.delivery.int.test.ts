@@ -258,6 +258,43 @@ describe('retries', () => {
   });
 });
 
+describe('secret rotation', () => {
+  const rotate = async (org: OrganizationFixture, id: string): Promise<string> => {
+    const response = await server.inject({
+      method: 'PATCH',
+      url: `/v1/webhooks/endpoints/${id}/secret`,
+      headers: bearer(org.token),
+    });
+    expect(response.statusCode).toBe(200);
+    return json(response).secret;
+  };
+
+  it('signs every attempt after the rotation with the new secret, retries of earlier events included', async () => {
+    const { org, target, endpoint } = await setup();
+    // The first attempt is held in flight while the secret rotates, then fails.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    target.respond = (_request, index) => (index === 0 ? { status: 500, after: held } : { status: 200 });
+    await emitWebhookEvent(server, org.organization.id, 'product.created', { id: 'p1' });
+    await expect.poll(() => target.received.length, POLL).toBe(1);
+    const secret = await rotate(org, endpoint.id);
+    release();
+    await expect.poll(() => target.received.length, POLL).toBe(2);
+    await emitWebhookEvent(server, org.organization.id, 'product.updated', { id: 'p1' });
+    await expect.poll(() => target.received.length, POLL).toBe(3);
+
+    const [inFlight, retry, later] = target.received as [ReceivedWebhook, ReceivedWebhook, ReceivedWebhook];
+    // The attempt already sent carries the old signature; its retry, the same webhook-id, the new one.
+    verifySignatureBoth(inFlight, SECRET);
+    expect(retry.headers['webhook-id']).toBe(inFlight.headers['webhook-id']);
+    verifySignatureBoth(retry, secret);
+    verifySignatureBoth(later, secret);
+    const old = new Webhook(Buffer.from(SECRET, 'utf8').toString('base64'));
+    for (const request of [retry, later])
+      expect(() => old.verify(request.body, plainHeaders(request.headers))).toThrow();
+  });
+});
+
 describe('no transaction during the HTTP call', () => {
   // The stall this guards against is the embedded database's (a transaction holds every connection's
   // turn); on a server a transaction holds one connection, and load timing there only adds noise.

@@ -201,6 +201,74 @@ describe('endpoints', () => {
   });
 });
 
+describe('PATCH /v1/webhooks/endpoints/{id}/secret', () => {
+  const reset = (id: string, headers: Record<string, string> = bearer(acme.token)) =>
+    server.inject({ method: 'PATCH', url: `${base}/${id}/secret`, headers });
+  const storedSecret = async (id: string) =>
+    (
+      await server.runtime.database.db
+        .selectFrom('webhook_endpoints')
+        .select('secret')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).secret;
+
+  it('401 without a token, 403 without webhooks:write, 404 for another organization or a deleted endpoint, 422 bad id', async () => {
+    const endpoint = await webhookEndpointFactory(server, acme.organization.id);
+    expect((await server.inject({ method: 'PATCH', url: `${base}/${endpoint.id}/secret` })).statusCode).toBe(401);
+    const readOnly = await tokenFactory(server, acme.organization.id, ['webhooks:read']);
+    expect((await reset(endpoint.id, bearer(readOnly))).statusCode).toBe(403);
+    const foreign = await webhookEndpointFactory(server, other.organization.id);
+    const refused = await reset(foreign.id);
+    expect([refused.statusCode, json(refused).error]).toEqual([404, 'ResourceNotFound']);
+    expect(await storedSecret(foreign.id)).toBe('whsec_test_secret');
+    const bad = await reset('nope');
+    expect(bad.statusCode).toBe(422);
+    expect(json(bad).detail[0].loc).toEqual(['path', 'id']);
+    expect((await del(endpoint.id)).statusCode).toBe(204);
+    expect((await reset(endpoint.id)).statusCode).toBe(404);
+  });
+
+  it('answers the endpoint with a new server-generated whsec_ secret, stored for signing; reads never show it', async () => {
+    const endpoint = await webhookEndpointFactory(server, acme.organization.id, { events: ['order.paid'] });
+    (server.clock as ManualClock).advance(1000);
+    const response = await reset(endpoint.id);
+    expect(response.statusCode).toBe(200);
+    const body = json(response);
+    expect(body).toMatchObject({
+      id: endpoint.id,
+      url: endpoint.url,
+      format: 'raw',
+      events: ['order.paid'],
+      enabled: true,
+      modified_at: server.clock.now().toISOString(),
+    });
+    // `whsec_`, 37 base62 characters and a 6-character checksum, as the reference generates them.
+    expect(body.secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
+    expect(await storedSecret(endpoint.id)).toBe(body.secret);
+    const again = json(await reset(endpoint.id));
+    expect(again.secret).not.toBe(body.secret);
+    expect(await storedSecret(endpoint.id)).toBe(again.secret);
+    expect(json(await get(endpoint.id))).not.toHaveProperty('secret');
+    expect(json(await list(`organization_id=${acme.organization.id}`)).items[0]).not.toHaveProperty('secret');
+    // The seller may still choose the secret through the endpoint update.
+    expect((await patch(endpoint.id, { secret: 'whsec_chosen' })).statusCode).toBe(200);
+    expect(await storedSecret(endpoint.id)).toBe('whsec_chosen');
+  });
+
+  it("lets a member user reset their organization's endpoint, not another's", async () => {
+    const user = await userFactory(server);
+    await server.runtime.database.db
+      .insertInto('user_organizations')
+      .values({ user_id: user.id, organization_id: acme.organization.id, created_at: new Date() })
+      .execute();
+    const mine = await webhookEndpointFactory(server, acme.organization.id);
+    const theirs = await webhookEndpointFactory(server, other.organization.id);
+    expect((await reset(mine.id, user.headers)).statusCode).toBe(200);
+    expect((await reset(theirs.id, user.headers)).statusCode).toBe(404);
+  });
+});
+
 describe('URL guard outside development', () => {
   let production: TestServer;
   let org: OrganizationFixture;

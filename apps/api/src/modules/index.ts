@@ -35,6 +35,7 @@ import { metricsHoursJob, metricsHoursSchedule } from './metrics/metrics.hours.j
 import { meterRoutes } from './meters/meters.routes.js';
 import { customerMeterRoutes } from './customer-meters/customer-meters.routes.js';
 import { benefitGrantJobs } from './benefit-grants/benefit-grants.jobs.js';
+import { benefitGrantRoutes } from './benefit-grants/benefit-grants.routes.js';
 import { subscriptionRoutes } from './subscriptions/subscriptions.routes.js';
 import { testClockRoutes } from './test-clock/test-clock.routes.js';
 import { taxSettingsRoutes } from './tax-settings/tax-settings.routes.js';
@@ -64,6 +65,7 @@ export const routes: AnyRoute[] = [
   ...organizationMemberRoutes,
   ...organizationAccessTokenRoutes,
   ...benefitRoutes,
+  ...benefitGrantRoutes,
   ...customFieldRoutes,
   ...customerRoutes,
   ...customerSessionRoutes,

@@ -69,6 +69,7 @@ export type BenefitMeterCreditUpdate = S["BenefitMeterCreditUpdate"];
 export type BenefitPublic = S["BenefitPublic"];
 export type BenefitType = S["BenefitType"];
 export type BenefitUpdate = S["BenefitUpdate"];
+export type BenefitVisibility = S["BenefitVisibility"];
 export type CardPayment = S["CardPayment"];
 export type CardPaymentMetadata = S["CardPaymentMetadata"];
 export type Checkout = S["Checkout"];
@@ -460,6 +461,31 @@ export interface AuthSignupRequest {
 }
 /** Response of `auth:signup`. */
 export type AuthSignupResponse = O["auth:signup"]['responses'][201]['content']['application/json'];
+
+/** Request of `benefit-grants:list` (GET /v1/benefit-grants/). */
+export interface BenefitGrantsListRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by customer ID.
+   */
+  customer_id?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["customer_id"];
+  /**
+   * Filter by customer external ID.
+   */
+  external_customer_id?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["external_customer_id"];
+  is_granted?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["is_granted"];
+  page?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -created_at
+   */
+  sorting?: NonNullable<O["benefit-grants:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `benefit-grants:list`. */
+export type BenefitGrantsListResponse = O["benefit-grants:list"]['responses'][200]['content']['application/json'];
 
 /** Request of `benefits:list` (GET /v1/benefits/). */
 export interface BenefitsListRequest {
@@ -1413,6 +1439,39 @@ export interface LicenseKeysGetActivationRequest {
 /** Response of `license_keys:get_activation`. */
 export type LicenseKeysGetActivationResponse = O["license_keys:get_activation"]['responses'][200]['content']['application/json'];
 
+/** Request of `license_keys:activate` (POST /v1/license-keys/activate). */
+export interface LicenseKeysActivateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["license_keys:activate"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["license_keys:activate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `license_keys:activate`. */
+export type LicenseKeysActivateResponse = O["license_keys:activate"]['responses'][200]['content']['application/json'];
+
+/** Request of `license_keys:deactivate` (POST /v1/license-keys/deactivate). */
+export interface LicenseKeysDeactivateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["license_keys:deactivate"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["license_keys:deactivate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `license_keys:deactivate`. */
+export type LicenseKeysDeactivateResponse = void;
+
+/** Request of `license_keys:validate` (POST /v1/license-keys/validate). */
+export interface LicenseKeysValidateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["license_keys:validate"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["license_keys:validate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `license_keys:validate`. */
+export type LicenseKeysValidateResponse = O["license_keys:validate"]['responses'][200]['content']['application/json'];
+
 /** Request of `meters:list` (GET /v1/meters/). */
 export interface MetersListRequest {
   organization_id?: NonNullable<O["meters:list"]['parameters']['query']>["organization_id"];
@@ -2229,6 +2288,17 @@ export interface WebhooksDeleteWebhookEndpointRequest {
 }
 /** Response of `webhooks:delete_webhook_endpoint`. */
 export type WebhooksDeleteWebhookEndpointResponse = void;
+
+/** Request of `webhooks:reset_webhook_endpoint_secret` (PATCH /v1/webhooks/endpoints/{id}/secret). */
+export interface WebhooksResetWebhookEndpointSecretRequest {
+  id: O["webhooks:reset_webhook_endpoint_secret"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["webhooks:reset_webhook_endpoint_secret"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `webhooks:reset_webhook_endpoint_secret`. */
+export type WebhooksResetWebhookEndpointSecretResponse = O["webhooks:reset_webhook_endpoint_secret"]['responses'][200]['content']['application/json'];
 
 /** Request of `webhooks:send_test_event` (POST /v1/webhooks/endpoints/{id}/test). */
 export interface WebhooksSendTestEventRequest {

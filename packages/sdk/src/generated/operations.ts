@@ -110,6 +110,32 @@ export function authSignup(
   return call(client, authSignupOperation, request, options);
 }
 
+export const benefitGrantsListOperation: Operation<M.BenefitGrantsListRequest, M.BenefitGrantsListResponse> = {
+  id: "benefit-grants:list",
+  method: "GET",
+  path: "/v1/benefit-grants/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "is_granted", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.BenefitGrantsListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceBenefitGrantSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List benefit grants
+ * `GET /v1/benefit-grants/` (`benefit-grants:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function benefitGrantsList(
+  client: TesseraCore,
+  request: M.BenefitGrantsListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.BenefitGrantsListResponse, M.BenefitGrantsListRequest>> {
+  return paginate(client, benefitGrantsListOperation, request, options);
+}
+
 export const benefitsListOperation: Operation<M.BenefitsListRequest, M.BenefitsListResponse> = {
   id: "benefits:list",
   method: "GET",
@@ -2488,6 +2514,91 @@ export function licenseKeysGetActivation(
   return call(client, licenseKeysGetActivationOperation, request, options);
 }
 
+export const licenseKeysActivateOperation: Operation<M.LicenseKeysActivateRequest, M.LicenseKeysActivateResponse> = {
+  id: "license_keys:activate",
+  method: "POST",
+  path: "/v1/license-keys/activate",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.LicenseKeysActivateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.LicenseKeyActivationReadSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Activate a license key
+ * `POST /v1/license-keys/activate` (`license_keys:activate`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 NotPermitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysActivate(
+  client: TesseraCore,
+  request: M.LicenseKeysActivateRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysActivateResponse> {
+  return call(client, licenseKeysActivateOperation, request, options);
+}
+
+export const licenseKeysDeactivateOperation: Operation<M.LicenseKeysDeactivateRequest, M.LicenseKeysDeactivateResponse> = {
+  id: "license_keys:deactivate",
+  method: "POST",
+  path: "/v1/license-keys/deactivate",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.LicenseKeysDeactivateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 204 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Deactivate a license key
+ * `POST /v1/license-keys/deactivate` (`license_keys:deactivate`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysDeactivate(
+  client: TesseraCore,
+  request: M.LicenseKeysDeactivateRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysDeactivateResponse> {
+  return call(client, licenseKeysDeactivateOperation, request, options);
+}
+
+export const licenseKeysValidateOperation: Operation<M.LicenseKeysValidateRequest, M.LicenseKeysValidateResponse> = {
+  id: "license_keys:validate",
+  method: "POST",
+  path: "/v1/license-keys/validate",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.LicenseKeysValidateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ValidatedLicenseKeySchema }],
+  errors: { 400: Z.NamedErrorSchema, 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Validate a license key
+ * `POST /v1/license-keys/validate` (`license_keys:validate`)
+ * @throws 400 BadRequest
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function licenseKeysValidate(
+  client: TesseraCore,
+  request: M.LicenseKeysValidateRequest,
+  options?: RequestOptions,
+): Promise<M.LicenseKeysValidateResponse> {
+  return call(client, licenseKeysValidateOperation, request, options);
+}
+
 export const metersListOperation: Operation<M.MetersListRequest, M.MetersListResponse> = {
   id: "meters:list",
   method: "GET",
@@ -2681,7 +2792,7 @@ export const oauth2ClientsListOperation: Operation<M.Oauth2ClientsListRequest, M
   parameters: [{ name: "page", in: "query" }, { name: "limit", in: "query" }],
   request: Z.Oauth2ClientsListRequestSchema,
   responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceOAuth2ClientSchema }],
-  errors: { 401: Z.OAuth2ErrorSchema },
+  errors: { 401: Z.OAuth2ErrorSchema, 422: Z.HTTPValidationErrorSchema },
   security: [["cookie"]],
 };
 
@@ -2689,6 +2800,7 @@ export const oauth2ClientsListOperation: Operation<M.Oauth2ClientsListRequest, M
  * The clients the dashboard user registered, newest first
  * `GET /v1/oauth2/` (`oauth2:clients:list`). Paged: iterate the result for the next pages.
  * @throws 401 invalid_client or invalid_token
+ * @throws 422 Validation error
  */
 export function oauth2ClientsList(
   client: TesseraCore,
@@ -4435,6 +4547,33 @@ export function webhooksDeleteWebhookEndpoint(
   return call(client, webhooksDeleteWebhookEndpointOperation, request, options);
 }
 
+export const webhooksResetWebhookEndpointSecretOperation: Operation<M.WebhooksResetWebhookEndpointSecretRequest, M.WebhooksResetWebhookEndpointSecretResponse> = {
+  id: "webhooks:reset_webhook_endpoint_secret",
+  method: "PATCH",
+  path: "/v1/webhooks/endpoints/{id}/secret",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.WebhooksResetWebhookEndpointSecretRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.WebhookEndpointSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Reset a webhook endpoint secret
+ * `PATCH /v1/webhooks/endpoints/{id}/secret` (`webhooks:reset_webhook_endpoint_secret`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function webhooksResetWebhookEndpointSecret(
+  client: TesseraCore,
+  request: M.WebhooksResetWebhookEndpointSecretRequest,
+  options?: RequestOptions,
+): Promise<M.WebhooksResetWebhookEndpointSecretResponse> {
+  return call(client, webhooksResetWebhookEndpointSecretOperation, request, options);
+}
+
 export const webhooksSendTestEventOperation: Operation<M.WebhooksSendTestEventRequest, M.WebhooksSendTestEventResponse> = {
   id: "webhooks:send_test_event",
   method: "POST",
@@ -4524,6 +4663,20 @@ export class AuthResource {
    */
   signup(request: M.AuthSignupRequest, options?: RequestOptions): Promise<M.AuthSignupResponse> {
     return authSignup(this.client, request, options);
+  }
+}
+
+/** `tessera.benefitGrants` */
+export class BenefitGrantsResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List benefit grants
+   * `GET /v1/benefit-grants/`; see {@link benefitGrantsList}.
+   */
+  list(request: M.BenefitGrantsListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.BenefitGrantsListResponse, M.BenefitGrantsListRequest>> {
+    return benefitGrantsList(this.client, request, options);
   }
 }
 
@@ -5364,6 +5517,30 @@ export class LicenseKeysResource {
   getActivation(request: M.LicenseKeysGetActivationRequest, options?: RequestOptions): Promise<M.LicenseKeysGetActivationResponse> {
     return licenseKeysGetActivation(this.client, request, options);
   }
+
+  /**
+   * Activate a license key
+   * `POST /v1/license-keys/activate`; see {@link licenseKeysActivate}.
+   */
+  activate(request: M.LicenseKeysActivateRequest, options?: RequestOptions): Promise<M.LicenseKeysActivateResponse> {
+    return licenseKeysActivate(this.client, request, options);
+  }
+
+  /**
+   * Deactivate a license key
+   * `POST /v1/license-keys/deactivate`; see {@link licenseKeysDeactivate}.
+   */
+  deactivate(request: M.LicenseKeysDeactivateRequest, options?: RequestOptions): Promise<M.LicenseKeysDeactivateResponse> {
+    return licenseKeysDeactivate(this.client, request, options);
+  }
+
+  /**
+   * Validate a license key
+   * `POST /v1/license-keys/validate`; see {@link licenseKeysValidate}.
+   */
+  validate(request: M.LicenseKeysValidateRequest, options?: RequestOptions): Promise<M.LicenseKeysValidateResponse> {
+    return licenseKeysValidate(this.client, request, options);
+  }
 }
 
 /** `tessera.meters` */
@@ -6061,6 +6238,14 @@ export class WebhooksResource {
   }
 
   /**
+   * Reset a webhook endpoint secret
+   * `PATCH /v1/webhooks/endpoints/{id}/secret`; see {@link webhooksResetWebhookEndpointSecret}.
+   */
+  resetWebhookEndpointSecret(request: M.WebhooksResetWebhookEndpointSecretRequest, options?: RequestOptions): Promise<M.WebhooksResetWebhookEndpointSecretResponse> {
+    return webhooksResetWebhookEndpointSecret(this.client, request, options);
+  }
+
+  /**
    * Send a test event to a webhook endpoint
    * `POST /v1/webhooks/endpoints/{id}/test`; see {@link webhooksSendTestEvent}.
    */
@@ -6080,6 +6265,7 @@ export class WebhooksResource {
 /** The whole API as one object: `new Tessera({ serverURL, accessToken }).organizations.list()`. */
 export class Tessera extends TesseraCore {
   readonly auth: AuthResource;
+  readonly benefitGrants: BenefitGrantsResource;
   readonly benefits: BenefitsResource;
   readonly checkoutLinks: CheckoutLinksResource;
   readonly checkouts: CheckoutsResource;
@@ -6114,6 +6300,7 @@ export class Tessera extends TesseraCore {
   constructor(options: ClientOptions = {}) {
     super(options);
     this.auth = new AuthResource(this);
+    this.benefitGrants = new BenefitGrantsResource(this);
     this.benefits = new BenefitsResource(this);
     this.checkoutLinks = new CheckoutLinksResource(this);
     this.checkouts = new CheckoutsResource(this);

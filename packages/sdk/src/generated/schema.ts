@@ -72,6 +72,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/benefit-grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List benefit grants */
+        get: operations["benefit-grants:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/benefits/": {
         parameters: {
             query?: never;
@@ -1071,6 +1088,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/license-keys/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate a license key */
+        post: operations["license_keys:activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/license-keys/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a license key */
+        post: operations["license_keys:deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/license-keys/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate a license key */
+        post: operations["license_keys:validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/meters/": {
         parameters: {
             query?: never;
@@ -1928,6 +1996,23 @@ export interface paths {
         patch: operations["webhooks:update_webhook_endpoint"];
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Reset a webhook endpoint secret */
+        patch: operations["webhooks:reset_webhook_endpoint_secret"];
+        trace?: never;
+    };
     "/v1/webhooks/endpoints/{id}/test": {
         parameters: {
             query?: never;
@@ -2047,12 +2132,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitCustomProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitCustomCreate: {
             /** @constant */
@@ -2109,12 +2199,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitDiscordProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitDiscordCreate: {
             /** @constant */
@@ -2133,6 +2228,8 @@ export interface components {
         BenefitDiscordProperties: {
             guild_id: string;
             role_id: string;
+            /** @description Whether revoking removes the member from the server: false, the role only is removed. */
+            kick_member: boolean;
             guild_token: string;
         };
         BenefitDiscordSubscriber: {
@@ -2177,12 +2274,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitDownloadablesProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitDownloadablesCreate: {
             /** @constant */
@@ -2249,12 +2351,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitGitHubRepositoryProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitGitHubRepositoryCreate: {
             /** @constant */
@@ -2328,6 +2435,7 @@ export interface components {
             benefit_id: string;
             error: components["schemas"]["BenefitGrantError"] | null;
             customer: components["schemas"]["Customer"];
+            benefit: components["schemas"]["Benefit"];
             properties: components["schemas"]["BenefitGrantDiscordProperties"] | components["schemas"]["BenefitGrantGitHubRepositoryProperties"] | components["schemas"]["BenefitGrantDownloadablesProperties"] | components["schemas"]["BenefitGrantLicenseKeysProperties"] | components["schemas"]["BenefitGrantCustomProperties"];
         };
         BenefitGrantCustomProperties: Record<string, never>;
@@ -2384,12 +2492,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitLicenseKeysProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitLicenseKeysCreate: {
             /** @constant */
@@ -2456,12 +2569,17 @@ export interface components {
             description: string;
             selectable: boolean;
             deletable: boolean;
+            /** @description Whether the benefit is deleted (a grant shows its benefit as it is). */
+            is_deleted: boolean;
             /** Format: uuid */
             organization_id: string;
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            visibility: components["schemas"]["BenefitVisibility"];
             properties: components["schemas"]["BenefitMeterCreditProperties"];
+            /** @description The reference's visibility setting (2026): Tessera has none, so false. */
+            visibility_configurable: boolean;
         };
         BenefitMeterCreditCreate: {
             /** @constant */
@@ -2528,6 +2646,8 @@ export interface components {
         /** @enum {string} */
         BenefitType: "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit";
         BenefitUpdate: components["schemas"]["BenefitCustomUpdate"] | components["schemas"]["BenefitDiscordUpdate"] | components["schemas"]["BenefitGitHubRepositoryUpdate"] | components["schemas"]["BenefitDownloadablesUpdate"] | components["schemas"]["BenefitLicenseKeysUpdate"] | components["schemas"]["BenefitMeterCreditUpdate"];
+        /** @enum {string} */
+        BenefitVisibility: "draft" | "private" | "public";
         CardPayment: {
             /** Format: date-time */
             created_at: string;
@@ -3022,7 +3142,14 @@ export interface components {
             external_id: string | null;
             email: string;
             email_verified: boolean;
+            /**
+             * @description The reference's customer type (2026): Tessera's customers are all individuals.
+             * @constant
+             */
+            type: "individual";
             name: string | null;
+            /** @description The reference's billing name (2026): Tessera keeps the billing name on each order, so null. */
+            billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
@@ -3507,7 +3634,14 @@ export interface components {
             external_id: string | null;
             email: string;
             email_verified: boolean;
+            /**
+             * @description The reference's customer type (2026): Tessera's customers are all individuals.
+             * @constant
+             */
+            type: "individual";
             name: string | null;
+            /** @description The reference's billing name (2026): Tessera keeps the billing name on each order, so null. */
+            billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
@@ -6079,6 +6213,8 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** @description Whether events are sent. Endpoints are disabled after HTTP 410 or long continuous failure; PATCH re-enables. */
             enabled: boolean;
+            /** @description The signing secret, only in the answer of `PATCH …/{id}/secret` that generated it; no other read shows it. */
+            secret?: string;
         };
         WebhookEndpointCreate: {
             /** Format: uri */
@@ -6248,6 +6384,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "benefit-grants:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                is_granted?: boolean;
+                page?: number;
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "granted_at" | "-granted_at" | "revoked_at" | "-revoked_at")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceBenefitGrant"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
                 };
             };
             /** @description Validation error */
@@ -11377,6 +11568,202 @@ export interface operations {
             };
         };
     };
+    "license_keys:activate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyActivate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description NotPermitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:deactivate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyDeactivate"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "license_keys:validate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LicenseKeyValidate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidatedLicenseKey"];
+                };
+            };
+            /** @description BadRequest */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "meters:list": {
         parameters: {
             query?: {
@@ -11801,6 +12188,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuth2Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -15374,6 +15770,67 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEndpointUpdate"];
             };
         };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "webhooks:reset_webhook_endpoint_secret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Successful response */
             200: {

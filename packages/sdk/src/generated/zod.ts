@@ -85,9 +85,12 @@ export const BenefitCustomSchema: z.ZodType<M.BenefitCustom> = /* @__PURE__ */ z
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitCustomPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitCustomCreateSchema: z.ZodType<M.BenefitCustomCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -135,9 +138,12 @@ export const BenefitDiscordSchema: z.ZodType<M.BenefitDiscord> = /* @__PURE__ */
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitDiscordPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitDiscordCreateSchema: z.ZodType<M.BenefitDiscordCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -156,6 +162,7 @@ export const BenefitDiscordCreatePropertiesSchema: z.ZodType<M.BenefitDiscordCre
 export const BenefitDiscordPropertiesSchema: z.ZodType<M.BenefitDiscordProperties> = /* @__PURE__ */ z.lazy(() => z.object({
   guild_id: z.string(),
   role_id: z.string(),
+  kick_member: z.boolean(),
   guild_token: z.string(),
 }));
 
@@ -192,9 +199,12 @@ export const BenefitDownloadablesSchema: z.ZodType<M.BenefitDownloadables> = /* 
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitDownloadablesPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitDownloadablesCreateSchema: z.ZodType<M.BenefitDownloadablesCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -248,9 +258,12 @@ export const BenefitGitHubRepositorySchema: z.ZodType<M.BenefitGitHubRepository>
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitGitHubRepositoryPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitGitHubRepositoryCreateSchema: z.ZodType<M.BenefitGitHubRepositoryCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -313,6 +326,7 @@ export const BenefitGrantSchema: z.ZodType<M.BenefitGrant> = /* @__PURE__ */ z.l
   benefit_id: z.uuid(),
   error: BenefitGrantErrorSchema.nullable(),
   customer: CustomerSchema,
+  benefit: BenefitSchema,
   properties: z.union([BenefitGrantDiscordPropertiesSchema, BenefitGrantGitHubRepositoryPropertiesSchema, BenefitGrantDownloadablesPropertiesSchema, BenefitGrantLicenseKeysPropertiesSchema, BenefitGrantCustomPropertiesSchema]),
 }));
 
@@ -375,9 +389,12 @@ export const BenefitLicenseKeysSchema: z.ZodType<M.BenefitLicenseKeys> = /* @__P
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitLicenseKeysPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitLicenseKeysCreateSchema: z.ZodType<M.BenefitLicenseKeysCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -434,9 +451,12 @@ export const BenefitMeterCreditSchema: z.ZodType<M.BenefitMeterCredit> = /* @__P
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: z.record(z.string(), z.union([z.string(), z.int(), z.number(), z.boolean()])),
+  visibility: BenefitVisibilitySchema,
   properties: BenefitMeterCreditPropertiesSchema,
+  visibility_configurable: z.boolean(),
 }));
 
 export const BenefitMeterCreditCreateSchema: z.ZodType<M.BenefitMeterCreditCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -494,6 +514,8 @@ export const BenefitPublicSchema: z.ZodType<M.BenefitPublic> = /* @__PURE__ */ z
 export const BenefitTypeSchema: z.ZodType<M.BenefitType> = /* @__PURE__ */ z.lazy(() => z.enum(["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit"]));
 
 export const BenefitUpdateSchema: z.ZodType<M.BenefitUpdate> = /* @__PURE__ */ z.lazy(() => z.union([BenefitCustomUpdateSchema, BenefitDiscordUpdateSchema, BenefitGitHubRepositoryUpdateSchema, BenefitDownloadablesUpdateSchema, BenefitLicenseKeysUpdateSchema, BenefitMeterCreditUpdateSchema]));
+
+export const BenefitVisibilitySchema: z.ZodType<M.BenefitVisibility> = /* @__PURE__ */ z.lazy(() => z.enum(["draft", "private", "public"]));
 
 export const CardPaymentSchema: z.ZodType<M.CardPayment> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
@@ -904,7 +926,9 @@ export const CustomerSchema: z.ZodType<M.Customer> = /* @__PURE__ */ z.lazy(() =
   external_id: z.string().nullable(),
   email: z.string(),
   email_verified: z.boolean(),
+  type: z.literal("individual"),
   name: z.string().nullable(),
+  billing_name: z.string().nullable(),
   billing_address: AddressSchema.nullable(),
   tax_id: z.tuple([z.string(), TaxIDFormatSchema]).nullable(),
   organization_id: z.uuid(),
@@ -1305,7 +1329,9 @@ export const CustomerStateSchema: z.ZodType<M.CustomerState> = /* @__PURE__ */ z
   external_id: z.string().nullable(),
   email: z.string(),
   email_verified: z.boolean(),
+  type: z.literal("individual"),
   name: z.string().nullable(),
+  billing_name: z.string().nullable(),
   billing_address: AddressSchema.nullable(),
   tax_id: z.tuple([z.string(), TaxIDFormatSchema]).nullable(),
   organization_id: z.uuid(),
@@ -3163,8 +3189,8 @@ export const S3FileCreateMultipartSchema: z.ZodType<M.S3FileCreateMultipart> = /
 
 export const S3FileCreatePartSchema: z.ZodType<M.S3FileCreatePart> = /* @__PURE__ */ z.lazy(() => z.object({
   number: z.int().min(1).max(10000),
-  chunk_start: z.int().min(0),
-  chunk_end: z.int().min(0),
+  chunk_start: z.int(),
+  chunk_end: z.int(),
   checksum_sha256_base64: z.string().regex(new RegExp("^[A-Za-z0-9+/]{43}=$")).nullable().optional(),
 }));
 
@@ -3512,6 +3538,7 @@ export const WebhookEndpointSchema: z.ZodType<M.WebhookEndpoint> = /* @__PURE__ 
   organization_id: z.uuid(),
   events: z.array(WebhookEventTypeSchema),
   enabled: z.boolean(),
+  secret: z.string().optional(),
 }));
 
 export const WebhookEndpointCreateSchema: z.ZodType<M.WebhookEndpointCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3559,6 +3586,16 @@ export const AuthMeRequestSchema: z.ZodType<M.AuthMeRequest> = /* @__PURE__ */ z
 
 export const AuthSignupRequestSchema: z.ZodType<M.AuthSignupRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   body: SignUpSchema,
+}));
+
+export const BenefitGrantsListRequestSchema: z.ZodType<M.BenefitGrantsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string(), z.array(z.string())]).optional(),
+  is_granted: z.boolean().optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "granted_at", "-granted_at", "revoked_at", "-revoked_at"])).optional(),
 }));
 
 export const BenefitsListRequestSchema: z.ZodType<M.BenefitsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4073,6 +4110,21 @@ export const LicenseKeysGetActivationRequestSchema: z.ZodType<M.LicenseKeysGetAc
   activation_id: z.uuid(),
 }));
 
+export const LicenseKeysActivateRequestSchema: z.ZodType<M.LicenseKeysActivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: LicenseKeyActivateSchema,
+}));
+
+export const LicenseKeysDeactivateRequestSchema: z.ZodType<M.LicenseKeysDeactivateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: LicenseKeyDeactivateSchema,
+}));
+
+export const LicenseKeysValidateRequestSchema: z.ZodType<M.LicenseKeysValidateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: LicenseKeyValidateSchema,
+}));
+
 export const MetersListRequestSchema: z.ZodType<M.MetersListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
   query: z.string().optional(),
@@ -4497,6 +4549,11 @@ export const WebhooksUpdateWebhookEndpointRequestSchema: z.ZodType<M.WebhooksUpd
 }));
 
 export const WebhooksDeleteWebhookEndpointRequestSchema: z.ZodType<M.WebhooksDeleteWebhookEndpointRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const WebhooksResetWebhookEndpointSecretRequestSchema: z.ZodType<M.WebhooksResetWebhookEndpointSecretRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));

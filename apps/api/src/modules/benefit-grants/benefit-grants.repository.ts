@@ -1,8 +1,12 @@
 import { sql, type Selectable } from 'kysely';
 import type { EventsTable } from '../../db/tables/benefit-grants.js';
+import type { Subject } from '../../platform/auth/subject.js';
+import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
 import type { Executor } from '../../platform/db/database.js';
+import { paginate } from '../../platform/db/paginate.js';
 import { memoizedPerId } from '../../platform/db/read-memo.js';
 import type { BenefitGrantRow, BenefitRow } from '../benefits/benefits.repository.js';
+import type { BenefitGrantsListParams } from './benefit-grants.schemas.js';
 
 export type EventRow = Selectable<EventsTable>;
 
@@ -251,4 +255,42 @@ export async function claimGrantCycle(db: Executor, grantId: string, periodStart
     .returning('grant_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * `GET /v1/benefit-grants/`: the grants of the organizations the subject may see (by their benefit's
+ * organization), soft-deleted grants excluded; sorted as asked, then by id.
+ */
+export async function listVisibleGrants(db: Executor, subject: Subject, params: BenefitGrantsListParams) {
+  let query = db
+    .selectFrom('benefit_grants')
+    .innerJoin('benefits', 'benefits.id', 'benefit_grants.benefit_id')
+    .selectAll('benefit_grants')
+    .where(organizationVisibleTo(subject, 'benefits.organization_id'))
+    .where('benefit_grants.deleted_at', 'is', null);
+  if (params.organization_id?.length) query = query.where('benefits.organization_id', 'in', params.organization_id);
+  if (params.is_granted === true) query = query.where('benefit_grants.granted_at', 'is not', null);
+  if (params.is_granted === false) query = query.where('benefit_grants.granted_at', 'is', null);
+  if (params.customer_id?.length) query = query.where('benefit_grants.customer_id', 'in', params.customer_id);
+  const externalIds = params.external_customer_id;
+  if (externalIds?.length) {
+    query = query.where('benefit_grants.customer_id', 'in', (eb) =>
+      eb.selectFrom('customers').select('customers.id').where('customers.external_id', 'in', externalIds),
+    );
+  }
+  for (const sort of params.sorting) {
+    query = query.orderBy(`benefit_grants.${sort.key}`, sort.descending ? 'desc' : 'asc');
+  }
+  return paginate(db, query.orderBy('benefit_grants.id'), params);
+}
+
+/** Benefits by id, deleted ones included (a grant shows its benefit as it is). */
+export async function findGrantBenefits(db: Executor, ids: readonly string[]): Promise<Map<string, BenefitRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('benefits')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,7 +1,7 @@
 import type { BenefitGrantRow, BenefitRow, GrantCustomerRow } from '../benefits/benefits.repository.js';
-import { serializeBenefit, serializeBenefitGrant, type BenefitGrantWire } from '../benefits/benefits.serializer.js';
+import { serializeBenefitGrant, type BenefitGrantWire } from '../benefits/benefits.serializer.js';
 
-/** `BenefitGrantWebhook`: the grant as the API serializes it, its benefit and its previous properties. */
+/** `BenefitGrantWebhook`: the grant as the API serializes it (its benefit included) and its previous properties. */
 export function serializeGrantWebhook(
   grant: BenefitGrantRow,
   customer: GrantCustomerRow,
@@ -9,8 +9,7 @@ export function serializeGrantWebhook(
   previous: unknown,
 ) {
   return {
-    ...serializeBenefitGrant(grant, customer),
-    benefit: serializeBenefit(benefit),
+    ...serializeBenefitGrant(grant, customer, benefit),
     previous_properties: (previous ?? null) as BenefitGrantWire['properties'] | null,
   };
 }

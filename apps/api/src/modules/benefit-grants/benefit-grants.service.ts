@@ -1,9 +1,36 @@
 import type { Context } from '../../platform/context.js';
-import { findBenefitsOfProducts, type BenefitRow } from '../benefits/benefits.repository.js';
+import { pageOf, type Page } from '../../platform/http/query.js';
+import { findBenefitsOfProducts, findGrantCustomers, type BenefitRow } from '../benefits/benefits.repository.js';
+import { serializeBenefitGrant, type BenefitGrantWire } from '../benefits/benefits.serializer.js';
 import { findSubscriptionsByIds } from '../subscriptions/subscriptions.repository.js';
 import { GRANTING_STATUSES, requiresUpdate } from './benefit-grants.engine.js';
 import { cycleGrantJob, grantBenefitJob, revokeBenefitJob, updateBenefitGrantsJob } from './benefit-grants.jobs.js';
-import { findGrantsOfScope, type GrantScope } from './benefit-grants.repository.js';
+import {
+  findGrantBenefits,
+  findGrantsOfScope,
+  listVisibleGrants,
+  type GrantScope,
+} from './benefit-grants.repository.js';
+import type { BenefitGrantsListParams } from './benefit-grants.schemas.js';
+
+/** `GET /v1/benefit-grants/`: the grants of the organizations the caller may see, with customer and benefit. */
+export async function listGrants(ctx: Context, params: BenefitGrantsListParams): Promise<Page<BenefitGrantWire>> {
+  const { rows, total } = await listVisibleGrants(ctx.db, ctx.subject, params);
+  const [customers, benefits] = await Promise.all([
+    findGrantCustomers(
+      ctx.db,
+      rows.map((row) => row.customer_id),
+    ),
+    findGrantBenefits(
+      ctx.db,
+      rows.map((row) => row.benefit_id),
+    ),
+  ]);
+  const items = rows.map((row) =>
+    serializeBenefitGrant(row, customers.get(row.customer_id)!, benefits.get(row.benefit_id)!),
+  );
+  return pageOf(items, total, params);
+}
 
 /**
  * What other modules call, inside their own transaction: each function only enqueues jobs, so the

@@ -33,7 +33,15 @@ export const BenefitCustomProperties = z
   .meta({ id: 'BenefitCustomProperties' });
 
 export const BenefitDiscordProperties = z
-  .object({ guild_id: z.string(), role_id: z.string(), guild_token: z.string() })
+  .object({
+    guild_id: z.string(),
+    role_id: z.string(),
+    // Not stored: Tessera's revocation removes the role only (the serializer says so).
+    kick_member: z
+      .boolean()
+      .meta({ description: 'Whether revoking removes the member from the server: false, the role only is removed.' }),
+    guild_token: z.string(),
+  })
   .meta({ id: 'BenefitDiscordProperties' });
 
 export const BenefitGitHubRepositoryProperties = z
@@ -153,7 +161,7 @@ export type CreateProperties<T extends BenefitType> = z.output<(typeof CREATE_PR
 
 export type StoredProperties = {
   custom: z.output<typeof BenefitCustomProperties>;
-  discord: z.output<typeof BenefitDiscordProperties>;
+  discord: Omit<z.output<typeof BenefitDiscordProperties>, 'kick_member'>;
   github_repository: z.output<typeof BenefitGitHubRepositoryProperties>;
   downloadables: z.output<typeof BenefitDownloadablesProperties>;
   license_keys: z.output<typeof BenefitLicenseKeysProperties>;

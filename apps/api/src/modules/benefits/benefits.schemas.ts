@@ -51,12 +51,22 @@ function benefitVariant<T extends BenefitType, P extends z.ZodType>(type: T, pro
       description: z.string(),
       selectable: z.boolean(),
       deletable: z.boolean(),
+      is_deleted: z
+        .boolean()
+        .meta({ description: 'Whether the benefit is deleted (a grant shows its benefit as it is).' }),
       organization_id: z.uuid(),
       metadata: MetadataOutput,
+      visibility: BenefitVisibility,
       properties,
+      visibility_configurable: z.boolean().meta({
+        description: "The reference's visibility setting (2026): Tessera has none, so false.",
+      }),
     })
     .meta({ id });
 }
+
+/** The reference's benefit visibility (2026): every Tessera benefit is public. */
+export const BenefitVisibility = z.enum(['draft', 'private', 'public']).meta({ id: 'BenefitVisibility' });
 
 export const BenefitCustom = benefitVariant('custom', BenefitCustomProperties, 'BenefitCustom');
 export const BenefitDiscord = benefitVariant('discord', BenefitDiscordProperties, 'BenefitDiscord');
@@ -202,6 +212,7 @@ export const BenefitGrant = z
     benefit_id: z.uuid(),
     error: BenefitGrantError.nullable(),
     customer: Customer,
+    benefit: Benefit,
     properties: BenefitGrantProperties,
   })
   .meta({ id: 'BenefitGrant' });

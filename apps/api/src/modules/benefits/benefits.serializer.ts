@@ -21,13 +21,22 @@ export function serializeBenefit(row: BenefitRow): BenefitWire {
     description: row.description,
     selectable: row.selectable,
     deletable: row.deletable,
+    is_deleted: row.deleted_at !== null,
     organization_id: row.organization_id,
     metadata: (row.metadata ?? {}) as Metadata,
-    properties: row.properties,
+    visibility: 'public',
+    // A revoked Discord grant loses its role; the member is never removed from the server.
+    properties: row.type === 'discord' ? { ...(row.properties as object), kick_member: false } : row.properties,
+    visibility_configurable: false,
   } as BenefitWire;
 }
 
-export function serializeBenefitGrant(row: BenefitGrantRow, customer: GrantCustomerRow): BenefitGrantWire {
+/** A grant with its customer and its benefit (the seller's lists and the `benefit_grant.*` webhooks). */
+export function serializeBenefitGrant(
+  row: BenefitGrantRow,
+  customer: GrantCustomerRow,
+  benefit: BenefitRow,
+): BenefitGrantWire {
   return {
     created_at: iso(row.created_at),
     modified_at: iso(row.modified_at),
@@ -42,6 +51,7 @@ export function serializeBenefitGrant(row: BenefitGrantRow, customer: GrantCusto
     benefit_id: row.benefit_id,
     error: (row.error ?? null) as BenefitGrantWire['error'],
     customer: serializeCustomer(customer),
+    benefit: serializeBenefit(benefit),
     properties: (row.properties ?? {}) as BenefitGrantWire['properties'],
   };
 }

@@ -265,12 +265,12 @@ export async function listGrants(
   benefitId: string,
   params: BenefitGrantListParams,
 ): Promise<Page<BenefitGrantWire>> {
-  await getBenefit(ctx, benefitId);
+  const benefit = await getBenefit(ctx, benefitId);
   const { rows, total } = await listBenefitGrants(ctx.db, benefitId, params);
   const customers = await findGrantCustomers(
     ctx.db,
     rows.map((row) => row.customer_id),
   );
-  const items = rows.map((row) => serializeBenefitGrant(row, customers.get(row.customer_id)!));
+  const items = rows.map((row) => serializeBenefitGrant(row, customers.get(row.customer_id)!, benefit));
   return pageOf(items, total, params);
 }

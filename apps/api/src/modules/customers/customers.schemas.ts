@@ -14,7 +14,13 @@ export const Customer = z
     external_id: z.string().nullable(),
     email: z.string(),
     email_verified: z.boolean(),
+    type: z.literal('individual').meta({
+      description: "The reference's customer type (2026): Tessera's customers are all individuals.",
+    }),
     name: z.string().nullable(),
+    billing_name: z.string().nullable().meta({
+      description: "The reference's billing name (2026): Tessera keeps the billing name on each order, so null.",
+    }),
     billing_address: Address.nullable(),
     tax_id: z.tuple([z.string(), TaxIdFormatSchema]).nullable(),
     organization_id: z.uuid(),

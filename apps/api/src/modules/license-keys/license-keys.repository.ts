@@ -33,22 +33,25 @@ export async function listVisibleLicenseKeys(db: Executor, subject: Subject, par
 }
 
 /**
- * The public calls find a key by an exact, case-sensitive match on (organization, key), locked for
- * the rest of the transaction: concurrent activations of one key take turns, so the limit holds.
+ * Validate, activate and deactivate find a key by an exact, case-sensitive match on (organization,
+ * key), locked for the rest of the transaction: concurrent activations of one key take turns, so the
+ * limit holds. The public calls find any organization's key; with `readableBy`, only a key of an
+ * organization that subject may see (the organization's own calls).
  */
 export async function lockLicenseKeyByKey(
   db: Executor,
   organizationId: string,
   key: string,
+  readableBy?: Subject,
 ): Promise<LicenseKeyRow | undefined> {
-  return db
+  let query = db
     .selectFrom('license_keys')
     .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('key', '=', key)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('license_keys.organization_id', '=', organizationId)
+    .where('license_keys.key', '=', key)
+    .where('license_keys.deleted_at', 'is', null);
+  if (readableBy) query = query.where(organizationVisibleTo(readableBy, 'license_keys.organization_id'));
+  return query.forUpdate().executeTakeFirst();
 }
 
 export async function findLicenseKeyById(db: Executor, id: string, lock = false) {

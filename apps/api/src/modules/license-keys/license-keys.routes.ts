@@ -24,6 +24,8 @@ import {
   serializeValidated,
 } from './license-keys.serializer.js';
 import {
+  activateAsSeller,
+  deactivateAsSeller,
   getActivation,
   getLicenseKey,
   getPortalLicenseKey,
@@ -33,6 +35,7 @@ import {
   publicDeactivate,
   publicValidate,
   updateLicenseKeyAsSeller,
+  validateAsSeller,
 } from './license-keys.service.js';
 
 const tags = ['license_keys'];
@@ -101,6 +104,53 @@ export const licenseKeyRoutes = [
       const { activation, key, customer } = await getActivation(ctx, params.id, params.activation_id);
       return serializeActivation(activation, key, customer);
     },
+  }),
+  // The organization's own validate/activate/deactivate: the public calls' rules and bodies (the
+  // organization in the body must be one the caller may see), without their per-key rate limit.
+  defineRoute({
+    method: 'POST',
+    path: '/v1/license-keys/validate',
+    operationId: 'license_keys:validate',
+    summary: 'Validate a license key',
+    tags,
+    auth: { subjects, scopes: write('license_keys') },
+    body: LicenseKeyValidate,
+    errors: ['ResourceNotFound', 'BadRequest'],
+    status: 200,
+    response: ValidatedLicenseKey,
+    handler: async (ctx, { body }) => {
+      const { key, customer, activation } = await validateAsSeller(ctx, body);
+      return serializeValidated(key, customer, activation);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/license-keys/activate',
+    operationId: 'license_keys:activate',
+    summary: 'Activate a license key',
+    tags,
+    auth: { subjects, scopes: write('license_keys') },
+    body: LicenseKeyActivate,
+    errors: ['ResourceNotFound', 'NotPermitted'],
+    status: 200,
+    response: LicenseKeyActivationRead,
+    handler: async (ctx, { body }) => {
+      const { activation, key, customer } = await activateAsSeller(ctx, body);
+      return serializeActivation(activation, key, customer);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/license-keys/deactivate',
+    operationId: 'license_keys:deactivate',
+    summary: 'Deactivate a license key',
+    tags,
+    auth: { subjects, scopes: write('license_keys') },
+    body: LicenseKeyDeactivate,
+    errors: ['ResourceNotFound'],
+    status: 204,
+    response: NoContent,
+    handler: async (ctx, { body }) => deactivateAsSeller(ctx, body),
   }),
   defineRoute({
     method: 'GET',

@@ -144,15 +144,27 @@ export async function limitPublicCall(ctx: Context, organizationId: string, key:
   }
 }
 
-async function lockKey(ctx: Context, organizationId: string, key: string): Promise<LicenseKeyRow> {
-  const row = await lockLicenseKeyByKey(ctx.db, organizationId, key);
+/**
+ * Who calls validate, activate or deactivate: `public`, whoever holds the key (the portal's paths, no
+ * credentials); `organization`, the organization's own token or member (`/v1/license-keys/…`), who
+ * finds only keys of the organizations it may see. The rules are the same for both.
+ */
+export type KeyCaller = 'public' | 'organization';
+
+async function lockKey(ctx: Context, organizationId: string, key: string, caller: KeyCaller): Promise<LicenseKeyRow> {
+  const row = await lockLicenseKeyByKey(
+    ctx.db,
+    organizationId,
+    key,
+    caller === 'organization' ? ctx.subject : undefined,
+  );
   if (!row) throw new ResourceNotFound();
   return row;
 }
 
 /** Validate: the rules of research §2.4, in the reference's order. */
-export async function validateLicenseKey(ctx: Context, input: LicenseKeyValidateInput) {
-  const key = await lockKey(ctx, input.organization_id, input.key);
+export async function validateLicenseKey(ctx: Context, input: LicenseKeyValidateInput, caller: KeyCaller = 'public') {
+  const key = await lockKey(ctx, input.organization_id, input.key, caller);
   const now = ctx.clock.now();
   if (key.status !== 'granted') throw new ResourceNotFound('License key is no longer active.');
   if (key.expires_at && now.getTime() >= key.expires_at.getTime())
@@ -188,8 +200,8 @@ export async function validateLicenseKey(ctx: Context, input: LicenseKeyValidate
  * Activate: 403 when the key needs no activation or its limit is reached. The key row is locked
  * first, so concurrent activations count one after another and the limit holds exactly.
  */
-export async function activateLicenseKey(ctx: Context, input: LicenseKeyActivateInput) {
-  const key = await lockKey(ctx, input.organization_id, input.key);
+export async function activateLicenseKey(ctx: Context, input: LicenseKeyActivateInput, caller: KeyCaller = 'public') {
+  const key = await lockKey(ctx, input.organization_id, input.key, caller);
   if (!key.limit_activations) throw new NotPermitted('License key does not require activation');
   if ((await countLiveActivations(ctx.db, key.id)) >= key.limit_activations)
     throw new NotPermitted('License key activation limit already reached');
@@ -204,8 +216,12 @@ export async function activateLicenseKey(ctx: Context, input: LicenseKeyActivate
   return { activation, key, customer: await customerOf(ctx, key) };
 }
 
-export async function deactivateLicenseKey(ctx: Context, input: LicenseKeyDeactivateInput): Promise<void> {
-  const key = await lockKey(ctx, input.organization_id, input.key);
+export async function deactivateLicenseKey(
+  ctx: Context,
+  input: LicenseKeyDeactivateInput,
+  caller: KeyCaller = 'public',
+): Promise<void> {
+  const key = await lockKey(ctx, input.organization_id, input.key, caller);
   const activation = await findLiveActivation(ctx.db, key.id, input.activation_id);
   if (!activation) throw new ResourceNotFound();
   await softDeleteActivation(ctx.db, activation.id, ctx.clock.now());
@@ -280,4 +296,22 @@ export async function publicActivate(ctx: Context, input: LicenseKeyActivateInpu
 export async function publicDeactivate(ctx: Context, input: LicenseKeyDeactivateInput): Promise<void> {
   await limitPublicCall(ctx, input.organization_id, input.key);
   await deactivateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The organization's routes (`/v1/license-keys/validate|activate|deactivate`, `license_keys:write`):
+// the same calls on the organization's clock, for keys of an organization the caller may see (404
+// otherwise), without the per-key rate limit (the reference limits only the public paths)
+// ---------------------------------------------------------------------------------------------------
+
+export async function validateAsSeller(ctx: Context, input: LicenseKeyValidateInput) {
+  return validateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input, 'organization');
+}
+
+export async function activateAsSeller(ctx: Context, input: LicenseKeyActivateInput) {
+  return activateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input, 'organization');
+}
+
+export async function deactivateAsSeller(ctx: Context, input: LicenseKeyDeactivateInput): Promise<void> {
+  await deactivateLicenseKey(await onOrganizationClock(ctx, input.organization_id), input, 'organization');
 }

@@ -20,6 +20,7 @@ import {
   listDeliveries,
   listEndpoints,
   redeliverEvent,
+  resetEndpointSecret,
   updateEndpoint,
 } from './webhooks.service.js';
 import { sendTestEvent } from './webhooks.test-event.js';
@@ -78,6 +79,20 @@ export const webhookRoutes = [
     status: 200,
     response: WebhookEndpoint,
     handler: (ctx, { params, body }) => updateEndpoint(ctx, params.id, body),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v1/webhooks/endpoints/{id}/secret',
+    operationId: 'webhooks:reset_webhook_endpoint_secret',
+    // A new server-generated secret, answered once; PATCH …/{id} with `secret` still sets a chosen one.
+    summary: 'Reset a webhook endpoint secret',
+    tags,
+    auth: { subjects, scopes: write('webhooks') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: WebhookEndpoint,
+    handler: (ctx, { params }) => resetEndpointSecret(ctx, params.id),
   }),
   defineRoute({
     method: 'DELETE',

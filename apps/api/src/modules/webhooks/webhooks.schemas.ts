@@ -25,6 +25,10 @@ export const WebhookEndpoint = z
       description:
         'Whether events are sent. Endpoints are disabled after HTTP 410 or long continuous failure; PATCH re-enables.',
     }),
+    secret: z.string().optional().meta({
+      description:
+        'The signing secret, only in the answer of `PATCH …/{id}/secret` that generated it; no other read shows it.',
+    }),
   })
   .meta({ id: 'WebhookEndpoint' });
 

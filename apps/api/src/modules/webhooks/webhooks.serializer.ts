@@ -6,7 +6,7 @@ import type { WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.js';
 export type WebhookEndpointWire = z.input<typeof WebhookEndpoint>;
 export type WebhookDeliveryWire = z.input<typeof WebhookDelivery>;
 
-/** The secret is never returned. */
+/** The secret is not returned (only a reset answers the secret it generated: webhooks.service.ts). */
 export function serializeEndpoint(row: WebhookEndpointRow): WebhookEndpointWire {
   return {
     created_at: iso(row.created_at),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { generateToken } from '../../platform/auth/tokens.js';
 import type { Context } from '../../platform/context.js';
 import { IssueCollector, ResourceNotFound } from '../../platform/http/errors.js';
 import { pageOf, type Page } from '../../platform/http/query.js';
@@ -101,6 +102,23 @@ export async function updateEndpoint(
     await wakeDelivery(ctx, id);
   }
   return getEndpoint(ctx, id);
+}
+
+/** The reference's server-generated secrets: `whsec_`, 37 random base62 characters and a checksum. */
+const GENERATED_SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new secret for the endpoint, generated here and answered this once. Each batch of deliveries
+ * reads the endpoint's secret when it is claimed, so every attempt that starts after the commit — new
+ * events, and retries and redeliveries of earlier ones — is signed with it; a request already on
+ * its way keeps the old signature.
+ */
+export async function resetEndpointSecret(ctx: Context, id: string): Promise<WebhookEndpointWire> {
+  const row = await lockVisibleEndpoint(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  const secret = generateToken(GENERATED_SECRET_PREFIX);
+  await updateEndpointRow(ctx.db, id, { secret, modified_at: ctx.clock.now() });
+  return { ...(await getEndpoint(ctx, id)), secret };
 }
 
 export async function deleteEndpoint(ctx: Context, id: string): Promise<void> {

@@ -25,9 +25,12 @@ function benefit(type: Benefit['type'], properties: unknown): Benefit {
     description: 'Pro license',
     selectable: true,
     deletable: true,
+    is_deleted: false,
     organization_id: ORG,
     metadata: {},
+    visibility: 'public',
     properties,
+    visibility_configurable: false,
   } as Benefit;
 }
 

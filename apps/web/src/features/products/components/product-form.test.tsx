@@ -28,9 +28,12 @@ function benefit(id: string, description: string, type: 'custom' | 'license_keys
     description,
     selectable: true,
     deletable: true,
+    is_deleted: false,
     organization_id: ORG,
     metadata: {},
+    visibility: 'public',
     properties,
+    visibility_configurable: false,
   } as Benefit;
 }
 
