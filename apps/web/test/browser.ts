@@ -30,11 +30,18 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * How long a step waits for what it expects: long enough for CI's busy machine (two cores shared by two
+ * test files, each with its server, and the browser), where a page that shows in a second alone can take
+ * ten. A passing step waits only for its event, so the bound costs nothing.
+ */
+const STEP_TIMEOUT = process.env.CI ? 25_000 : 10_000;
+
 /** A new context (its own cookies and storage) on the test server, with a desktop viewport and one page. */
 export async function openPage(
   browser: Browser,
   baseURL: string,
-  timeout = 10_000,
+  timeout = STEP_TIMEOUT,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(timeout);
