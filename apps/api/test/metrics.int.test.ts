@@ -381,11 +381,11 @@ describe('GET /v1/metrics/limits', () => {
     expect(json(response)).toEqual({
       min_date: '2023-01-01',
       intervals: {
-        hour: { max_days: 7 },
-        day: { max_days: 366 },
-        week: { max_days: 365 },
-        month: { max_days: 1460 },
-        year: { max_days: 3650 },
+        hour: { min_days: 0, max_days: 7 },
+        day: { min_days: 0, max_days: 366 },
+        week: { min_days: 14, max_days: 365 },
+        month: { min_days: 60, max_days: 1460 },
+        year: { min_days: 366, max_days: 3650 },
       },
     });
   });

@@ -367,3 +367,113 @@ describe('PATCH /v1/organizations/{id}', () => {
     expect((await patch(created.id, { email: 'x@y.example' }, stranger.headers)).statusCode).toBe(404);
   });
 });
+
+describe("the reference's organization fields of 2026", () => {
+  it('answers each from the settings, or with its one value', async () => {
+    const org = await organizationFactory(server);
+    const read = json(await get(org.organization.id, bearer(org.token)));
+    expect(read).toMatchObject({
+      proration_behavior: 'prorate',
+      allow_customer_updates: true,
+      status: 'active',
+      sso_enforced: false,
+      default_presentment_currency: 'usd',
+      default_tax_behavior: 'exclusive',
+      customer_portal_settings: {
+        usage: { show: true },
+        subscription: { update_seats: false, update_plan: true },
+        customer: { allow_email_change: false },
+      },
+      account_id: null,
+      payout_account_id: null,
+      capabilities: {
+        checkout_payments: true,
+        subscription_renewals: true,
+        payouts: false,
+        refunds: true,
+        api_access: true,
+        dashboard_access: true,
+      },
+      subscription_settings: {
+        allow_multiple_subscriptions: false,
+        allow_customer_updates: true,
+        proration_behavior: 'prorate',
+        benefit_revocation_grace_period: 0,
+        prevent_trial_abuse: false,
+      },
+    });
+    expect(Object.keys(read.customer_email_settings).sort()).toEqual([
+      'order_confirmation',
+      'order_refunded',
+      'subscription_cancellation',
+      'subscription_confirmation',
+      'subscription_cycled',
+      'subscription_cycled_after_trial',
+      'subscription_past_due',
+      'subscription_paused',
+      'subscription_renewal_reminder',
+      'subscription_resumed',
+      'subscription_revoked',
+      'subscription_trial_conversion_reminder',
+      'subscription_uncanceled',
+      'subscription_updated',
+    ]);
+
+    const taxed = await server.inject({
+      method: 'PATCH',
+      url: '/v1/tax-settings/',
+      headers: bearer(org.token),
+      payload: { prices_include_tax: true },
+    });
+    expect(taxed.statusCode, taxed.body).toBe(200);
+    expect(json(await get(org.organization.id, bearer(org.token))).default_tax_behavior).toBe('inclusive');
+  });
+
+  it('takes the fixed subscription settings at their value and refuses any other with 422, changing nothing', async () => {
+    const org = await organizationFactory(server);
+    const settings = {
+      allow_multiple_subscriptions: true,
+      allow_customer_updates: false,
+      proration_behavior: 'invoice',
+    };
+    const kept = await patch(
+      org.organization.id,
+      { subscription_settings: { ...settings, benefit_revocation_grace_period: 0, prevent_trial_abuse: false } },
+      bearer(org.token),
+    );
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(json(kept)).toMatchObject({
+      subscription_settings: { ...settings, benefit_revocation_grace_period: 0, prevent_trial_abuse: false },
+      proration_behavior: 'invoice',
+      allow_customer_updates: false,
+      customer_portal_settings: { subscription: { update_plan: false } },
+    });
+    const stored = await server.runtime.database.db
+      .selectFrom('organizations')
+      .select('subscription_settings')
+      .where('id', '=', org.organization.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.subscription_settings).toEqual(settings);
+
+    const before = await countEvents(org.organization.id);
+    const refused = await patch(
+      org.organization.id,
+      {
+        subscription_settings: {
+          ...settings,
+          proration_behavior: 'prorate',
+          benefit_revocation_grace_period: 7,
+          prevent_trial_abuse: true,
+        },
+      },
+      bearer(org.token),
+    );
+    expect(refused.statusCode).toBe(422);
+    expect(json(refused).detail.map((issue: { loc: string[] }) => issue.loc.join('.'))).toEqual([
+      'body.subscription_settings.benefit_revocation_grace_period',
+      'body.subscription_settings.prevent_trial_abuse',
+    ]);
+    expect(json(await get(org.organization.id, bearer(org.token))).proration_behavior).toBe('invoice');
+    expect(await countEvents(org.organization.id)).toBe(before);
+  });
+});

@@ -129,8 +129,11 @@ export type CustomerPaymentMethodCreateResponse = S["CustomerPaymentMethodCreate
 export type CustomerPaymentMethodGenericSetup = S["CustomerPaymentMethodGenericSetup"];
 export type CustomerPaymentMethodProcessor = S["CustomerPaymentMethodProcessor"];
 export type CustomerPortalCustomer = S["CustomerPortalCustomer"];
+export type CustomerPortalCustomerSettings = S["CustomerPortalCustomerSettings"];
 export type CustomerPortalCustomerUpdate = S["CustomerPortalCustomerUpdate"];
 export type CustomerPortalOAuthAccount = S["CustomerPortalOAuthAccount"];
+export type CustomerPortalSubscriptionSettings = S["CustomerPortalSubscriptionSettings"];
+export type CustomerPortalUsageSettings = S["CustomerPortalUsageSettings"];
 export type CustomerProduct = S["CustomerProduct"];
 export type CustomerSession = S["CustomerSession"];
 export type CustomerSessionCustomerExternalIDCreate = S["CustomerSessionCustomerExternalIDCreate"];
@@ -310,12 +313,17 @@ export type OrganizationAvatarFileRead = S["OrganizationAvatarFileRead"];
  */
 export type OrganizationBrandingSettings = S["OrganizationBrandingSettings"];
 export type OrganizationBrandingSettingsUpdate = S["OrganizationBrandingSettingsUpdate"];
+export type OrganizationCapabilities = S["OrganizationCapabilities"];
 export type OrganizationCreate = S["OrganizationCreate"];
 /**
  * Extension: the customer emails the organization sends. order_confirmation: the receipt of a paid order; subscription_cycled: the receipt of a renewal; subscription_past_due: a renewal payment failed (and later went through); subscription_cancellation: a subscription was canceled; subscription_revoked: a subscription ended; order_refunded: a refund was issued. The portal sign-in code is always sent.
  */
 export type OrganizationCustomerEmailSettings = S["OrganizationCustomerEmailSettings"];
 export type OrganizationCustomerEmailSettingsUpdate = S["OrganizationCustomerEmailSettingsUpdate"];
+/**
+ * What the customer portal offers: usage is always shown, a plan change when subscription_settings allow_customer_updates is on; there are no seats and no email change.
+ */
+export type OrganizationCustomerPortalSettings = S["OrganizationCustomerPortalSettings"];
 export type OrganizationDetails = S["OrganizationDetails"];
 export type OrganizationFeatureSettings = S["OrganizationFeatureSettings"];
 export type OrganizationFeatureSettingsInput = S["OrganizationFeatureSettingsInput"];
@@ -332,6 +340,10 @@ export type OrganizationMemberRole = S["OrganizationMemberRole"];
 export type OrganizationMemberUpdate = S["OrganizationMemberUpdate"];
 export type OrganizationSocialLink = S["OrganizationSocialLink"];
 export type OrganizationSocialLinkInput = S["OrganizationSocialLinkInput"];
+/**
+ * Always active: a Tessera organization needs no review.
+ */
+export type OrganizationStatus = S["OrganizationStatus"];
 export type OrganizationSubscriptionSettings = S["OrganizationSubscriptionSettings"];
 export type OrganizationSubscriptionSettingsInput = S["OrganizationSubscriptionSettingsInput"];
 export type OrganizationUpdate = S["OrganizationUpdate"];
@@ -359,8 +371,16 @@ export type ProductPriceFreeCreate = S["ProductPriceFreeCreate"];
 export type ProductPriceMeter = S["ProductPriceMeter"];
 export type ProductPriceMeteredUnit = S["ProductPriceMeteredUnit"];
 export type ProductPriceMeteredUnitCreate = S["ProductPriceMeteredUnitCreate"];
+/**
+ * Where the price comes from (2026): a product's own price, `catalog`, for every Tessera price.
+ */
+export type ProductPriceSource = S["ProductPriceSource"];
 export type ProductPriceType = S["ProductPriceType"];
 export type ProductUpdate = S["ProductUpdate"];
+/**
+ * Who can see the product (2026): every Tessera product is public (an archived one too).
+ */
+export type ProductVisibility = S["ProductVisibility"];
 export type PropertyAggregation = S["PropertyAggregation"];
 export type PropertyAggregationInput = S["PropertyAggregationInput"];
 export type RefreshTokenRequest = S["RefreshTokenRequest"];
@@ -403,6 +423,10 @@ export type SubscriptionStatus = S["SubscriptionStatus"];
 export type SubscriptionUpdate = S["SubscriptionUpdate"];
 export type SubscriptionUpdateDiscount = S["SubscriptionUpdateDiscount"];
 export type SubscriptionUpdateProduct = S["SubscriptionUpdateProduct"];
+/**
+ * inclusive when the tax settings say prices include tax, exclusive otherwise.
+ */
+export type TaxBehaviorOption = S["TaxBehaviorOption"];
 export type TaxIDFormat = S["TaxIDFormat"];
 export type TaxRegistration = S["TaxRegistration"];
 export type TaxRegistrationCreate = S["TaxRegistrationCreate"];

@@ -2911,6 +2911,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -2951,6 +2958,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -3472,6 +3486,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -3571,6 +3592,9 @@ export interface components {
                 [key: string]: number;
             };
         };
+        CustomerPortalCustomerSettings: {
+            allow_email_change: boolean;
+        };
         CustomerPortalCustomerUpdate: {
             email?: string | null;
             name?: string | null;
@@ -3580,6 +3604,13 @@ export interface components {
         CustomerPortalOAuthAccount: {
             account_id: string;
             account_username: string | null;
+        };
+        CustomerPortalSubscriptionSettings: {
+            update_seats: boolean;
+            update_plan: boolean;
+        };
+        CustomerPortalUsageSettings: {
+            show: boolean;
         };
         CustomerProduct: {
             /** Format: date-time */
@@ -3594,6 +3625,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -3803,6 +3841,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -4302,6 +4347,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
         };
         DiscountUpdate: {
             metadata?: {
@@ -4930,6 +4982,9 @@ export interface components {
             trial_conversion_rate: components["schemas"]["Metric"];
         };
         MetricsIntervalLimit: {
+            /** @description Minimum number of days for this interval. */
+            min_days: number;
+            /** @description Maximum number of days for this interval. */
             max_days: number;
         };
         MetricsIntervalsLimits: {
@@ -5171,6 +5226,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
         };
         /** @enum {string} */
         OrderStatus: "pending" | "paid" | "refunded" | "partially_refunded";
@@ -5228,6 +5290,25 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
             branding_settings: components["schemas"]["OrganizationBrandingSettings"];
+            /**
+             * @description subscription_settings.proration_behavior, as the reference's top-level field.
+             * @enum {string}
+             */
+            proration_behavior: "invoice" | "prorate";
+            /** @description subscription_settings.allow_customer_updates, as the reference's top-level field. */
+            allow_customer_updates: boolean;
+            status: components["schemas"]["OrganizationStatus"];
+            /** @description False: members sign in with their own accounts. */
+            sso_enforced: boolean;
+            /** @description usd, the currency of new prices. */
+            default_presentment_currency: string;
+            default_tax_behavior: components["schemas"]["TaxBehaviorOption"];
+            customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            /** @description Null: Tessera has no payout accounts. */
+            account_id: string | null;
+            /** @description Null: Tessera has no payout accounts. */
+            payout_account_id: string | null;
+            capabilities: components["schemas"]["OrganizationCapabilities"];
         };
         OrganizationAccessToken: {
             /** Format: uuid */
@@ -5307,6 +5388,14 @@ export interface components {
             show_logo?: boolean;
             show_product_images?: boolean;
         };
+        OrganizationCapabilities: {
+            checkout_payments: boolean;
+            subscription_renewals: boolean;
+            payouts: boolean;
+            refunds: boolean;
+            api_access: boolean;
+            dashboard_access: boolean;
+        };
         OrganizationCreate: {
             name: string;
             slug: string;
@@ -5326,6 +5415,14 @@ export interface components {
             subscription_cancellation: boolean;
             subscription_revoked: boolean;
             order_refunded: boolean;
+            subscription_confirmation: boolean;
+            subscription_cycled_after_trial: boolean;
+            subscription_paused: boolean;
+            subscription_resumed: boolean;
+            subscription_renewal_reminder: boolean;
+            subscription_trial_conversion_reminder: boolean;
+            subscription_uncanceled: boolean;
+            subscription_updated: boolean;
         };
         OrganizationCustomerEmailSettingsUpdate: {
             order_confirmation?: boolean;
@@ -5334,6 +5431,20 @@ export interface components {
             subscription_cancellation?: boolean;
             subscription_revoked?: boolean;
             order_refunded?: boolean;
+            subscription_confirmation?: boolean;
+            subscription_cycled_after_trial?: boolean;
+            subscription_paused?: boolean;
+            subscription_resumed?: boolean;
+            subscription_renewal_reminder?: boolean;
+            subscription_trial_conversion_reminder?: boolean;
+            subscription_uncanceled?: boolean;
+            subscription_updated?: boolean;
+        };
+        /** @description What the customer portal offers: usage is always shown, a plan change when subscription_settings allow_customer_updates is on; there are no seats and no email change. */
+        OrganizationCustomerPortalSettings: {
+            usage: components["schemas"]["CustomerPortalUsageSettings"];
+            subscription: components["schemas"]["CustomerPortalSubscriptionSettings"];
+            customer: components["schemas"]["CustomerPortalCustomerSettings"];
         };
         OrganizationDetails: {
             about: string;
@@ -5421,17 +5532,30 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        /**
+         * @description Always active: a Tessera organization needs no review.
+         * @enum {string}
+         */
+        OrganizationStatus: "created" | "review" | "snoozed" | "denied" | "active" | "blocked" | "offboarding" | "offboarded";
         OrganizationSubscriptionSettings: {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
             /** @enum {string} */
             proration_behavior: "invoice" | "prorate";
+            /** @description Days benefits are kept after a subscription ends (2026): 0, they are revoked when it ends. */
+            benefit_revocation_grace_period: number;
+            /** @description Whether the organization refuses repeated trials (2026): false, each product's trial_once_per_customer decides. */
+            prevent_trial_abuse: boolean;
         };
         OrganizationSubscriptionSettingsInput: {
             allow_multiple_subscriptions: boolean;
             allow_customer_updates: boolean;
             /** @enum {string} */
             proration_behavior: "invoice" | "prorate";
+            /** @constant */
+            benefit_revocation_grace_period?: 0;
+            /** @constant */
+            prevent_trial_abuse?: false;
         };
         OrganizationUpdate: {
             name?: string | null;
@@ -5514,6 +5638,13 @@ export interface components {
             is_archived: boolean;
             /** Format: uuid */
             organization_id: string;
+            /** @description How many intervals a period lasts (2026): 1 for a recurring product, null for one-time. */
+            recurring_interval_count: number | null;
+            visibility: components["schemas"]["ProductVisibility"];
+            /** @description The interval usage is billed at (2026): the product's own interval, null for one-time. */
+            meter_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            /** @description How many meter intervals a usage period lasts (2026): 1, null for one-time. */
+            meter_interval_count: number | null;
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["Benefit"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
@@ -5598,6 +5729,9 @@ export interface components {
             product_id: string;
             type: components["schemas"]["ProductPriceType"];
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The price's own tax behavior (2026): null, the organization's applies. */
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
             /** @constant */
             amount_type: "custom";
             price_currency: string;
@@ -5628,6 +5762,9 @@ export interface components {
             product_id: string;
             type: components["schemas"]["ProductPriceType"];
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The price's own tax behavior (2026): null, the organization's applies. */
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
             /** @constant */
             amount_type: "fixed";
             price_currency: string;
@@ -5654,6 +5791,9 @@ export interface components {
             product_id: string;
             type: components["schemas"]["ProductPriceType"];
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The price's own tax behavior (2026): null, the organization's applies. */
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
             /** @constant */
             amount_type: "free";
         };
@@ -5677,6 +5817,9 @@ export interface components {
             product_id: string;
             type: components["schemas"]["ProductPriceType"];
             recurring_interval: components["schemas"]["SubscriptionRecurringInterval"] | null;
+            source: components["schemas"]["ProductPriceSource"];
+            /** @description The price's own tax behavior (2026): null, the organization's applies. */
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
             /** @constant */
             amount_type: "metered_unit";
             price_currency: string;
@@ -5700,6 +5843,11 @@ export interface components {
             unit_amount: number | string;
             cap_amount?: number | null;
         };
+        /**
+         * @description Where the price comes from (2026): a product's own price, `catalog`, for every Tessera price.
+         * @enum {string}
+         */
+        ProductPriceSource: "catalog" | "ad_hoc";
         /** @enum {string} */
         ProductPriceType: "one_time" | "recurring";
         ProductUpdate: {
@@ -5723,6 +5871,11 @@ export interface components {
             trial_requires_payment_method?: boolean | null;
             trial_once_per_customer?: boolean | null;
         };
+        /**
+         * @description Who can see the product (2026): every Tessera product is public (an archived one too).
+         * @enum {string}
+         */
+        ProductVisibility: "draft" | "private" | "public";
         PropertyAggregation: {
             /** @enum {string} */
             func: "sum" | "max" | "min" | "avg";
@@ -6007,6 +6160,11 @@ export interface components {
             product_id: string;
             proration_behavior?: components["schemas"]["SubscriptionProrationBehavior"] | null;
         };
+        /**
+         * @description inclusive when the tax settings say prices include tax, exclusive otherwise.
+         * @enum {string}
+         */
+        TaxBehaviorOption: "location" | "inclusive" | "exclusive";
         /** @enum {string} */
         TaxIDFormat: "ad_nrt" | "ae_trn" | "ar_cuit" | "au_abn" | "au_arn" | "bg_uic" | "bh_vat" | "bo_tin" | "br_cnpj" | "br_cpf" | "ca_bn" | "ca_gst_hst" | "ca_pst_bc" | "ca_pst_mb" | "ca_pst_sk" | "ca_qst" | "ch_uid" | "ch_vat" | "cl_tin" | "cn_tin" | "co_nit" | "cr_tin" | "de_stn" | "do_rcn" | "ec_ruc" | "eg_tin" | "es_cif" | "eu_oss_vat" | "eu_vat" | "gb_vat" | "ge_vat" | "hk_br" | "hr_oib" | "hu_tin" | "id_npwp" | "il_vat" | "in_gst" | "is_vat" | "jp_cn" | "jp_rn" | "jp_trn" | "ke_pin" | "kr_brn" | "kz_bin" | "li_uid" | "mx_rfc" | "my_frp" | "my_itn" | "my_sst" | "ng_tin" | "no_vat" | "no_voec" | "nz_gst" | "om_vat" | "pe_ruc" | "ph_tin" | "ro_tin" | "rs_pib" | "ru_inn" | "ru_kpp" | "sa_vat" | "sg_gst" | "sg_uen" | "si_tin" | "sv_nit" | "th_vat" | "tr_tin" | "tw_vat" | "ua_vat" | "us_ein" | "uy_ruc" | "ve_rif" | "vn_tin" | "za_vat";
         TaxRegistration: {

@@ -729,6 +729,10 @@ export const CheckoutLinkProductSchema: z.ZodType<M.CheckoutLinkProduct> = /* @_
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -763,6 +767,10 @@ export const CheckoutProductSchema: z.ZodType<M.CheckoutProduct> = /* @__PURE__ 
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -1187,6 +1195,10 @@ export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* 
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -1271,6 +1283,10 @@ export const CustomerPortalCustomerSchema: z.ZodType<M.CustomerPortalCustomer> =
   credit_balances: z.record(z.string(), z.int()),
 }));
 
+export const CustomerPortalCustomerSettingsSchema: z.ZodType<M.CustomerPortalCustomerSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  allow_email_change: z.boolean(),
+}));
+
 export const CustomerPortalCustomerUpdateSchema: z.ZodType<M.CustomerPortalCustomerUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   email: z.email().max(320).nullable().optional(),
   name: z.string().max(256).nullable().optional(),
@@ -1283,6 +1299,15 @@ export const CustomerPortalOAuthAccountSchema: z.ZodType<M.CustomerPortalOAuthAc
   account_username: z.string().nullable(),
 }));
 
+export const CustomerPortalSubscriptionSettingsSchema: z.ZodType<M.CustomerPortalSubscriptionSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  update_seats: z.boolean(),
+  update_plan: z.boolean(),
+}));
+
+export const CustomerPortalUsageSettingsSchema: z.ZodType<M.CustomerPortalUsageSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  show: z.boolean(),
+}));
+
 export const CustomerProductSchema: z.ZodType<M.CustomerProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -1293,6 +1318,10 @@ export const CustomerProductSchema: z.ZodType<M.CustomerProduct> = /* @__PURE__ 
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -1459,6 +1488,10 @@ export const CustomerSubscriptionProductSchema: z.ZodType<M.CustomerSubscription
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -1847,6 +1880,10 @@ export const DiscountProductSchema: z.ZodType<M.DiscountProduct> = /* @__PURE__ 
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
 }));
 
 export const DiscountUpdateSchema: z.ZodType<M.DiscountUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2449,6 +2486,7 @@ export const MetricsSchema: z.ZodType<M.Metrics> = /* @__PURE__ */ z.lazy(() => 
 }));
 
 export const MetricsIntervalLimitSchema: z.ZodType<M.MetricsIntervalLimit> = /* @__PURE__ */ z.lazy(() => z.object({
+  min_days: z.int(),
   max_days: z.int(),
 }));
 
@@ -2637,6 +2675,10 @@ export const OrderProductSchema: z.ZodType<M.OrderProduct> = /* @__PURE__ */ z.l
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
 }));
 
 export const OrderStatusSchema: z.ZodType<M.OrderStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "paid", "refunded", "partially_refunded"]));
@@ -2687,6 +2729,16 @@ export const OrganizationSchema: z.ZodType<M.Organization> = /* @__PURE__ */ z.l
   subscription_settings: OrganizationSubscriptionSettingsSchema,
   customer_email_settings: OrganizationCustomerEmailSettingsSchema,
   branding_settings: OrganizationBrandingSettingsSchema,
+  proration_behavior: z.enum(["invoice", "prorate"]),
+  allow_customer_updates: z.boolean(),
+  status: OrganizationStatusSchema,
+  sso_enforced: z.boolean(),
+  default_presentment_currency: z.string(),
+  default_tax_behavior: TaxBehaviorOptionSchema,
+  customer_portal_settings: OrganizationCustomerPortalSettingsSchema,
+  account_id: z.uuid().nullable(),
+  payout_account_id: z.uuid().nullable(),
+  capabilities: OrganizationCapabilitiesSchema,
 }));
 
 export const OrganizationAccessTokenSchema: z.ZodType<M.OrganizationAccessToken> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2762,6 +2814,15 @@ export const OrganizationBrandingSettingsUpdateSchema: z.ZodType<M.OrganizationB
   show_product_images: z.boolean().optional(),
 }));
 
+export const OrganizationCapabilitiesSchema: z.ZodType<M.OrganizationCapabilities> = /* @__PURE__ */ z.lazy(() => z.object({
+  checkout_payments: z.boolean(),
+  subscription_renewals: z.boolean(),
+  payouts: z.boolean(),
+  refunds: z.boolean(),
+  api_access: z.boolean(),
+  dashboard_access: z.boolean(),
+}));
+
 export const OrganizationCreateSchema: z.ZodType<M.OrganizationCreate> = /* @__PURE__ */ z.lazy(() => z.object({
   name: z.string().min(3).max(200),
   slug: z.string().min(3).max(100),
@@ -2781,6 +2842,14 @@ export const OrganizationCustomerEmailSettingsSchema: z.ZodType<M.OrganizationCu
   subscription_cancellation: z.boolean(),
   subscription_revoked: z.boolean(),
   order_refunded: z.boolean(),
+  subscription_confirmation: z.boolean(),
+  subscription_cycled_after_trial: z.boolean(),
+  subscription_paused: z.boolean(),
+  subscription_resumed: z.boolean(),
+  subscription_renewal_reminder: z.boolean(),
+  subscription_trial_conversion_reminder: z.boolean(),
+  subscription_uncanceled: z.boolean(),
+  subscription_updated: z.boolean(),
 }));
 
 export const OrganizationCustomerEmailSettingsUpdateSchema: z.ZodType<M.OrganizationCustomerEmailSettingsUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2790,6 +2859,20 @@ export const OrganizationCustomerEmailSettingsUpdateSchema: z.ZodType<M.Organiza
   subscription_cancellation: z.boolean().optional(),
   subscription_revoked: z.boolean().optional(),
   order_refunded: z.boolean().optional(),
+  subscription_confirmation: z.boolean().optional(),
+  subscription_cycled_after_trial: z.boolean().optional(),
+  subscription_paused: z.boolean().optional(),
+  subscription_resumed: z.boolean().optional(),
+  subscription_renewal_reminder: z.boolean().optional(),
+  subscription_trial_conversion_reminder: z.boolean().optional(),
+  subscription_uncanceled: z.boolean().optional(),
+  subscription_updated: z.boolean().optional(),
+}));
+
+export const OrganizationCustomerPortalSettingsSchema: z.ZodType<M.OrganizationCustomerPortalSettings> = /* @__PURE__ */ z.lazy(() => z.object({
+  usage: CustomerPortalUsageSettingsSchema,
+  subscription: CustomerPortalSubscriptionSettingsSchema,
+  customer: CustomerPortalCustomerSettingsSchema,
 }));
 
 export const OrganizationDetailsSchema: z.ZodType<M.OrganizationDetails> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2865,16 +2948,22 @@ export const OrganizationSocialLinkInputSchema: z.ZodType<M.OrganizationSocialLi
   url: z.url(),
 }));
 
+export const OrganizationStatusSchema: z.ZodType<M.OrganizationStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["created", "review", "snoozed", "denied", "active", "blocked", "offboarding", "offboarded"]));
+
 export const OrganizationSubscriptionSettingsSchema: z.ZodType<M.OrganizationSubscriptionSettings> = /* @__PURE__ */ z.lazy(() => z.object({
   allow_multiple_subscriptions: z.boolean(),
   allow_customer_updates: z.boolean(),
   proration_behavior: z.enum(["invoice", "prorate"]),
+  benefit_revocation_grace_period: z.int(),
+  prevent_trial_abuse: z.boolean(),
 }));
 
 export const OrganizationSubscriptionSettingsInputSchema: z.ZodType<M.OrganizationSubscriptionSettingsInput> = /* @__PURE__ */ z.lazy(() => z.object({
   allow_multiple_subscriptions: z.boolean(),
   allow_customer_updates: z.boolean(),
   proration_behavior: z.enum(["invoice", "prorate"]),
+  benefit_revocation_grace_period: z.literal(0).optional(),
+  prevent_trial_abuse: z.literal(false).optional(),
 }));
 
 export const OrganizationUpdateSchema: z.ZodType<M.OrganizationUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2951,6 +3040,10 @@ export const ProductSchema: z.ZodType<M.Product> = /* @__PURE__ */ z.lazy(() => 
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  recurring_interval_count: z.int().nullable(),
+  visibility: ProductVisibilitySchema,
+  meter_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  meter_interval_count: z.int().nullable(),
   prices: z.array(ProductPriceSchema),
   benefits: z.array(BenefitSchema),
   medias: z.array(ProductMediaFileReadSchema),
@@ -3025,6 +3118,8 @@ export const ProductPriceCustomSchema: z.ZodType<M.ProductPriceCustom> = /* @__P
   product_id: z.uuid(),
   type: ProductPriceTypeSchema,
   recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  source: ProductPriceSourceSchema,
+  tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullable(),
   amount_type: z.literal("custom"),
   price_currency: z.string(),
   minimum_amount: z.int().nullable(),
@@ -3048,6 +3143,8 @@ export const ProductPriceFixedSchema: z.ZodType<M.ProductPriceFixed> = /* @__PUR
   product_id: z.uuid(),
   type: ProductPriceTypeSchema,
   recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  source: ProductPriceSourceSchema,
+  tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullable(),
   amount_type: z.literal("fixed"),
   price_currency: z.string(),
   price_amount: z.int(),
@@ -3067,6 +3164,8 @@ export const ProductPriceFreeSchema: z.ZodType<M.ProductPriceFree> = /* @__PURE_
   product_id: z.uuid(),
   type: ProductPriceTypeSchema,
   recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  source: ProductPriceSourceSchema,
+  tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullable(),
   amount_type: z.literal("free"),
 }));
 
@@ -3087,6 +3186,8 @@ export const ProductPriceMeteredUnitSchema: z.ZodType<M.ProductPriceMeteredUnit>
   product_id: z.uuid(),
   type: ProductPriceTypeSchema,
   recurring_interval: SubscriptionRecurringIntervalSchema.nullable(),
+  source: ProductPriceSourceSchema,
+  tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullable(),
   amount_type: z.literal("metered_unit"),
   price_currency: z.string(),
   unit_amount: z.string(),
@@ -3102,6 +3203,8 @@ export const ProductPriceMeteredUnitCreateSchema: z.ZodType<M.ProductPriceMetere
   unit_amount: z.union([z.number(), z.string()]),
   cap_amount: z.int().min(0).nullable().optional(),
 }));
+
+export const ProductPriceSourceSchema: z.ZodType<M.ProductPriceSource> = /* @__PURE__ */ z.lazy(() => z.enum(["catalog", "ad_hoc"]));
 
 export const ProductPriceTypeSchema: z.ZodType<M.ProductPriceType> = /* @__PURE__ */ z.lazy(() => z.enum(["one_time", "recurring"]));
 
@@ -3120,6 +3223,8 @@ export const ProductUpdateSchema: z.ZodType<M.ProductUpdate> = /* @__PURE__ */ z
   trial_requires_payment_method: z.boolean().nullable().optional(),
   trial_once_per_customer: z.boolean().nullable().optional(),
 }));
+
+export const ProductVisibilitySchema: z.ZodType<M.ProductVisibility> = /* @__PURE__ */ z.lazy(() => z.enum(["draft", "private", "public"]));
 
 export const PropertyAggregationSchema: z.ZodType<M.PropertyAggregation> = /* @__PURE__ */ z.lazy(() => z.object({
   func: z.enum(["sum", "max", "min", "avg"]),
@@ -3369,6 +3474,8 @@ export const SubscriptionUpdateProductSchema: z.ZodType<M.SubscriptionUpdateProd
   product_id: z.uuid(),
   proration_behavior: SubscriptionProrationBehaviorSchema.nullable().optional(),
 }));
+
+export const TaxBehaviorOptionSchema: z.ZodType<M.TaxBehaviorOption> = /* @__PURE__ */ z.lazy(() => z.enum(["location", "inclusive", "exclusive"]));
 
 export const TaxIDFormatSchema: z.ZodType<M.TaxIDFormat> = /* @__PURE__ */ z.lazy(() => z.enum(["ad_nrt", "ae_trn", "ar_cuit", "au_abn", "au_arn", "bg_uic", "bh_vat", "bo_tin", "br_cnpj", "br_cpf", "ca_bn", "ca_gst_hst", "ca_pst_bc", "ca_pst_mb", "ca_pst_sk", "ca_qst", "ch_uid", "ch_vat", "cl_tin", "cn_tin", "co_nit", "cr_tin", "de_stn", "do_rcn", "ec_ruc", "eg_tin", "es_cif", "eu_oss_vat", "eu_vat", "gb_vat", "ge_vat", "hk_br", "hr_oib", "hu_tin", "id_npwp", "il_vat", "in_gst", "is_vat", "jp_cn", "jp_rn", "jp_trn", "ke_pin", "kr_brn", "kz_bin", "li_uid", "mx_rfc", "my_frp", "my_itn", "my_sst", "ng_tin", "no_vat", "no_voec", "nz_gst", "om_vat", "pe_ruc", "ph_tin", "ro_tin", "rs_pib", "ru_inn", "ru_kpp", "sa_vat", "sg_gst", "sg_uen", "si_tin", "sv_nit", "th_vat", "tr_tin", "tw_vat", "ua_vat", "us_ein", "uy_ruc", "ve_rif", "vn_tin", "za_vat"]));
 

@@ -7,6 +7,7 @@ import {
   BenefitPublic,
   ProductMediaFileRead,
   ProductPrice,
+  productFields2026,
   SubscriptionRecurringInterval,
 } from '../products/products.schemas.js';
 
@@ -45,6 +46,7 @@ const customerProductShape = {
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  ...productFields2026,
   prices: z.array(ProductPrice),
   benefits: z.array(BenefitPublic),
   medias: z.array(ProductMediaFileRead),

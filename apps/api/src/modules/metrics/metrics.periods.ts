@@ -12,6 +12,12 @@ export type TimeInterval = (typeof INTERVALS)[number];
 export const MIN_DATE = '2023-01-01';
 /** The largest `end_date − start_date`, in days, per interval (the reference's values). */
 export const MAX_DAYS: Record<TimeInterval, number> = MAX_INTERVAL_DAYS;
+/**
+ * The shortest range, in days, a chart of the interval is meaningful for (the reference's values, shown
+ * by `GET /v1/metrics/limits` as `min_days`): advice for clients drawing charts, not a bound the
+ * metrics answer enforces.
+ */
+export const MIN_DAYS: Record<TimeInterval, number> = { hour: 0, day: 0, week: 14, month: 60, year: 366 };
 
 export interface Period {
   /** The period's first instant. */

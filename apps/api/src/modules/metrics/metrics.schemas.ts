@@ -121,7 +121,12 @@ export const MetricsResponse = z
   .meta({ id: 'MetricsResponse', description: 'Metrics response schema.' });
 export type MetricsResponseWire = z.input<typeof MetricsResponse>;
 
-export const MetricsIntervalLimit = z.object({ max_days: z.int() }).meta({ id: 'MetricsIntervalLimit' });
+export const MetricsIntervalLimit = z
+  .object({
+    min_days: z.int().meta({ description: 'Minimum number of days for this interval.' }),
+    max_days: z.int().meta({ description: 'Maximum number of days for this interval.' }),
+  })
+  .meta({ id: 'MetricsIntervalLimit' });
 export const MetricsLimits = z
   .object({
     min_date: z.iso.date(),

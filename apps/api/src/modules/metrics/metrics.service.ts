@@ -1,6 +1,6 @@
 import type { Context } from '../../platform/context.js';
 import { validationError } from '../../platform/http/errors.js';
-import { daysBetween, MAX_DAYS, MIN_DATE } from './metrics.periods.js';
+import { daysBetween, INTERVALS, MAX_DAYS, MIN_DATE, MIN_DAYS, type TimeInterval } from './metrics.periods.js';
 import { aggregateMetrics, type MetricsRow } from './metrics.repository.js';
 import {
   EXTENSION_METRICS,
@@ -124,6 +124,8 @@ export async function getMetrics(ctx: Context, params: MetricsParams): Promise<M
 export function getLimits() {
   return {
     min_date: MIN_DATE,
-    intervals: Object.fromEntries(Object.entries(MAX_DAYS).map(([interval, max_days]) => [interval, { max_days }])),
-  } as { min_date: string; intervals: Record<keyof typeof MAX_DAYS, { max_days: number }> };
+    intervals: Object.fromEntries(
+      INTERVALS.map((interval) => [interval, { min_days: MIN_DAYS[interval], max_days: MAX_DAYS[interval] }]),
+    ),
+  } as { min_date: string; intervals: Record<TimeInterval, { min_days: number; max_days: number }> };
 }

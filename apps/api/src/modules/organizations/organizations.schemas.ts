@@ -30,13 +30,72 @@ const OrganizationFeatureSettingsPatch = z
   .object({ issue_funding_enabled: z.boolean().optional(), usage_based_billing_enabled: z.boolean().optional() })
   .meta({ id: 'OrganizationFeatureSettingsUpdate' });
 
+const subscriptionSettingsFields = {
+  allow_multiple_subscriptions: z.boolean(),
+  allow_customer_updates: z.boolean(),
+  proration_behavior: z.enum(['invoice', 'prorate']),
+};
+
+/**
+ * The reference's subscription settings Tessera has one answer for (2026): benefits are revoked when a
+ * subscription ends, with no grace period, and trials are limited per product (`trial_once_per_customer`),
+ * not by the organization. A write may send those answers and no others (422).
+ */
+const fixedSubscriptionSettings = {
+  benefit_revocation_grace_period: z.int().meta({
+    description: 'Days benefits are kept after a subscription ends (2026): 0, they are revoked when it ends.',
+  }),
+  prevent_trial_abuse: z.boolean().meta({
+    description:
+      "Whether the organization refuses repeated trials (2026): false, each product's trial_once_per_customer decides.",
+  }),
+};
+
 export const OrganizationSubscriptionSettings = z
-  .object({
-    allow_multiple_subscriptions: z.boolean(),
-    allow_customer_updates: z.boolean(),
-    proration_behavior: z.enum(['invoice', 'prorate']),
-  })
+  .object({ ...subscriptionSettingsFields, ...fixedSubscriptionSettings })
   .meta({ id: 'OrganizationSubscriptionSettings' });
+
+/** The settings as written: the three Tessera keeps, and the reference's fixed ones at their only value. */
+const OrganizationSubscriptionSettingsInput = z
+  .object({
+    ...subscriptionSettingsFields,
+    benefit_revocation_grace_period: z
+      .literal(0, 'Benefits are revoked when a subscription ends: the grace period can only be 0.')
+      .optional(),
+    prevent_trial_abuse: z
+      .literal(false, 'Trials are limited per product (trial_once_per_customer): this can only be false.')
+      .optional(),
+  })
+  .transform(({ benefit_revocation_grace_period: _days, prevent_trial_abuse: _abuse, ...kept }) => kept)
+  .meta({ id: 'OrganizationSubscriptionSettingsInput' });
+
+/** The reference's customer portal settings (2026), from what Tessera's portal offers. */
+export const OrganizationCustomerPortalSettings = z
+  .object({
+    usage: z.object({ show: z.boolean() }).meta({ id: 'CustomerPortalUsageSettings' }),
+    subscription: z
+      .object({ update_seats: z.boolean(), update_plan: z.boolean() })
+      .meta({ id: 'CustomerPortalSubscriptionSettings' }),
+    customer: z.object({ allow_email_change: z.boolean() }).meta({ id: 'CustomerPortalCustomerSettings' }),
+  })
+  .meta({
+    id: 'OrganizationCustomerPortalSettings',
+    description:
+      'What the customer portal offers: usage is always shown, a plan change when subscription_settings ' +
+      'allow_customer_updates is on; there are no seats and no email change.',
+  });
+
+/** The reference's capabilities (2026): Tessera has no payouts, everything else is on. */
+export const OrganizationCapabilities = z
+  .object({
+    checkout_payments: z.boolean(),
+    subscription_renewals: z.boolean(),
+    payouts: z.boolean(),
+    refunds: z.boolean(),
+    api_access: z.boolean(),
+    dashboard_access: z.boolean(),
+  })
+  .meta({ id: 'OrganizationCapabilities' });
 
 /**
  * Extension: which customer emails the organization sends (platform/mail). Later versions of the
@@ -153,6 +212,26 @@ export const Organization = z
     subscription_settings: OrganizationSubscriptionSettings,
     customer_email_settings: OrganizationCustomerEmailSettings,
     branding_settings: OrganizationBrandingSettings,
+    // The reference's fields of 2026, each with Tessera's one answer or read from the settings above.
+    proration_behavior: z
+      .enum(['invoice', 'prorate'])
+      .meta({ description: "subscription_settings.proration_behavior, as the reference's top-level field." }),
+    allow_customer_updates: z
+      .boolean()
+      .meta({ description: "subscription_settings.allow_customer_updates, as the reference's top-level field." }),
+    status: z
+      .enum(['created', 'review', 'snoozed', 'denied', 'active', 'blocked', 'offboarding', 'offboarded'])
+      .meta({ id: 'OrganizationStatus', description: 'Always active: a Tessera organization needs no review.' }),
+    sso_enforced: z.boolean().meta({ description: 'False: members sign in with their own accounts.' }),
+    default_presentment_currency: z.string().meta({ description: 'usd, the currency of new prices.' }),
+    default_tax_behavior: z.enum(['location', 'inclusive', 'exclusive']).meta({
+      id: 'TaxBehaviorOption',
+      description: 'inclusive when the tax settings say prices include tax, exclusive otherwise.',
+    }),
+    customer_portal_settings: OrganizationCustomerPortalSettings,
+    account_id: z.uuid().nullable().meta({ description: 'Null: Tessera has no payout accounts.' }),
+    payout_account_id: z.uuid().nullable().meta({ description: 'Null: Tessera has no payout accounts.' }),
+    capabilities: OrganizationCapabilities,
   })
   .meta({ id: 'Organization' });
 
@@ -169,7 +248,7 @@ const optionalFields = {
   socials: z.array(OrganizationSocialLink).max(20).nullable().optional(),
   details: OrganizationDetails.nullable().optional(),
   feature_settings: OrganizationFeatureSettings.nullable().optional(),
-  subscription_settings: OrganizationSubscriptionSettings.nullable().optional(),
+  subscription_settings: OrganizationSubscriptionSettingsInput.nullable().optional(),
 };
 
 export const OrganizationCreate = z

@@ -32,6 +32,14 @@ const priceBase = {
   product_id: z.uuid(),
   type: ProductPriceType,
   recurring_interval: SubscriptionRecurringInterval.nullable(),
+  source: z.enum(['catalog', 'ad_hoc']).meta({
+    id: 'ProductPriceSource',
+    description: "Where the price comes from (2026): a product's own price, `catalog`, for every Tessera price.",
+  }),
+  tax_behavior: z
+    .enum(['location', 'inclusive', 'exclusive'])
+    .nullable()
+    .meta({ description: "The price's own tax behavior (2026): null, the organization's applies." }),
 };
 
 export const ProductPriceFixed = z
@@ -98,6 +106,28 @@ export const trialInput = {
   trial_interval_count: z.int().nullable().optional(),
 };
 
+/**
+ * What the reference's products carry since 2026 and Tessera has one answer for (every product public,
+ * billed, usage included, once per its own interval). Every product view has them.
+ */
+export const productFields2026 = {
+  recurring_interval_count: z
+    .int()
+    .nullable()
+    .meta({ description: 'How many intervals a period lasts (2026): 1 for a recurring product, null for one-time.' }),
+  visibility: z.enum(['draft', 'private', 'public']).meta({
+    id: 'ProductVisibility',
+    description: 'Who can see the product (2026): every Tessera product is public (an archived one too).',
+  }),
+  meter_interval: SubscriptionRecurringInterval.nullable().meta({
+    description: "The interval usage is billed at (2026): the product's own interval, null for one-time.",
+  }),
+  meter_interval_count: z
+    .int()
+    .nullable()
+    .meta({ description: 'How many meter intervals a usage period lasts (2026): 1, null for one-time.' }),
+};
+
 /** The product fields every view shares (the SDK's OrderProduct and DiscountProduct are exactly these). */
 const productBase = {
   metadata: MetadataOutput,
@@ -110,6 +140,7 @@ const productBase = {
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),
+  ...productFields2026,
 };
 
 export const Product = z

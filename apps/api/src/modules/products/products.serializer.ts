@@ -56,6 +56,8 @@ export function serializePrice(
     product_id: price.product_id,
     type: product.recurring_interval ? ('recurring' as const) : ('one_time' as const),
     recurring_interval: product.recurring_interval,
+    source: 'catalog' as const,
+    tax_behavior: null,
   };
   switch (price.amount_type) {
     case 'fixed':
@@ -99,9 +101,13 @@ export function serializeProductBase(row: ProductRow): OrderProductWire {
     name: row.name,
     description: row.description,
     recurring_interval: row.recurring_interval,
+    recurring_interval_count: row.recurring_interval === null ? null : 1,
     is_recurring: row.recurring_interval !== null,
     is_archived: row.is_archived,
     organization_id: row.organization_id,
+    visibility: 'public',
+    meter_interval: row.recurring_interval,
+    meter_interval_count: row.recurring_interval === null ? null : 1,
   };
 }
 

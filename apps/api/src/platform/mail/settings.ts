@@ -5,7 +5,7 @@ import type { TemplateName } from './templates.js';
  * (the reference's names where it has one, `order_refunded` our own). Every key defaults to on; a
  * template without a key (the portal sign-in code, notices to the seller) is always sent.
  */
-export const CUSTOMER_EMAIL_SETTING_KEYS = [
+export const SENT_EMAIL_SETTING_KEYS = [
   'order_confirmation',
   'subscription_cycled',
   'subscription_past_due',
@@ -13,6 +13,23 @@ export const CUSTOMER_EMAIL_SETTING_KEYS = [
   'subscription_revoked',
   'order_refunded',
 ] as const;
+
+/**
+ * The reference's other keys (2026), for emails Tessera does not send: kept and answered so that a
+ * client reading or writing the reference's settings round-trips them, and deciding nothing.
+ */
+export const UNSENT_EMAIL_SETTING_KEYS = [
+  'subscription_confirmation',
+  'subscription_cycled_after_trial',
+  'subscription_paused',
+  'subscription_resumed',
+  'subscription_renewal_reminder',
+  'subscription_trial_conversion_reminder',
+  'subscription_uncanceled',
+  'subscription_updated',
+] as const;
+
+export const CUSTOMER_EMAIL_SETTING_KEYS = [...SENT_EMAIL_SETTING_KEYS, ...UNSENT_EMAIL_SETTING_KEYS] as const;
 
 export type CustomerEmailSettingKey = (typeof CUSTOMER_EMAIL_SETTING_KEYS)[number];
 export type CustomerEmailSettings = Record<CustomerEmailSettingKey, boolean>;

@@ -274,6 +274,15 @@ describe('customer email settings', () => {
       subscription_cancellation: true,
       subscription_revoked: true,
       order_refunded: false,
+      // The reference's keys for emails Tessera does not send: kept, on by default.
+      subscription_confirmation: true,
+      subscription_cycled_after_trial: true,
+      subscription_paused: true,
+      subscription_resumed: true,
+      subscription_renewal_reminder: true,
+      subscription_trial_conversion_reminder: true,
+      subscription_uncanceled: true,
+      subscription_updated: true,
     });
   });
 });

@@ -69,6 +69,8 @@ describe('planOptions', () => {
       allow_customer_updates: allow,
       allow_multiple_subscriptions: false,
       proration_behavior: 'prorate' as const,
+      benefit_revocation_grace_period: 0,
+      prevent_trial_abuse: false,
     },
   });
   const current = product('a');

@@ -70,7 +70,12 @@ export function OrganizationSettingsForm({ organization }: { organization: Organ
           website: website.trim() || null,
           avatar_url: avatarUrl.trim() || null,
           socials: socials.filter((social) => social.url.trim() !== ''),
-          subscription_settings: settings,
+          // The three settings the seller chooses; the reference's fixed ones keep their one value.
+          subscription_settings: {
+            allow_multiple_subscriptions: settings.allow_multiple_subscriptions,
+            allow_customer_updates: settings.allow_customer_updates,
+            proration_behavior: settings.proration_behavior,
+          },
           customer_email_settings: customerEmails,
         },
       },
