@@ -116,6 +116,15 @@ describe('receipts', () => {
       subscription_cancellation: true,
       subscription_revoked: true,
       order_refunded: true,
+      // The reference's keys for emails Tessera does not send: kept, on by default.
+      subscription_confirmation: true,
+      subscription_cycled_after_trial: true,
+      subscription_paused: true,
+      subscription_resumed: true,
+      subscription_renewal_reminder: true,
+      subscription_trial_conversion_reminder: true,
+      subscription_uncanceled: true,
+      subscription_updated: true,
     });
     // Settings merge: another key later leaves this one off.
     await patch({ customer_email_settings: { order_refunded: false } });

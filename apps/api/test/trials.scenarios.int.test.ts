@@ -179,7 +179,10 @@ describe('trial → paid', () => {
       'subscription.created:trialing',
       'subscription.updated:active',
       'subscription.active:active',
+      // The first paid period started at the trial end, then the month after.
+      'subscription.cycled:active',
       'subscription.updated:active',
+      'subscription.cycled:active',
     ]);
   });
 });

@@ -115,16 +115,32 @@ export async function findOrganizationsByIds(db: Executor, ids: readonly string[
     .execute();
 }
 
-/** Marks open checkouts past their expiry as expired; returns how many. */
-export async function expireOpenCheckouts(db: Executor, now: Date, organizationId?: string): Promise<number> {
-  let query = db
+/**
+ * Marks at most `limit` open checkouts past their expiry as expired, oldest expiry first, skipping rows
+ * another transaction holds (a buyer confirming one); returns them as written.
+ */
+export async function expireOpenCheckouts(
+  db: Executor,
+  now: Date,
+  limit: number,
+  organizationId?: string,
+): Promise<CheckoutRow[]> {
+  let due = db
+    .selectFrom('checkouts')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  if (organizationId) due = due.where('organization_id', '=', organizationId);
+  return db
     .updateTable('checkouts')
     .set({ status: 'expired', modified_at: now })
-    .where('status', '=', 'open')
-    .where('expires_at', '<=', now);
-  if (organizationId) query = query.where('organization_id', '=', organizationId);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------------

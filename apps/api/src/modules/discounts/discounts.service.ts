@@ -18,6 +18,7 @@ import {
 } from './discounts.repository.js';
 import type { DiscountCreateInput, DiscountListParams, DiscountUpdateInput } from './discounts.schemas.js';
 import { serializeDiscount, type DiscountWire } from './discounts.serializer.js';
+import { recordWebhookEvent } from '../../platform/events.js';
 
 const CODE_TAKEN = 'Discount with this code already exists.';
 
@@ -91,7 +92,9 @@ export async function createDiscount(ctx: Context, input: DiscountCreateInput): 
     throw error;
   }
   await replaceDiscountProducts(ctx.db, id, productIds, now);
-  return reload(ctx, id);
+  const created = await reload(ctx, id);
+  await recordWebhookEvent(ctx, organization.id, 'discount.created', created);
+  return created;
 }
 
 export async function getDiscount(ctx: Context, id: string): Promise<DiscountWire> {
@@ -173,7 +176,9 @@ export async function updateDiscount(ctx: Context, id: string, input: DiscountUp
     throw error;
   }
   if (productIds) await replaceDiscountProducts(ctx.db, id, productIds, now);
-  return reload(ctx, id);
+  const updated = await reload(ctx, id);
+  await recordWebhookEvent(ctx, current.organization_id, 'discount.updated', updated);
+  return updated;
 }
 
 /** Soft delete: subscriptions keep the discount they have; nobody can redeem it any more. */
@@ -182,4 +187,7 @@ export async function deleteDiscount(ctx: Context, id: string): Promise<void> {
   if (!current) throw new ResourceNotFound();
   const now = ctx.clock.now();
   await updateDiscountRow(ctx.db, id, { deleted_at: now, modified_at: now });
+  // The discount as it was deleted (no read finds it any more).
+  const [deleted] = await serializeDiscounts(ctx, [{ ...current, deleted_at: now, modified_at: now }]);
+  await recordWebhookEvent(ctx, current.organization_id, 'discount.deleted', deleted);
 }

@@ -6,7 +6,7 @@ import { deferWritesIn } from '../../platform/db/deferred-writes.js';
 import { forEachConcurrently } from '../../platform/jobs/concurrently.js';
 import { defineJob, runIn, runOnClock, type JobRun } from '../../platform/jobs/queue.js';
 import { onOrganizationClock, organizationsWithTestClocks, serverClock } from '../../platform/test-clock.js';
-import { expireOpenCheckouts } from '../checkouts/checkouts.repository.js';
+import { EXPIRE_BATCH, expireCheckouts } from '../checkouts/checkouts.expire.js';
 import type { PeriodicTask } from '../../platform/jobs/periodic.js';
 import type { ChargeResult, PaymentProcessor, SavedMethodCharge } from '../../platform/payments/processor.js';
 import { findDiscountsByIds } from '../discounts/discounts.repository.js';
@@ -161,7 +161,12 @@ export async function cycleSubscription(ctx: Context, subscriptionId: string, ex
     ...(product ? { product } : {}),
   });
   if (row.status === 'trialing') await recordSubscriptionChange(ctx, claimed, 'trial_converted');
-  await recordSubscriptionEvents(ctx, claimed, row.status === 'trialing' ? ['subscription.active'] : []);
+  // A new period started: subscription.cycled (the reference's since 2026), after active for a trial that converts.
+  await recordSubscriptionEvents(
+    ctx,
+    claimed,
+    row.status === 'trialing' ? ['subscription.active', 'subscription.cycled'] : ['subscription.cycled'],
+  );
   if (!billed || billed.due === 0) await onSubscriptionCycled(ctx, claimed);
   return true;
 }
@@ -633,7 +638,7 @@ async function recordOutcome(
       decline_message: result.declineMessage,
       next_attempt_at: next.toISOString(),
     });
-    await recordSubscriptionEvents(tx, pastDue);
+    await recordSubscriptionEvents(tx, pastDue, ['subscription.past_due']);
   }
   await emailPaymentOutcome(tx, subscription, {
     template: 'payment_failed',
@@ -840,7 +845,13 @@ export async function runOrganizationDueWork(
 ): Promise<BillingRunSummary & { checkouts_expired: number }> {
   const own = await onOrganizationClock(ctx, organizationId);
   const billing = await runSubscriptionBilling(own, runOnClock(run, own.clock), { organizationId });
-  const expired = await run.transaction((tx) => expireOpenCheckouts(tx.db, own.clock.now(), organizationId));
+  // Every expired checkout, a batch per transaction (the organization's clock may have jumped months).
+  let expired = 0;
+  for (;;) {
+    const batch = await runOnClock(run, own.clock).transaction((tx) => expireCheckouts(tx, organizationId));
+    expired += batch;
+    if (batch < EXPIRE_BATCH) break;
+  }
   return { ...billing, checkouts_expired: expired };
 }
 

@@ -147,7 +147,9 @@ type SubscriptionEvent =
   | 'subscription.active'
   | 'subscription.canceled'
   | 'subscription.uncanceled'
-  | 'subscription.revoked';
+  | 'subscription.revoked'
+  | 'subscription.past_due'
+  | 'subscription.cycled';
 
 /** Records `subscription.updated` then the given events, and `customer.state_changed`. */
 export async function recordSubscriptionEvents(

@@ -49,6 +49,12 @@ const TITLES: Record<WebhookEventType, string> = {
   'benefit_grant.revoked': 'Benefit Revoked',
   'organization.updated': 'Organization Updated',
   'organization.member_removed': 'Member Removed',
+  'checkout.expired': 'Checkout Expired',
+  'subscription.past_due': 'Past Due Subscription',
+  'subscription.cycled': 'Subscription Renewed',
+  'discount.created': 'New Discount',
+  'discount.updated': 'Discount Updated',
+  'discount.deleted': 'Discount Deleted',
 };
 
 /** Brand color (Discord embeds take an integer RGB). */
@@ -145,6 +151,11 @@ export function summarize(input: RenderInput): EventSummary {
     case 'product':
       add('Product', str(data.name));
       add('Recurring', data.is_recurring === true ? 'Yes' : data.is_recurring === false ? 'No' : undefined);
+      break;
+    case 'discount':
+      add('Discount', str(data.name));
+      add('Code', str(data.code));
+      add('Type', str(data.type));
       break;
     case 'benefit':
       add('Benefit', str(data.description));

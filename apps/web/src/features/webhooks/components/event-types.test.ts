@@ -4,7 +4,9 @@ import { groupEventTypes, payloadEventType, prettyPayload, WEBHOOK_EVENT_TYPES }
 describe('WEBHOOK_EVENT_TYPES', () => {
   it('lists every event type of the contract, read from the SDK at run time', () => {
     // The reference's 27, then the extensions.
-    expect(WEBHOOK_EVENT_TYPES).toHaveLength(28);
+    expect(WEBHOOK_EVENT_TYPES).toHaveLength(34);
+    expect(WEBHOOK_EVENT_TYPES).toContain('checkout.expired');
+    expect(WEBHOOK_EVENT_TYPES).toContain('discount.deleted');
     expect(WEBHOOK_EVENT_TYPES).toContain('organization.member_removed');
     expect(WEBHOOK_EVENT_TYPES).toContain('order.paid');
     expect(WEBHOOK_EVENT_TYPES).toContain('benefit_grant.revoked');
