@@ -123,9 +123,11 @@ export type CustomerOrderProduct = S["CustomerOrderProduct"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
 export type CustomerOrderUpdate = S["CustomerOrderUpdate"];
 export type CustomerOrganization = S["CustomerOrganization"];
+export type CustomerPaymentMethodCard = S["CustomerPaymentMethodCard"];
 export type CustomerPaymentMethodCardSetup = S["CustomerPaymentMethodCardSetup"];
 export type CustomerPaymentMethodCreate = S["CustomerPaymentMethodCreate"];
 export type CustomerPaymentMethodCreateResponse = S["CustomerPaymentMethodCreateResponse"];
+export type CustomerPaymentMethodGeneric = S["CustomerPaymentMethodGeneric"];
 export type CustomerPaymentMethodGenericSetup = S["CustomerPaymentMethodGenericSetup"];
 export type CustomerPaymentMethodProcessor = S["CustomerPaymentMethodProcessor"];
 export type CustomerPortalCustomer = S["CustomerPortalCustomer"];
@@ -253,6 +255,7 @@ export type ListResourceOrganizationInvite = S["ListResourceOrganizationInvite"]
 export type ListResourceOrganizationMember = S["ListResourceOrganizationMember"];
 export type ListResourceOutboxEmail = S["ListResourceOutboxEmail"];
 export type ListResourcePayment = S["ListResourcePayment"];
+export type ListResourcePaymentMethod = S["ListResourcePaymentMethod"];
 export type ListResourceProduct = S["ListResourceProduct"];
 export type ListResourceRefund = S["ListResourceRefund"];
 export type ListResourceSubscription = S["ListResourceSubscription"];
@@ -340,6 +343,7 @@ export type Pagination = S["Pagination"];
 export type Payment = S["Payment"];
 export type PaymentMethodCard = S["PaymentMethodCard"];
 export type PaymentMethodCardData = S["PaymentMethodCardData"];
+export type PaymentMethodCardMetadata = S["PaymentMethodCardMetadata"];
 export type PaymentMethodGeneric = S["PaymentMethodGeneric"];
 export type PaymentProcessor = S["PaymentProcessor"];
 export type PaymentStatus = S["PaymentStatus"];
@@ -1158,6 +1162,15 @@ export interface CustomersDeleteRequest {
 /** Response of `customers:delete`. */
 export type CustomersDeleteResponse = void;
 
+/** Request of `customers:list_payment_methods` (GET /v1/customers/{id}/payment-methods). */
+export interface CustomersListPaymentMethodsRequest {
+  id: O["customers:list_payment_methods"]['parameters']['path']["id"];
+  page?: NonNullable<O["customers:list_payment_methods"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customers:list_payment_methods"]['parameters']['query']>["limit"];
+}
+/** Response of `customers:list_payment_methods`. */
+export type CustomersListPaymentMethodsResponse = O["customers:list_payment_methods"]['responses'][200]['content']['application/json'];
+
 /** Request of `customers:get_state` (GET /v1/customers/{id}/state). */
 export interface CustomersGetStateRequest {
   id: O["customers:get_state"]['parameters']['path']["id"];
@@ -1203,6 +1216,15 @@ export interface CustomersDeleteExternalRequest {
 }
 /** Response of `customers:delete_external`. */
 export type CustomersDeleteExternalResponse = void;
+
+/** Request of `customers:list_payment_methods_external` (GET /v1/customers/external/{external_id}/payment-methods). */
+export interface CustomersListPaymentMethodsExternalRequest {
+  external_id: O["customers:list_payment_methods_external"]['parameters']['path']["external_id"];
+  page?: NonNullable<O["customers:list_payment_methods_external"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customers:list_payment_methods_external"]['parameters']['query']>["limit"];
+}
+/** Response of `customers:list_payment_methods_external`. */
+export type CustomersListPaymentMethodsExternalResponse = O["customers:list_payment_methods_external"]['responses'][200]['content']['application/json'];
 
 /** Request of `customers:get_state_external` (GET /v1/customers/external/{external_id}/state). */
 export interface CustomersGetStateExternalRequest {

@@ -1837,6 +1837,33 @@ export function customersDelete(
   return call(client, customersDeleteOperation, request, options);
 }
 
+export const customersListPaymentMethodsOperation: Operation<M.CustomersListPaymentMethodsRequest, M.CustomersListPaymentMethodsResponse> = {
+  id: "customers:list_payment_methods",
+  method: "GET",
+  path: "/v1/customers/{id}/payment-methods",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomersListPaymentMethodsRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourcePaymentMethodSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the saved payment methods of a customer
+ * `GET /v1/customers/{id}/payment-methods` (`customers:list_payment_methods`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customersListPaymentMethods(
+  client: TesseraCore,
+  request: M.CustomersListPaymentMethodsRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomersListPaymentMethodsResponse, M.CustomersListPaymentMethodsRequest>> {
+  return paginate(client, customersListPaymentMethodsOperation, request, options);
+}
+
 export const customersGetStateOperation: Operation<M.CustomersGetStateRequest, M.CustomersGetStateResponse> = {
   id: "customers:get_state",
   method: "GET",
@@ -1971,6 +1998,33 @@ export function customersDeleteExternal(
   options?: RequestOptions,
 ): Promise<M.CustomersDeleteExternalResponse> {
   return call(client, customersDeleteExternalOperation, request, options);
+}
+
+export const customersListPaymentMethodsExternalOperation: Operation<M.CustomersListPaymentMethodsExternalRequest, M.CustomersListPaymentMethodsExternalResponse> = {
+  id: "customers:list_payment_methods_external",
+  method: "GET",
+  path: "/v1/customers/external/{external_id}/payment-methods",
+  parameters: [{ name: "external_id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomersListPaymentMethodsExternalRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourcePaymentMethodSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the saved payment methods of a customer by external ID
+ * `GET /v1/customers/external/{external_id}/payment-methods` (`customers:list_payment_methods_external`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customersListPaymentMethodsExternal(
+  client: TesseraCore,
+  request: M.CustomersListPaymentMethodsExternalRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomersListPaymentMethodsExternalResponse, M.CustomersListPaymentMethodsExternalRequest>> {
+  return paginate(client, customersListPaymentMethodsExternalOperation, request, options);
 }
 
 export const customersGetStateExternalOperation: Operation<M.CustomersGetStateExternalRequest, M.CustomersGetStateExternalResponse> = {
@@ -5229,6 +5283,14 @@ export class CustomersResource {
   }
 
   /**
+   * List the saved payment methods of a customer
+   * `GET /v1/customers/{id}/payment-methods`; see {@link customersListPaymentMethods}.
+   */
+  listPaymentMethods(request: M.CustomersListPaymentMethodsRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersListPaymentMethodsResponse, M.CustomersListPaymentMethodsRequest>> {
+    return customersListPaymentMethods(this.client, request, options);
+  }
+
+  /**
    * Get a customer state
    * `GET /v1/customers/{id}/state`; see {@link customersGetState}.
    */
@@ -5266,6 +5328,14 @@ export class CustomersResource {
    */
   deleteExternal(request: M.CustomersDeleteExternalRequest, options?: RequestOptions): Promise<M.CustomersDeleteExternalResponse> {
     return customersDeleteExternal(this.client, request, options);
+  }
+
+  /**
+   * List the saved payment methods of a customer by external ID
+   * `GET /v1/customers/external/{external_id}/payment-methods`; see {@link customersListPaymentMethodsExternal}.
+   */
+  listPaymentMethodsExternal(request: M.CustomersListPaymentMethodsExternalRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersListPaymentMethodsExternalResponse, M.CustomersListPaymentMethodsExternalRequest>> {
+    return customersListPaymentMethodsExternal(this.client, request, options);
   }
 
   /**

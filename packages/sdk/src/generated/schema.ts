@@ -791,6 +791,23 @@ export interface paths {
         patch: operations["customers:update"];
         trace?: never;
     };
+    "/v1/customers/{id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the saved payment methods of a customer */
+        get: operations["customers:list_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/{id}/state": {
         parameters: {
             query?: never;
@@ -842,6 +859,23 @@ export interface paths {
         head?: never;
         /** Update a customer by external ID */
         patch: operations["customers:update_external"];
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the saved payment methods of a customer by external ID */
+        get: operations["customers:list_payment_methods_external"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/customers/external/{external_id}/state": {
@@ -3512,6 +3546,20 @@ export interface components {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
         };
+        CustomerPaymentMethodCard: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            /** Format: uuid */
+            customer_id: string;
+            is_default: boolean;
+            /** @constant */
+            type: "card";
+            method_metadata: components["schemas"]["PaymentMethodCardMetadata"];
+        };
         CustomerPaymentMethodCardSetup: {
             /** Format: uuid */
             id: string;
@@ -3531,6 +3579,18 @@ export interface components {
             return_url: string;
         };
         CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCardSetup"] | components["schemas"]["CustomerPaymentMethodGenericSetup"];
+        CustomerPaymentMethodGeneric: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            /** Format: uuid */
+            customer_id: string;
+            is_default: boolean;
+            type: string;
+        };
         CustomerPaymentMethodGenericSetup: {
             /** Format: uuid */
             id: string;
@@ -4775,6 +4835,10 @@ export interface components {
             items: components["schemas"]["Payment"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourcePaymentMethod: {
+            items: (components["schemas"]["CustomerPaymentMethodCard"] | components["schemas"]["CustomerPaymentMethodGeneric"])[];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceProduct: {
             items: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
@@ -5480,6 +5544,13 @@ export interface components {
             card: components["schemas"]["PaymentMethodCardData"];
         };
         PaymentMethodCardData: {
+            brand: string;
+            last4: string;
+            exp_month: number;
+            exp_year: number;
+            wallet?: string | null;
+        };
+        PaymentMethodCardMetadata: {
             brand: string;
             last4: string;
             exp_month: number;
@@ -10079,6 +10150,67 @@ export interface operations {
             };
         };
     };
+    "customers:list_payment_methods": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customers:get_state": {
         parameters: {
             query?: never;
@@ -10340,6 +10472,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:list_payment_methods_external": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
                 };
             };
             /** @description Missing or invalid credentials */

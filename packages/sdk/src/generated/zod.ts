@@ -1225,6 +1225,17 @@ export const CustomerOrganizationSchema: z.ZodType<M.CustomerOrganization> = /* 
   products: z.array(CustomerProductSchema),
 }));
 
+export const CustomerPaymentMethodCardSchema: z.ZodType<M.CustomerPaymentMethodCard> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  processor: PaymentProcessorSchema,
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+  type: z.literal("card"),
+  method_metadata: PaymentMethodCardMetadataSchema,
+}));
+
 export const CustomerPaymentMethodCardSetupSchema: z.ZodType<M.CustomerPaymentMethodCardSetup> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   type: z.literal("card"),
@@ -1242,6 +1253,16 @@ export const CustomerPaymentMethodCreateSchema: z.ZodType<M.CustomerPaymentMetho
 }));
 
 export const CustomerPaymentMethodCreateResponseSchema: z.ZodType<M.CustomerPaymentMethodCreateResponse> = /* @__PURE__ */ z.lazy(() => z.union([CustomerPaymentMethodCardSetupSchema, CustomerPaymentMethodGenericSetupSchema]));
+
+export const CustomerPaymentMethodGenericSchema: z.ZodType<M.CustomerPaymentMethodGeneric> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  processor: PaymentProcessorSchema,
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+  type: z.string(),
+}));
 
 export const CustomerPaymentMethodGenericSetupSchema: z.ZodType<M.CustomerPaymentMethodGenericSetup> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
@@ -2305,6 +2326,11 @@ export const ListResourcePaymentSchema: z.ZodType<M.ListResourcePayment> = /* @_
   pagination: PaginationSchema,
 }));
 
+export const ListResourcePaymentMethodSchema: z.ZodType<M.ListResourcePaymentMethod> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(z.union([CustomerPaymentMethodCardSchema, CustomerPaymentMethodGenericSchema])),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceProductSchema: z.ZodType<M.ListResourceProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(ProductSchema),
   pagination: PaginationSchema,
@@ -2922,6 +2948,14 @@ export const PaymentMethodCardSchema: z.ZodType<M.PaymentMethodCard> = /* @__PUR
 }));
 
 export const PaymentMethodCardDataSchema: z.ZodType<M.PaymentMethodCardData> = /* @__PURE__ */ z.lazy(() => z.object({
+  brand: z.string(),
+  last4: z.string(),
+  exp_month: z.int(),
+  exp_year: z.int(),
+  wallet: z.string().nullable().optional(),
+}));
+
+export const PaymentMethodCardMetadataSchema: z.ZodType<M.PaymentMethodCardMetadata> = /* @__PURE__ */ z.lazy(() => z.object({
   brand: z.string(),
   last4: z.string(),
   exp_month: z.int(),
@@ -3958,6 +3992,12 @@ export const CustomersDeleteRequestSchema: z.ZodType<M.CustomersDeleteRequest> =
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const CustomersListPaymentMethodsRequestSchema: z.ZodType<M.CustomersListPaymentMethodsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
 export const CustomersGetStateRequestSchema: z.ZodType<M.CustomersGetStateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -3981,6 +4021,12 @@ export const CustomersUpdateExternalRequestSchema: z.ZodType<M.CustomersUpdateEx
 export const CustomersDeleteExternalRequestSchema: z.ZodType<M.CustomersDeleteExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomersListPaymentMethodsExternalRequestSchema: z.ZodType<M.CustomersListPaymentMethodsExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  external_id: z.string().min(1),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
 }));
 
 export const CustomersGetStateExternalRequestSchema: z.ZodType<M.CustomersGetStateExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({

@@ -24,6 +24,11 @@ import {
   updateCustomer,
 } from './customers.service.js';
 import { getCustomerTimeline } from './customers.timeline.js';
+import {
+  ListResourceCustomerPaymentMethod,
+  PaymentMethodListQuery,
+} from '../customer-portal/payment-methods/payment-methods.schemas.js';
+import { listCustomerPaymentMethods } from '../customer-portal/payment-methods/payment-methods.service.js';
 
 const tags = ['customers'];
 const reader = { subjects: ['user', 'organization'] as ('user' | 'organization')[], scopes: read('customers') };
@@ -175,5 +180,35 @@ export const customerRoutes = [
     status: 200,
     response: CustomerState,
     handler: async (ctx, { params }) => getCustomerState(ctx, { externalId: params.external_id }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/{id}/payment-methods',
+    operationId: 'customers:list_payment_methods',
+    summary: 'List the saved payment methods of a customer',
+    tags,
+    auth: reader,
+    params: IdParams,
+    query: PaymentMethodListQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: ListResourceCustomerPaymentMethod,
+    handler: async (ctx, { params, query }) =>
+      listCustomerPaymentMethods(ctx, await getCustomer(ctx, { id: params.id }), query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/external/{external_id}/payment-methods',
+    operationId: 'customers:list_payment_methods_external',
+    summary: 'List the saved payment methods of a customer by external ID',
+    tags,
+    auth: reader,
+    params: ExternalIdParams,
+    query: PaymentMethodListQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: ListResourceCustomerPaymentMethod,
+    handler: async (ctx, { params, query }) =>
+      listCustomerPaymentMethods(ctx, await getCustomer(ctx, { externalId: params.external_id }), query),
   }),
 ];
