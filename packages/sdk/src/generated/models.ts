@@ -196,6 +196,9 @@ export type EventName = S["EventName"];
 export type EventsIngest = S["EventsIngest"];
 export type EventsIngestResponse = S["EventsIngestResponse"];
 export type EventSource = S["EventSource"];
+export type EventType = S["EventType"];
+export type EventTypeUpdate = S["EventTypeUpdate"];
+export type EventTypeWithStats = S["EventTypeWithStats"];
 export type ExistingProductPrice = S["ExistingProductPrice"];
 export type FileCreate = S["FileCreate"];
 export type FileDownload = S["FileDownload"];
@@ -244,6 +247,7 @@ export type ListResourceDiscount = S["ListResourceDiscount"];
 export type ListResourceDownloadableRead = S["ListResourceDownloadableRead"];
 export type ListResourceEvent = S["ListResourceEvent"];
 export type ListResourceEventName = S["ListResourceEventName"];
+export type ListResourceEventTypeWithStats = S["ListResourceEventTypeWithStats"];
 export type ListResourceFileRead = S["ListResourceFileRead"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
 export type ListResourceMeter = S["ListResourceMeter"];
@@ -1299,6 +1303,55 @@ export interface EmailsListRequest {
 }
 /** Response of `emails:list`. */
 export type EmailsListResponse = O["emails:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `event-types:list` (GET /v1/event-types/). */
+export interface EventTypesListRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["event-types:list"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by customer ID.
+   */
+  customer_id?: NonNullable<O["event-types:list"]['parameters']['query']>["customer_id"];
+  /**
+   * Filter by external customer ID.
+   */
+  external_customer_id?: NonNullable<O["event-types:list"]['parameters']['query']>["external_customer_id"];
+  /**
+   * Query to filter event types by name or label.
+   */
+  query?: NonNullable<O["event-types:list"]['parameters']['query']>["query"];
+  /**
+   * Count only root events (without a parent).
+   */
+  root_events?: NonNullable<O["event-types:list"]['parameters']['query']>["root_events"];
+  parent_id?: NonNullable<O["event-types:list"]['parameters']['query']>["parent_id"];
+  /**
+   * Filter by event source (system or user).
+   */
+  source?: NonNullable<O["event-types:list"]['parameters']['query']>["source"];
+  page?: NonNullable<O["event-types:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["event-types:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -last_seen
+   */
+  sorting?: NonNullable<O["event-types:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `event-types:list`. */
+export type EventTypesListResponse = O["event-types:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `event-types:update` (PATCH /v1/event-types/{id}). */
+export interface EventTypesUpdateRequest {
+  id: O["event-types:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["event-types:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["event-types:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `event-types:update`. */
+export type EventTypesUpdateResponse = O["event-types:update"]['responses'][200]['content']['application/json'];
 
 /** Request of `events:list` (GET /v1/events/). */
 export interface EventsListRequest {

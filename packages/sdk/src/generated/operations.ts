@@ -2215,6 +2215,60 @@ export function emailsList(
   return paginate(client, emailsListOperation, request, options);
 }
 
+export const eventTypesListOperation: Operation<M.EventTypesListRequest, M.EventTypesListResponse> = {
+  id: "event-types:list",
+  method: "GET",
+  path: "/v1/event-types/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "root_events", in: "query" }, { name: "parent_id", in: "query" }, { name: "source", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.EventTypesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceEventTypeWithStatsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List event types with aggregated statistics
+ * `GET /v1/event-types/` (`event-types:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function eventTypesList(
+  client: TesseraCore,
+  request: M.EventTypesListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.EventTypesListResponse, M.EventTypesListRequest>> {
+  return paginate(client, eventTypesListOperation, request, options);
+}
+
+export const eventTypesUpdateOperation: Operation<M.EventTypesUpdateRequest, M.EventTypesUpdateResponse> = {
+  id: "event-types:update",
+  method: "PATCH",
+  path: "/v1/event-types/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.EventTypesUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.EventTypeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update an event type's label
+ * `PATCH /v1/event-types/{id}` (`event-types:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function eventTypesUpdate(
+  client: TesseraCore,
+  request: M.EventTypesUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.EventTypesUpdateResponse> {
+  return call(client, eventTypesUpdateOperation, request, options);
+}
+
 export const eventsListOperation: Operation<M.EventsListRequest, M.EventsListResponse> = {
   id: "events:list",
   method: "GET",
@@ -5505,6 +5559,28 @@ export class EventsResource {
   }
 }
 
+/** `tessera.eventTypes` */
+export class EventTypesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List event types with aggregated statistics
+   * `GET /v1/event-types/`; see {@link eventTypesList}.
+   */
+  list(request: M.EventTypesListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventTypesListResponse, M.EventTypesListRequest>> {
+    return eventTypesList(this.client, request, options);
+  }
+
+  /**
+   * Update an event type's label
+   * `PATCH /v1/event-types/{id}`; see {@link eventTypesUpdate}.
+   */
+  update(request: M.EventTypesUpdateRequest, options?: RequestOptions): Promise<M.EventTypesUpdateResponse> {
+    return eventTypesUpdate(this.client, request, options);
+  }
+}
+
 /** `tessera.files` */
 export class FilesResource {
   constructor(readonly client: TesseraCore) {
@@ -6347,6 +6423,7 @@ export class Tessera extends TesseraCore {
   readonly discounts: DiscountsResource;
   readonly emails: EmailsResource;
   readonly events: EventsResource;
+  readonly eventTypes: EventTypesResource;
   readonly files: FilesResource;
   readonly licenseKeys: LicenseKeysResource;
   readonly meters: MetersResource;
@@ -6382,6 +6459,7 @@ export class Tessera extends TesseraCore {
     this.discounts = new DiscountsResource(this);
     this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
+    this.eventTypes = new EventTypesResource(this);
     this.files = new FilesResource(this);
     this.licenseKeys = new LicenseKeysResource(this);
     this.meters = new MetersResource(this);

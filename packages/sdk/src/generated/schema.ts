@@ -949,6 +949,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types with aggregated statistics */
+        get: operations["event-types:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an event type's label */
+        patch: operations["event-types:update"];
+        trace?: never;
+    };
     "/v1/events/": {
         parameters: {
             query?: never;
@@ -4479,6 +4513,40 @@ export interface components {
         };
         /** @enum {string} */
         EventSource: "system" | "user";
+        EventType: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            label: string;
+            /** @description A property of the events whose value labels each event (stored and echoed). */
+            label_property_selector?: string | null;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        EventTypeUpdate: {
+            label: string;
+            label_property_selector?: string | null;
+        };
+        EventTypeWithStats: {
+            id?: string | null;
+            created_at?: string | null;
+            modified_at?: string | null;
+            name: string;
+            label: string;
+            /** @description A property of the events whose value labels each event (stored and echoed). */
+            label_property_selector?: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            source: components["schemas"]["EventSource"];
+            occurrences: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
         ExistingProductPrice: {
             /** Format: uuid */
             id: string;
@@ -4789,6 +4857,10 @@ export interface components {
         };
         ListResourceEventName: {
             items: components["schemas"]["EventName"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourceEventTypeWithStats: {
+            items: components["schemas"]["EventTypeWithStats"][];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceFileRead: {
@@ -10953,6 +11025,129 @@ export interface operations {
             };
             /** @description Missing scope or not permitted */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "event-types:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                query?: string;
+                root_events?: boolean;
+                parent_id?: string;
+                source?: components["schemas"]["EventSource"];
+                page?: number;
+                limit?: number;
+                sorting?: ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEventTypeWithStats"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "event-types:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1967,6 +1967,35 @@ export const EventsIngestResponseSchema: z.ZodType<M.EventsIngestResponse> = /* 
 
 export const EventSourceSchema: z.ZodType<M.EventSource> = /* @__PURE__ */ z.lazy(() => z.enum(["system", "user"]));
 
+export const EventTypeSchema: z.ZodType<M.EventType> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable().optional(),
+  organization_id: z.uuid(),
+}));
+
+export const EventTypeUpdateSchema: z.ZodType<M.EventTypeUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  label: z.string().min(1).max(128),
+  label_property_selector: z.string().min(1).max(128).nullable().optional(),
+}));
+
+export const EventTypeWithStatsSchema: z.ZodType<M.EventTypeWithStats> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid().nullable().optional(),
+  created_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  modified_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable().optional(),
+  organization_id: z.uuid(),
+  source: EventSourceSchema,
+  occurrences: z.int(),
+  first_seen: z.iso.datetime({ offset: true }),
+  last_seen: z.iso.datetime({ offset: true }),
+}));
+
 export const ExistingProductPriceSchema: z.ZodType<M.ExistingProductPrice> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -2268,6 +2297,11 @@ export const ListResourceEventSchema: z.ZodType<M.ListResourceEvent> = /* @__PUR
 
 export const ListResourceEventNameSchema: z.ZodType<M.ListResourceEventName> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(EventNameSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceEventTypeWithStatsSchema: z.ZodType<M.ListResourceEventTypeWithStats> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(EventTypeWithStatsSchema),
   pagination: PaginationSchema,
 }));
 
@@ -4065,6 +4099,25 @@ export const EmailsListRequestSchema: z.ZodType<M.EmailsListRequest> = /* @__PUR
   organization_id: z.uuid().optional(),
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
+}));
+
+export const EventTypesListRequestSchema: z.ZodType<M.EventTypesListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  query: z.string().optional(),
+  root_events: z.boolean().optional(),
+  parent_id: z.uuid().optional(),
+  source: EventSourceSchema.optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["name", "-name", "label", "-label", "occurrences", "-occurrences", "first_seen", "-first_seen", "last_seen", "-last_seen"])).optional(),
+}));
+
+export const EventTypesUpdateRequestSchema: z.ZodType<M.EventTypesUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: EventTypeUpdateSchema,
 }));
 
 export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
