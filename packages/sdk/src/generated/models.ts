@@ -1191,6 +1191,16 @@ export interface CustomersGetTimelineRequest {
 /** Response of `customers:get_timeline`. */
 export type CustomersGetTimelineResponse = O["customers:get_timeline"]['responses'][200]['content']['application/json'];
 
+/** Request of `customers:export` (GET /v1/customers/export). */
+export interface CustomersExportRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["customers:export"]['parameters']['query']>["organization_id"];
+}
+/** Response of `customers:export`. */
+export type CustomersExportResponse = string;
+
 /** Request of `customers:get_external` (GET /v1/customers/external/{external_id}). */
 export interface CustomersGetExternalRequest {
   external_id: O["customers:get_external"]['parameters']['path']["external_id"];
@@ -1789,6 +1799,20 @@ export interface OrdersGenerateInvoiceRequest {
 }
 /** Response of `orders:generate_invoice`. */
 export type OrdersGenerateInvoiceResponse = O["orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `orders:export` (GET /v1/orders/export). */
+export interface OrdersExportRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["orders:export"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by product ID.
+   */
+  product_id?: NonNullable<O["orders:export"]['parameters']['query']>["product_id"];
+}
+/** Response of `orders:export`. */
+export type OrdersExportResponse = string;
 
 /** Request of `organization_access_tokens:list` (GET /v1/organization-access-tokens/). */
 export interface OrganizationAccessTokensListRequest {

@@ -1918,6 +1918,32 @@ export function customersGetTimeline(
   return paginate(client, customersGetTimelineOperation, request, options);
 }
 
+export const customersExportOperation: Operation<M.CustomersExportRequest, M.CustomersExportResponse> = {
+  id: "customers:export",
+  method: "GET",
+  path: "/v1/customers/export",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }],
+  request: Z.CustomersExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export customers as a CSV file
+ * `GET /v1/customers/export` (`customers:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customersExport(
+  client: TesseraCore,
+  request: M.CustomersExportRequest = {},
+  options?: RequestOptions,
+): Promise<M.CustomersExportResponse> {
+  return call(client, customersExportOperation, request, options);
+}
+
 export const customersGetExternalOperation: Operation<M.CustomersGetExternalRequest, M.CustomersGetExternalResponse> = {
   id: "customers:get_external",
   method: "GET",
@@ -3283,6 +3309,32 @@ export function ordersGenerateInvoice(
   return call(client, ordersGenerateInvoiceOperation, request, options);
 }
 
+export const ordersExportOperation: Operation<M.OrdersExportRequest, M.OrdersExportResponse> = {
+  id: "orders:export",
+  method: "GET",
+  path: "/v1/orders/export",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }],
+  request: Z.OrdersExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export orders as a CSV file
+ * `GET /v1/orders/export` (`orders:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function ordersExport(
+  client: TesseraCore,
+  request: M.OrdersExportRequest = {},
+  options?: RequestOptions,
+): Promise<M.OrdersExportResponse> {
+  return call(client, ordersExportOperation, request, options);
+}
+
 export const organizationAccessTokensListOperation: Operation<M.OrganizationAccessTokensListRequest, M.OrganizationAccessTokensListResponse> = {
   id: "organization_access_tokens:list",
   method: "GET",
@@ -4187,7 +4239,7 @@ export const subscriptionsExportOperation: Operation<M.SubscriptionsExportReques
 };
 
 /**
- * Export subscriptions (CSV, as a JSON string)
+ * Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string)
  * `GET /v1/subscriptions/export` (`subscriptions:export`)
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
@@ -5361,6 +5413,14 @@ export class CustomersResource {
   }
 
   /**
+   * Export customers as a CSV file
+   * `GET /v1/customers/export`; see {@link customersExport}.
+   */
+  export(request: M.CustomersExportRequest = {}, options?: RequestOptions): Promise<M.CustomersExportResponse> {
+    return customersExport(this.client, request, options);
+  }
+
+  /**
    * Get a customer by external ID
    * `GET /v1/customers/external/{external_id}`; see {@link customersGetExternal}.
    */
@@ -5896,6 +5956,14 @@ export class OrdersResource {
   generateInvoice(request: M.OrdersGenerateInvoiceRequest, options?: RequestOptions): Promise<M.OrdersGenerateInvoiceResponse> {
     return ordersGenerateInvoice(this.client, request, options);
   }
+
+  /**
+   * Export orders as a CSV file
+   * `GET /v1/orders/export`; see {@link ordersExport}.
+   */
+  export(request: M.OrdersExportRequest = {}, options?: RequestOptions): Promise<M.OrdersExportResponse> {
+    return ordersExport(this.client, request, options);
+  }
 }
 
 /** `tessera.organizationAccessTokens` */
@@ -6210,7 +6278,7 @@ export class SubscriptionsResource {
   }
 
   /**
-   * Export subscriptions (CSV, as a JSON string)
+   * Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string)
    * `GET /v1/subscriptions/export`; see {@link subscriptionsExport}.
    */
   export(request: M.SubscriptionsExportRequest = {}, options?: RequestOptions): Promise<M.SubscriptionsExportResponse> {

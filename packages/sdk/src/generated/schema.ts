@@ -842,6 +842,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export customers as a CSV file */
+        get: operations["customers:export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/external/{external_id}": {
         parameters: {
             query?: never;
@@ -1485,6 +1502,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export orders as a CSV file */
+        get: operations["orders:export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/organization-access-tokens/": {
         parameters: {
             query?: never;
@@ -1877,7 +1911,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export subscriptions (CSV, as a JSON string) */
+        /** Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string) */
         get: operations["subscriptions:export"];
         put?: never;
         post?: never;
@@ -10402,6 +10436,55 @@ export interface operations {
             };
         };
     };
+    "customers:export": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customers:get_external": {
         parameters: {
             query?: never;
@@ -13269,6 +13352,56 @@ export interface operations {
             };
         };
     };
+    "orders:export": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "organization_access_tokens:list": {
         parameters: {
             query?: {
@@ -15241,6 +15374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/csv": string;
                     "application/json": string;
                 };
             };

@@ -4042,6 +4042,10 @@ export const CustomersGetTimelineRequestSchema: z.ZodType<M.CustomersGetTimeline
   limit: z.int().min(1).max(100).optional(),
 }));
 
+export const CustomersExportRequestSchema: z.ZodType<M.CustomersExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+}));
+
 export const CustomersGetExternalRequestSchema: z.ZodType<M.CustomersGetExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
 }));
@@ -4350,6 +4354,11 @@ export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* 
 export const OrdersGenerateInvoiceRequestSchema: z.ZodType<M.OrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrdersExportRequestSchema: z.ZodType<M.OrdersExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 
 export const OrganizationAccessTokensListRequestSchema: z.ZodType<M.OrganizationAccessTokensListRequest> = /* @__PURE__ */ z.lazy(() => z.object({

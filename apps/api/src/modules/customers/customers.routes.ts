@@ -1,3 +1,4 @@
+import { z } from 'zod/v4';
 import { read, write } from '../../platform/auth/scopes.js';
 import { mapPage } from '../../platform/http/query.js';
 import { defineRoute, NoContent } from '../../platform/http/route.js';
@@ -5,6 +6,7 @@ import { IdParams } from '../../platform/http/schemas.js';
 import {
   Customer,
   CustomerCreate,
+  CustomerExportQuery,
   CustomerListQuery,
   CustomerState,
   CustomerTimeline,
@@ -18,6 +20,7 @@ import { serializeCustomer } from './customers.serializer.js';
 import {
   createCustomer,
   deleteCustomer,
+  exportCustomers,
   getCustomer,
   getCustomerState,
   listCustomers,
@@ -58,6 +61,22 @@ export const customerRoutes = [
     status: 201,
     response: Customer,
     handler: async (ctx, { body }) => serializeCustomer(await createCustomer(ctx, body)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/export',
+    operationId: 'customers:export',
+    summary: 'Export customers as a CSV file',
+    tags,
+    produces: 'text/csv',
+    auth: reader,
+    query: CustomerExportQuery,
+    status: 200,
+    response: z.string(),
+    handler: async (ctx, { query }, reply) => {
+      reply.header('content-disposition', 'attachment; filename="customers.csv"');
+      return exportCustomers(ctx, query);
+    },
   }),
   defineRoute({
     method: 'GET',
