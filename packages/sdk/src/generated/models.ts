@@ -1656,6 +1656,45 @@ export interface MetricsGetRequest {
 /** Response of `metrics:get`. */
 export type MetricsGetResponse = O["metrics:get"]['responses'][200]['content']['application/json'];
 
+/** Request of `metrics:export` (GET /v1/metrics/export). */
+export interface MetricsExportRequest {
+  /**
+   * First day of the range (in `timezone`), inclusive; 2023-01-01 or later.
+   */
+  start_date: NonNullable<O["metrics:export"]['parameters']['query']>["start_date"];
+  /**
+   * Last day of the range (in `timezone`), inclusive.
+   */
+  end_date: NonNullable<O["metrics:export"]['parameters']['query']>["end_date"];
+  interval: NonNullable<O["metrics:export"]['parameters']['query']>["interval"];
+  /**
+   * IANA time zone of the dates and period boundaries (an extension; default UTC).
+   */
+  timezone?: NonNullable<O["metrics:export"]['parameters']['query']>["timezone"];
+  /**
+   * Filter by organization.
+   */
+  organization_id?: NonNullable<O["metrics:export"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by product.
+   */
+  product_id?: NonNullable<O["metrics:export"]['parameters']['query']>["product_id"];
+  /**
+   * Filter by the product billing type.
+   */
+  billing_type?: NonNullable<O["metrics:export"]['parameters']['query']>["billing_type"];
+  /**
+   * Filter by customer.
+   */
+  customer_id?: NonNullable<O["metrics:export"]['parameters']['query']>["customer_id"];
+  /**
+   * Slugs of the metrics to export, in the columns of the reference order; all of them when left out. A slug Tessera does not compute is left out.
+   */
+  metrics?: NonNullable<O["metrics:export"]['parameters']['query']>["metrics"];
+}
+/** Response of `metrics:export`. */
+export type MetricsExportResponse = string;
+
 /** Request of `metrics:limits` (GET /v1/metrics/limits). */
 export interface MetricsLimitsRequest {}
 /** Response of `metrics:limits`. */

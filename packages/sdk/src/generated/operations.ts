@@ -2894,6 +2894,32 @@ export function metricsGet(
   return call(client, metricsGetOperation, request, options);
 }
 
+export const metricsExportOperation: Operation<M.MetricsExportRequest, M.MetricsExportResponse> = {
+  id: "metrics:export",
+  method: "GET",
+  path: "/v1/metrics/export",
+  parameters: [{ name: "start_date", in: "query" }, { name: "end_date", in: "query" }, { name: "interval", in: "query" }, { name: "timezone", in: "query" }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "billing_type", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "metrics", in: "query", style: "form", explode: true }],
+  request: Z.MetricsExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export metrics as a CSV file
+ * `GET /v1/metrics/export` (`metrics:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function metricsExport(
+  client: TesseraCore,
+  request: M.MetricsExportRequest,
+  options?: RequestOptions,
+): Promise<M.MetricsExportResponse> {
+  return call(client, metricsExportOperation, request, options);
+}
+
 export const metricsLimitsOperation: Operation<M.MetricsLimitsRequest, M.MetricsLimitsResponse> = {
   id: "metrics:limits",
   method: "GET",
@@ -5806,6 +5832,14 @@ export class MetricsResource {
    */
   get(request: M.MetricsGetRequest, options?: RequestOptions): Promise<M.MetricsGetResponse> {
     return metricsGet(this.client, request, options);
+  }
+
+  /**
+   * Export metrics as a CSV file
+   * `GET /v1/metrics/export`; see {@link metricsExport}.
+   */
+  export(request: M.MetricsExportRequest, options?: RequestOptions): Promise<M.MetricsExportResponse> {
+    return metricsExport(this.client, request, options);
   }
 
   /**

@@ -4273,6 +4273,18 @@ export const MetricsGetRequestSchema: z.ZodType<M.MetricsGetRequest> = /* @__PUR
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 
+export const MetricsExportRequestSchema: z.ZodType<M.MetricsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  start_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  end_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  interval: z.enum(["hour", "day", "week", "month", "year"]),
+  timezone: z.string().optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  billing_type: z.union([ProductBillingTypeSchema, z.array(ProductBillingTypeSchema)]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  metrics: z.union([z.string().min(1).max(64), z.array(z.string().min(1).max(64))]).optional(),
+}));
+
 export const MetricsLimitsRequestSchema: z.ZodType<M.MetricsLimitsRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const Oauth2ClientsListRequestSchema: z.ZodType<M.Oauth2ClientsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
