@@ -1,4 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerFactory } from './factories/customers.js';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
@@ -127,6 +128,42 @@ describe('event types recorded at ingest', () => {
       .execute();
     expect(after.map((r) => r.name)).toEqual(['benefit.granted', 'seen']);
     expect(after.find((r) => r.name === 'seen')).toEqual(first[0]);
+  });
+});
+
+describe('migration 0056', () => {
+  it("backfills one type per stored name, labelled with it, created at its first event's ingestion", async () => {
+    const migration = readFileSync(new URL('../migrations/0056_event_types.sql', import.meta.url), 'utf8');
+    const backfill = /INSERT INTO event_types \(organization_id, name, label, created_at\)[\s\S]*?;/.exec(
+      migration,
+    )![0];
+    const expected = await db()
+      .selectFrom('events')
+      .select(['organization_id', 'name'])
+      .select((eb) => eb.fn.min('ingested_at').as('first'))
+      .groupBy(['organization_id', 'name'])
+      .orderBy('organization_id')
+      .orderBy('name')
+      .execute();
+    // As before the migration (no types), then its statement; rolled back.
+    const rows = await db()
+      .transaction()
+      .execute(async (tx) => {
+        await sql`DELETE FROM event_types`.execute(tx);
+        await sql.raw(backfill).execute(tx);
+        const written = await tx
+          .selectFrom('event_types')
+          .select(['organization_id', 'name', 'label', 'created_at'])
+          .orderBy('organization_id')
+          .orderBy('name')
+          .execute();
+        throw Object.assign(new Error('rollback'), { written });
+      })
+      .catch((error: { written?: unknown }) => error.written);
+    expect(rows).toEqual(
+      expected.map((e) => ({ organization_id: e.organization_id, name: e.name, label: e.name, created_at: e.first })),
+    );
+    expect(expected.length).toBeGreaterThanOrEqual(3);
   });
 });
 
