@@ -35,6 +35,7 @@ const VALID_BODIES: Record<string, unknown> = {
     parts: [{ number: 1, checksum_etag: 'etag', checksum_sha256_base64: null }],
   },
   'PATCH /v1/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },
+  'PATCH /v1/event-types/{id}': { label: 'Renamed' },
   'PATCH /v1/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/subscriptions/{id}': { cancel_at_period_end: true },
   'PATCH /v1/customer-portal/orders/{id}': { billing_name: 'Buyer', billing_address: { country: 'FR' } },

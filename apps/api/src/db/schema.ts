@@ -24,6 +24,7 @@ import type { TaxTables } from './tables/tax.js';
 import type { FilesTables } from './tables/files.js';
 import type { OAuth2Tables } from './tables/oauth2.js';
 import type { OAuthAccountTables } from './tables/oauth-accounts.js';
+import type { EventTypesTables } from './tables/event-types.js';
 
 /**
  * Row types of every table, one file per module under `tables/`, each in step with its migration.
@@ -56,4 +57,5 @@ export interface DB
     TaxTables,
     FilesTables,
     OAuth2Tables,
-    OAuthAccountTables {}
+    OAuthAccountTables,
+    EventTypesTables {}

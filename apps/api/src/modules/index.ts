@@ -29,6 +29,7 @@ import { integrationRoutes } from './integrations/integrations.routes.js';
 import { customerPortalRoutes } from './customer-portal/customer-portal.routes.js';
 import { portalMeterRoutes } from './customer-portal/meters/meters.routes.js';
 import { eventRoutes } from './events/events.routes.js';
+import { eventTypeRoutes } from './event-types/event-types.routes.js';
 import { customerStateChangesJob, customerStateChangesSchedule, eventsIngestedJob } from './events/events.jobs.js';
 import { meterRollupsJob, meterRollupsSchedule } from './meters/meters.rollups.js';
 import { metricsHoursJob, metricsHoursSchedule } from './metrics/metrics.hours.js';
@@ -84,6 +85,7 @@ export const routes: AnyRoute[] = [
   ...integrationRoutes,
   ...portalMeterRoutes,
   ...eventRoutes,
+  ...eventTypeRoutes,
   ...meterRoutes,
   ...customerMeterRoutes,
   ...testClockRoutes,

@@ -28,6 +28,8 @@ export interface Context {
   request?: {
     ip: string;
     userAgent: string | undefined;
+    /** The request's Accept header (an export answers CSV or JSON by it). */
+    accept?: string;
     /** The request's cookies (only the portal's session keeper reads one; no cookie authenticates a portal call). */
     cookies?: Readonly<Record<string, string | undefined>>;
   };

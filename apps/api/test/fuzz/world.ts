@@ -58,6 +58,8 @@ export interface WorldIds {
   meter: string;
   /** A usage event of the buyer that the meter counts. */
   event: string;
+  /** The type of that event (its name's, migration 0056). */
+  eventType: string;
   /** The buyer's meter (seller and portal address it alike). */
   customerMeter: string;
   /** The buyer's saved card (the checkout saved it). */
@@ -194,6 +196,10 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     await server.inject({ method: 'GET', url: `/v1/events/?customer_id=${customerId}&name=api.call`, headers: auth }),
     'list events',
   );
+  const eventTypes = ok(
+    await server.inject({ method: 'GET', url: '/v1/event-types/?query=api.call', headers: auth }),
+    'list event types',
+  );
   const customerMeters = ok(
     await server.inject({
       method: 'GET',
@@ -286,6 +292,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       webhookEvent: endpointEvent.id,
       meter: meter.id,
       event: events.items[0].id,
+      eventType: eventTypes.items[0].id,
       customerMeter: customerMeters.items[0].id,
       paymentMethod: paymentMethods.items[0].id,
       taxRegistration: taxRegistration.id,
@@ -360,6 +367,7 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/customer-meters/{id}': 'customerMeter',
   '/v1/customer-portal/meters/{id}': 'customerMeter',
   '/v1/events/{id}': 'event',
+  '/v1/event-types/{id}': 'eventType',
   '/v1/meters/{id}': 'meter',
   '/v1/customer-portal/benefit-grants/{id}': 'benefitGrant',
   '/v1/customer-portal/customers/me/payment-methods/{id}': 'paymentMethod',

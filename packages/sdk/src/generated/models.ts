@@ -123,9 +123,11 @@ export type CustomerOrderProduct = S["CustomerOrderProduct"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
 export type CustomerOrderUpdate = S["CustomerOrderUpdate"];
 export type CustomerOrganization = S["CustomerOrganization"];
+export type CustomerPaymentMethodCard = S["CustomerPaymentMethodCard"];
 export type CustomerPaymentMethodCardSetup = S["CustomerPaymentMethodCardSetup"];
 export type CustomerPaymentMethodCreate = S["CustomerPaymentMethodCreate"];
 export type CustomerPaymentMethodCreateResponse = S["CustomerPaymentMethodCreateResponse"];
+export type CustomerPaymentMethodGeneric = S["CustomerPaymentMethodGeneric"];
 export type CustomerPaymentMethodGenericSetup = S["CustomerPaymentMethodGenericSetup"];
 export type CustomerPaymentMethodProcessor = S["CustomerPaymentMethodProcessor"];
 export type CustomerPortalCustomer = S["CustomerPortalCustomer"];
@@ -197,6 +199,9 @@ export type EventName = S["EventName"];
 export type EventsIngest = S["EventsIngest"];
 export type EventsIngestResponse = S["EventsIngestResponse"];
 export type EventSource = S["EventSource"];
+export type EventType = S["EventType"];
+export type EventTypeUpdate = S["EventTypeUpdate"];
+export type EventTypeWithStats = S["EventTypeWithStats"];
 export type ExistingProductPrice = S["ExistingProductPrice"];
 export type FileCreate = S["FileCreate"];
 export type FileDownload = S["FileDownload"];
@@ -245,6 +250,7 @@ export type ListResourceDiscount = S["ListResourceDiscount"];
 export type ListResourceDownloadableRead = S["ListResourceDownloadableRead"];
 export type ListResourceEvent = S["ListResourceEvent"];
 export type ListResourceEventName = S["ListResourceEventName"];
+export type ListResourceEventTypeWithStats = S["ListResourceEventTypeWithStats"];
 export type ListResourceFileRead = S["ListResourceFileRead"];
 export type ListResourceLicenseKeyRead = S["ListResourceLicenseKeyRead"];
 export type ListResourceMeter = S["ListResourceMeter"];
@@ -256,6 +262,7 @@ export type ListResourceOrganizationInvite = S["ListResourceOrganizationInvite"]
 export type ListResourceOrganizationMember = S["ListResourceOrganizationMember"];
 export type ListResourceOutboxEmail = S["ListResourceOutboxEmail"];
 export type ListResourcePayment = S["ListResourcePayment"];
+export type ListResourcePaymentMethod = S["ListResourcePaymentMethod"];
 export type ListResourceProduct = S["ListResourceProduct"];
 export type ListResourceRefund = S["ListResourceRefund"];
 export type ListResourceSubscription = S["ListResourceSubscription"];
@@ -352,6 +359,7 @@ export type Pagination = S["Pagination"];
 export type Payment = S["Payment"];
 export type PaymentMethodCard = S["PaymentMethodCard"];
 export type PaymentMethodCardData = S["PaymentMethodCardData"];
+export type PaymentMethodCardMetadata = S["PaymentMethodCardMetadata"];
 export type PaymentMethodGeneric = S["PaymentMethodGeneric"];
 export type PaymentProcessor = S["PaymentProcessor"];
 export type PaymentStatus = S["PaymentStatus"];
@@ -1182,6 +1190,15 @@ export interface CustomersDeleteRequest {
 /** Response of `customers:delete`. */
 export type CustomersDeleteResponse = void;
 
+/** Request of `customers:list_payment_methods` (GET /v1/customers/{id}/payment-methods). */
+export interface CustomersListPaymentMethodsRequest {
+  id: O["customers:list_payment_methods"]['parameters']['path']["id"];
+  page?: NonNullable<O["customers:list_payment_methods"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customers:list_payment_methods"]['parameters']['query']>["limit"];
+}
+/** Response of `customers:list_payment_methods`. */
+export type CustomersListPaymentMethodsResponse = O["customers:list_payment_methods"]['responses'][200]['content']['application/json'];
+
 /** Request of `customers:get_state` (GET /v1/customers/{id}/state). */
 export interface CustomersGetStateRequest {
   id: O["customers:get_state"]['parameters']['path']["id"];
@@ -1197,6 +1214,16 @@ export interface CustomersGetTimelineRequest {
 }
 /** Response of `customers:get_timeline`. */
 export type CustomersGetTimelineResponse = O["customers:get_timeline"]['responses'][200]['content']['application/json'];
+
+/** Request of `customers:export` (GET /v1/customers/export). */
+export interface CustomersExportRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["customers:export"]['parameters']['query']>["organization_id"];
+}
+/** Response of `customers:export`. */
+export type CustomersExportResponse = string;
 
 /** Request of `customers:get_external` (GET /v1/customers/external/{external_id}). */
 export interface CustomersGetExternalRequest {
@@ -1227,6 +1254,15 @@ export interface CustomersDeleteExternalRequest {
 }
 /** Response of `customers:delete_external`. */
 export type CustomersDeleteExternalResponse = void;
+
+/** Request of `customers:list_payment_methods_external` (GET /v1/customers/external/{external_id}/payment-methods). */
+export interface CustomersListPaymentMethodsExternalRequest {
+  external_id: O["customers:list_payment_methods_external"]['parameters']['path']["external_id"];
+  page?: NonNullable<O["customers:list_payment_methods_external"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["customers:list_payment_methods_external"]['parameters']['query']>["limit"];
+}
+/** Response of `customers:list_payment_methods_external`. */
+export type CustomersListPaymentMethodsExternalResponse = O["customers:list_payment_methods_external"]['responses'][200]['content']['application/json'];
 
 /** Request of `customers:get_state_external` (GET /v1/customers/external/{external_id}/state). */
 export interface CustomersGetStateExternalRequest {
@@ -1301,6 +1337,55 @@ export interface EmailsListRequest {
 }
 /** Response of `emails:list`. */
 export type EmailsListResponse = O["emails:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `event-types:list` (GET /v1/event-types/). */
+export interface EventTypesListRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["event-types:list"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by customer ID.
+   */
+  customer_id?: NonNullable<O["event-types:list"]['parameters']['query']>["customer_id"];
+  /**
+   * Filter by external customer ID.
+   */
+  external_customer_id?: NonNullable<O["event-types:list"]['parameters']['query']>["external_customer_id"];
+  /**
+   * Query to filter event types by name or label.
+   */
+  query?: NonNullable<O["event-types:list"]['parameters']['query']>["query"];
+  /**
+   * Count only root events (without a parent).
+   */
+  root_events?: NonNullable<O["event-types:list"]['parameters']['query']>["root_events"];
+  parent_id?: NonNullable<O["event-types:list"]['parameters']['query']>["parent_id"];
+  /**
+   * Filter by event source (system or user).
+   */
+  source?: NonNullable<O["event-types:list"]['parameters']['query']>["source"];
+  page?: NonNullable<O["event-types:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["event-types:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -last_seen
+   */
+  sorting?: NonNullable<O["event-types:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `event-types:list`. */
+export type EventTypesListResponse = O["event-types:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `event-types:update` (PATCH /v1/event-types/{id}). */
+export interface EventTypesUpdateRequest {
+  id: O["event-types:update"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["event-types:update"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["event-types:update"]['requestBody']>['content']["application/json"];
+}
+/** Response of `event-types:update`. */
+export type EventTypesUpdateResponse = O["event-types:update"]['responses'][200]['content']['application/json'];
 
 /** Request of `events:list` (GET /v1/events/). */
 export interface EventsListRequest {
@@ -1595,6 +1680,45 @@ export interface MetricsGetRequest {
 /** Response of `metrics:get`. */
 export type MetricsGetResponse = O["metrics:get"]['responses'][200]['content']['application/json'];
 
+/** Request of `metrics:export` (GET /v1/metrics/export). */
+export interface MetricsExportRequest {
+  /**
+   * First day of the range (in `timezone`), inclusive; 2023-01-01 or later.
+   */
+  start_date: NonNullable<O["metrics:export"]['parameters']['query']>["start_date"];
+  /**
+   * Last day of the range (in `timezone`), inclusive.
+   */
+  end_date: NonNullable<O["metrics:export"]['parameters']['query']>["end_date"];
+  interval: NonNullable<O["metrics:export"]['parameters']['query']>["interval"];
+  /**
+   * IANA time zone of the dates and period boundaries (an extension; default UTC).
+   */
+  timezone?: NonNullable<O["metrics:export"]['parameters']['query']>["timezone"];
+  /**
+   * Filter by organization.
+   */
+  organization_id?: NonNullable<O["metrics:export"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by product.
+   */
+  product_id?: NonNullable<O["metrics:export"]['parameters']['query']>["product_id"];
+  /**
+   * Filter by the product billing type.
+   */
+  billing_type?: NonNullable<O["metrics:export"]['parameters']['query']>["billing_type"];
+  /**
+   * Filter by customer.
+   */
+  customer_id?: NonNullable<O["metrics:export"]['parameters']['query']>["customer_id"];
+  /**
+   * Slugs of the metrics to export, in the columns of the reference order; all of them when left out. A slug Tessera does not compute is left out.
+   */
+  metrics?: NonNullable<O["metrics:export"]['parameters']['query']>["metrics"];
+}
+/** Response of `metrics:export`. */
+export type MetricsExportResponse = string;
+
 /** Request of `metrics:limits` (GET /v1/metrics/limits). */
 export interface MetricsLimitsRequest {}
 /** Response of `metrics:limits`. */
@@ -1738,6 +1862,20 @@ export interface OrdersGenerateInvoiceRequest {
 }
 /** Response of `orders:generate_invoice`. */
 export type OrdersGenerateInvoiceResponse = O["orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `orders:export` (GET /v1/orders/export). */
+export interface OrdersExportRequest {
+  /**
+   * Filter by organization ID.
+   */
+  organization_id?: NonNullable<O["orders:export"]['parameters']['query']>["organization_id"];
+  /**
+   * Filter by product ID.
+   */
+  product_id?: NonNullable<O["orders:export"]['parameters']['query']>["product_id"];
+}
+/** Response of `orders:export`. */
+export type OrdersExportResponse = string;
 
 /** Request of `organization_access_tokens:list` (GET /v1/organization-access-tokens/). */
 export interface OrganizationAccessTokensListRequest {

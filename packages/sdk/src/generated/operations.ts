@@ -1837,6 +1837,33 @@ export function customersDelete(
   return call(client, customersDeleteOperation, request, options);
 }
 
+export const customersListPaymentMethodsOperation: Operation<M.CustomersListPaymentMethodsRequest, M.CustomersListPaymentMethodsResponse> = {
+  id: "customers:list_payment_methods",
+  method: "GET",
+  path: "/v1/customers/{id}/payment-methods",
+  parameters: [{ name: "id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomersListPaymentMethodsRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourcePaymentMethodSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the saved payment methods of a customer
+ * `GET /v1/customers/{id}/payment-methods` (`customers:list_payment_methods`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customersListPaymentMethods(
+  client: TesseraCore,
+  request: M.CustomersListPaymentMethodsRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomersListPaymentMethodsResponse, M.CustomersListPaymentMethodsRequest>> {
+  return paginate(client, customersListPaymentMethodsOperation, request, options);
+}
+
 export const customersGetStateOperation: Operation<M.CustomersGetStateRequest, M.CustomersGetStateResponse> = {
   id: "customers:get_state",
   method: "GET",
@@ -1889,6 +1916,32 @@ export function customersGetTimeline(
   options?: RequestOptions,
 ): Promise<PageIterator<M.CustomersGetTimelineResponse, M.CustomersGetTimelineRequest>> {
   return paginate(client, customersGetTimelineOperation, request, options);
+}
+
+export const customersExportOperation: Operation<M.CustomersExportRequest, M.CustomersExportResponse> = {
+  id: "customers:export",
+  method: "GET",
+  path: "/v1/customers/export",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }],
+  request: Z.CustomersExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export customers as a CSV file
+ * `GET /v1/customers/export` (`customers:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function customersExport(
+  client: TesseraCore,
+  request: M.CustomersExportRequest = {},
+  options?: RequestOptions,
+): Promise<M.CustomersExportResponse> {
+  return call(client, customersExportOperation, request, options);
 }
 
 export const customersGetExternalOperation: Operation<M.CustomersGetExternalRequest, M.CustomersGetExternalResponse> = {
@@ -1971,6 +2024,33 @@ export function customersDeleteExternal(
   options?: RequestOptions,
 ): Promise<M.CustomersDeleteExternalResponse> {
   return call(client, customersDeleteExternalOperation, request, options);
+}
+
+export const customersListPaymentMethodsExternalOperation: Operation<M.CustomersListPaymentMethodsExternalRequest, M.CustomersListPaymentMethodsExternalResponse> = {
+  id: "customers:list_payment_methods_external",
+  method: "GET",
+  path: "/v1/customers/external/{external_id}/payment-methods",
+  parameters: [{ name: "external_id", in: "path" }, { name: "page", in: "query" }, { name: "limit", in: "query" }],
+  request: Z.CustomersListPaymentMethodsExternalRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourcePaymentMethodSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List the saved payment methods of a customer by external ID
+ * `GET /v1/customers/external/{external_id}/payment-methods` (`customers:list_payment_methods_external`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customersListPaymentMethodsExternal(
+  client: TesseraCore,
+  request: M.CustomersListPaymentMethodsExternalRequest,
+  options?: RequestOptions,
+): Promise<PageIterator<M.CustomersListPaymentMethodsExternalResponse, M.CustomersListPaymentMethodsExternalRequest>> {
+  return paginate(client, customersListPaymentMethodsExternalOperation, request, options);
 }
 
 export const customersGetStateExternalOperation: Operation<M.CustomersGetStateExternalRequest, M.CustomersGetStateExternalResponse> = {
@@ -2159,6 +2239,60 @@ export function emailsList(
   options?: RequestOptions,
 ): Promise<PageIterator<M.EmailsListResponse, M.EmailsListRequest>> {
   return paginate(client, emailsListOperation, request, options);
+}
+
+export const eventTypesListOperation: Operation<M.EventTypesListRequest, M.EventTypesListResponse> = {
+  id: "event-types:list",
+  method: "GET",
+  path: "/v1/event-types/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "external_customer_id", in: "query", style: "form", explode: true }, { name: "query", in: "query" }, { name: "root_events", in: "query" }, { name: "parent_id", in: "query" }, { name: "source", in: "query" }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.EventTypesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceEventTypeWithStatsSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List event types with aggregated statistics
+ * `GET /v1/event-types/` (`event-types:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function eventTypesList(
+  client: TesseraCore,
+  request: M.EventTypesListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.EventTypesListResponse, M.EventTypesListRequest>> {
+  return paginate(client, eventTypesListOperation, request, options);
+}
+
+export const eventTypesUpdateOperation: Operation<M.EventTypesUpdateRequest, M.EventTypesUpdateResponse> = {
+  id: "event-types:update",
+  method: "PATCH",
+  path: "/v1/event-types/{id}",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.EventTypesUpdateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.EventTypeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Update an event type's label
+ * `PATCH /v1/event-types/{id}` (`event-types:update`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function eventTypesUpdate(
+  client: TesseraCore,
+  request: M.EventTypesUpdateRequest,
+  options?: RequestOptions,
+): Promise<M.EventTypesUpdateResponse> {
+  return call(client, eventTypesUpdateOperation, request, options);
 }
 
 export const eventsListOperation: Operation<M.EventsListRequest, M.EventsListResponse> = {
@@ -2760,6 +2894,32 @@ export function metricsGet(
   return call(client, metricsGetOperation, request, options);
 }
 
+export const metricsExportOperation: Operation<M.MetricsExportRequest, M.MetricsExportResponse> = {
+  id: "metrics:export",
+  method: "GET",
+  path: "/v1/metrics/export",
+  parameters: [{ name: "start_date", in: "query" }, { name: "end_date", in: "query" }, { name: "interval", in: "query" }, { name: "timezone", in: "query" }, { name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }, { name: "billing_type", in: "query", style: "form", explode: true }, { name: "customer_id", in: "query", style: "form", explode: true }, { name: "metrics", in: "query", style: "form", explode: true }],
+  request: Z.MetricsExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export metrics as a CSV file
+ * `GET /v1/metrics/export` (`metrics:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function metricsExport(
+  client: TesseraCore,
+  request: M.MetricsExportRequest,
+  options?: RequestOptions,
+): Promise<M.MetricsExportResponse> {
+  return call(client, metricsExportOperation, request, options);
+}
+
 export const metricsLimitsOperation: Operation<M.MetricsLimitsRequest, M.MetricsLimitsResponse> = {
   id: "metrics:limits",
   method: "GET",
@@ -3173,6 +3333,32 @@ export function ordersGenerateInvoice(
   options?: RequestOptions,
 ): Promise<M.OrdersGenerateInvoiceResponse> {
   return call(client, ordersGenerateInvoiceOperation, request, options);
+}
+
+export const ordersExportOperation: Operation<M.OrdersExportRequest, M.OrdersExportResponse> = {
+  id: "orders:export",
+  method: "GET",
+  path: "/v1/orders/export",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "product_id", in: "query", style: "form", explode: true }],
+  request: Z.OrdersExportRequestSchema,
+  responses: [{ status: 200, mediaType: "text/csv" }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Export orders as a CSV file
+ * `GET /v1/orders/export` (`orders:export`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function ordersExport(
+  client: TesseraCore,
+  request: M.OrdersExportRequest = {},
+  options?: RequestOptions,
+): Promise<M.OrdersExportResponse> {
+  return call(client, ordersExportOperation, request, options);
 }
 
 export const organizationAccessTokensListOperation: Operation<M.OrganizationAccessTokensListRequest, M.OrganizationAccessTokensListResponse> = {
@@ -4079,7 +4265,7 @@ export const subscriptionsExportOperation: Operation<M.SubscriptionsExportReques
 };
 
 /**
- * Export subscriptions (CSV, as a JSON string)
+ * Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string)
  * `GET /v1/subscriptions/export` (`subscriptions:export`)
  * @throws 401 Missing or invalid credentials
  * @throws 403 Missing scope or not permitted
@@ -5229,6 +5415,14 @@ export class CustomersResource {
   }
 
   /**
+   * List the saved payment methods of a customer
+   * `GET /v1/customers/{id}/payment-methods`; see {@link customersListPaymentMethods}.
+   */
+  listPaymentMethods(request: M.CustomersListPaymentMethodsRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersListPaymentMethodsResponse, M.CustomersListPaymentMethodsRequest>> {
+    return customersListPaymentMethods(this.client, request, options);
+  }
+
+  /**
    * Get a customer state
    * `GET /v1/customers/{id}/state`; see {@link customersGetState}.
    */
@@ -5242,6 +5436,14 @@ export class CustomersResource {
    */
   getTimeline(request: M.CustomersGetTimelineRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersGetTimelineResponse, M.CustomersGetTimelineRequest>> {
     return customersGetTimeline(this.client, request, options);
+  }
+
+  /**
+   * Export customers as a CSV file
+   * `GET /v1/customers/export`; see {@link customersExport}.
+   */
+  export(request: M.CustomersExportRequest = {}, options?: RequestOptions): Promise<M.CustomersExportResponse> {
+    return customersExport(this.client, request, options);
   }
 
   /**
@@ -5266,6 +5468,14 @@ export class CustomersResource {
    */
   deleteExternal(request: M.CustomersDeleteExternalRequest, options?: RequestOptions): Promise<M.CustomersDeleteExternalResponse> {
     return customersDeleteExternal(this.client, request, options);
+  }
+
+  /**
+   * List the saved payment methods of a customer by external ID
+   * `GET /v1/customers/external/{external_id}/payment-methods`; see {@link customersListPaymentMethodsExternal}.
+   */
+  listPaymentMethodsExternal(request: M.CustomersListPaymentMethodsExternalRequest, options?: RequestOptions): Promise<PageIterator<M.CustomersListPaymentMethodsExternalResponse, M.CustomersListPaymentMethodsExternalRequest>> {
+    return customersListPaymentMethodsExternal(this.client, request, options);
   }
 
   /**
@@ -5432,6 +5642,28 @@ export class EventsResource {
    */
   listNames(request: M.EventsListNamesRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventsListNamesResponse, M.EventsListNamesRequest>> {
     return eventsListNames(this.client, request, options);
+  }
+}
+
+/** `tessera.eventTypes` */
+export class EventTypesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List event types with aggregated statistics
+   * `GET /v1/event-types/`; see {@link eventTypesList}.
+   */
+  list(request: M.EventTypesListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.EventTypesListResponse, M.EventTypesListRequest>> {
+    return eventTypesList(this.client, request, options);
+  }
+
+  /**
+   * Update an event type's label
+   * `PATCH /v1/event-types/{id}`; see {@link eventTypesUpdate}.
+   */
+  update(request: M.EventTypesUpdateRequest, options?: RequestOptions): Promise<M.EventTypesUpdateResponse> {
+    return eventTypesUpdate(this.client, request, options);
   }
 }
 
@@ -5603,6 +5835,14 @@ export class MetricsResource {
   }
 
   /**
+   * Export metrics as a CSV file
+   * `GET /v1/metrics/export`; see {@link metricsExport}.
+   */
+  export(request: M.MetricsExportRequest, options?: RequestOptions): Promise<M.MetricsExportResponse> {
+    return metricsExport(this.client, request, options);
+  }
+
+  /**
    * Get Metrics Limits
    * `GET /v1/metrics/limits`; see {@link metricsLimits}.
    */
@@ -5749,6 +5989,14 @@ export class OrdersResource {
    */
   generateInvoice(request: M.OrdersGenerateInvoiceRequest, options?: RequestOptions): Promise<M.OrdersGenerateInvoiceResponse> {
     return ordersGenerateInvoice(this.client, request, options);
+  }
+
+  /**
+   * Export orders as a CSV file
+   * `GET /v1/orders/export`; see {@link ordersExport}.
+   */
+  export(request: M.OrdersExportRequest = {}, options?: RequestOptions): Promise<M.OrdersExportResponse> {
+    return ordersExport(this.client, request, options);
   }
 }
 
@@ -6064,7 +6312,7 @@ export class SubscriptionsResource {
   }
 
   /**
-   * Export subscriptions (CSV, as a JSON string)
+   * Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string)
    * `GET /v1/subscriptions/export`; see {@link subscriptionsExport}.
    */
   export(request: M.SubscriptionsExportRequest = {}, options?: RequestOptions): Promise<M.SubscriptionsExportResponse> {
@@ -6277,6 +6525,7 @@ export class Tessera extends TesseraCore {
   readonly discounts: DiscountsResource;
   readonly emails: EmailsResource;
   readonly events: EventsResource;
+  readonly eventTypes: EventTypesResource;
   readonly files: FilesResource;
   readonly licenseKeys: LicenseKeysResource;
   readonly meters: MetersResource;
@@ -6312,6 +6561,7 @@ export class Tessera extends TesseraCore {
     this.discounts = new DiscountsResource(this);
     this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
+    this.eventTypes = new EventTypesResource(this);
     this.files = new FilesResource(this);
     this.licenseKeys = new LicenseKeysResource(this);
     this.meters = new MetersResource(this);

@@ -791,6 +791,23 @@ export interface paths {
         patch: operations["customers:update"];
         trace?: never;
     };
+    "/v1/customers/{id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the saved payment methods of a customer */
+        get: operations["customers:list_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/{id}/state": {
         parameters: {
             query?: never;
@@ -825,6 +842,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export customers as a CSV file */
+        get: operations["customers:export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/external/{external_id}": {
         parameters: {
             query?: never;
@@ -842,6 +876,23 @@ export interface paths {
         head?: never;
         /** Update a customer by external ID */
         patch: operations["customers:update_external"];
+        trace?: never;
+    };
+    "/v1/customers/external/{external_id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the saved payment methods of a customer by external ID */
+        get: operations["customers:list_payment_methods_external"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/customers/external/{external_id}/state": {
@@ -913,6 +964,40 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types with aggregated statistics */
+        get: operations["event-types:list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an event type's label */
+        patch: operations["event-types:update"];
         trace?: never;
     };
     "/v1/events/": {
@@ -1209,6 +1294,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/metrics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export metrics as a CSV file */
+        get: operations["metrics:export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/metrics/limits": {
         parameters: {
             query?: never;
@@ -1411,6 +1513,23 @@ export interface paths {
         put?: never;
         /** Trigger the invoice generation of an order */
         post: operations["orders:generate_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export orders as a CSV file */
+        get: operations["orders:export"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1809,7 +1928,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export subscriptions (CSV, as a JSON string) */
+        /** Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string) */
         get: operations["subscriptions:export"];
         put?: never;
         post?: never;
@@ -3533,6 +3652,20 @@ export interface components {
             organization: components["schemas"]["Organization"];
             products: components["schemas"]["CustomerProduct"][];
         };
+        CustomerPaymentMethodCard: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            /** Format: uuid */
+            customer_id: string;
+            is_default: boolean;
+            /** @constant */
+            type: "card";
+            method_metadata: components["schemas"]["PaymentMethodCardMetadata"];
+        };
         CustomerPaymentMethodCardSetup: {
             /** Format: uuid */
             id: string;
@@ -3552,6 +3685,18 @@ export interface components {
             return_url: string;
         };
         CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCardSetup"] | components["schemas"]["CustomerPaymentMethodGenericSetup"];
+        CustomerPaymentMethodGeneric: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            processor: components["schemas"]["PaymentProcessor"];
+            /** Format: uuid */
+            customer_id: string;
+            is_default: boolean;
+            type: string;
+        };
         CustomerPaymentMethodGenericSetup: {
             /** Format: uuid */
             id: string;
@@ -4471,6 +4616,40 @@ export interface components {
         };
         /** @enum {string} */
         EventSource: "system" | "user";
+        EventType: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            label: string;
+            /** @description A property of the events whose value labels each event (stored and echoed). */
+            label_property_selector?: string | null;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        EventTypeUpdate: {
+            label: string;
+            label_property_selector?: string | null;
+        };
+        EventTypeWithStats: {
+            id?: string | null;
+            created_at?: string | null;
+            modified_at?: string | null;
+            name: string;
+            label: string;
+            /** @description A property of the events whose value labels each event (stored and echoed). */
+            label_property_selector?: string | null;
+            /** Format: uuid */
+            organization_id: string;
+            source: components["schemas"]["EventSource"];
+            occurrences: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
         ExistingProductPrice: {
             /** Format: uuid */
             id: string;
@@ -4783,6 +4962,10 @@ export interface components {
             items: components["schemas"]["EventName"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ListResourceEventTypeWithStats: {
+            items: components["schemas"]["EventTypeWithStats"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         ListResourceFileRead: {
             items: components["schemas"]["FileRead"][];
             pagination: components["schemas"]["Pagination"];
@@ -4825,6 +5008,10 @@ export interface components {
         };
         ListResourcePayment: {
             items: components["schemas"]["Payment"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ListResourcePaymentMethod: {
+            items: (components["schemas"]["CustomerPaymentMethodCard"] | components["schemas"]["CustomerPaymentMethodGeneric"])[];
             pagination: components["schemas"]["Pagination"];
         };
         ListResourceProduct: {
@@ -5604,6 +5791,13 @@ export interface components {
             card: components["schemas"]["PaymentMethodCardData"];
         };
         PaymentMethodCardData: {
+            brand: string;
+            last4: string;
+            exp_month: number;
+            exp_year: number;
+            wallet?: string | null;
+        };
+        PaymentMethodCardMetadata: {
             brand: string;
             last4: string;
             exp_month: number;
@@ -10237,6 +10431,67 @@ export interface operations {
             };
         };
     };
+    "customers:list_payment_methods": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customers:get_state": {
         parameters: {
             query?: never;
@@ -10338,6 +10593,55 @@ export interface operations {
             };
             /** @description ResourceNotFound */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:export": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10498,6 +10802,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customers:list_payment_methods_external": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                external_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourcePaymentMethod"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -10918,6 +11283,129 @@ export interface operations {
             };
             /** @description Missing scope or not permitted */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "event-types:list": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                query?: string;
+                root_events?: boolean;
+                parent_id?: string;
+                source?: components["schemas"]["EventSource"];
+                page?: number;
+                limit?: number;
+                sorting?: ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResourceEventTypeWithStats"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "event-types:update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12280,6 +12768,63 @@ export interface operations {
             };
         };
     };
+    "metrics:export": {
+        parameters: {
+            query: {
+                start_date: string;
+                end_date: string;
+                interval: "hour" | "day" | "week" | "month" | "year";
+                timezone?: string;
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                billing_type?: components["schemas"]["ProductBillingType"] | components["schemas"]["ProductBillingType"][];
+                customer_id?: string | string[];
+                metrics?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "metrics:limits": {
         parameters: {
             query?: never;
@@ -13021,6 +13566,56 @@ export interface operations {
             };
             /** @description InvoiceAlreadyExists */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "orders:export": {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15011,6 +15606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/csv": string;
                     "application/json": string;
                 };
             };

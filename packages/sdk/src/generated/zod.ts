@@ -1237,6 +1237,17 @@ export const CustomerOrganizationSchema: z.ZodType<M.CustomerOrganization> = /* 
   products: z.array(CustomerProductSchema),
 }));
 
+export const CustomerPaymentMethodCardSchema: z.ZodType<M.CustomerPaymentMethodCard> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  processor: PaymentProcessorSchema,
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+  type: z.literal("card"),
+  method_metadata: PaymentMethodCardMetadataSchema,
+}));
+
 export const CustomerPaymentMethodCardSetupSchema: z.ZodType<M.CustomerPaymentMethodCardSetup> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   type: z.literal("card"),
@@ -1254,6 +1265,16 @@ export const CustomerPaymentMethodCreateSchema: z.ZodType<M.CustomerPaymentMetho
 }));
 
 export const CustomerPaymentMethodCreateResponseSchema: z.ZodType<M.CustomerPaymentMethodCreateResponse> = /* @__PURE__ */ z.lazy(() => z.union([CustomerPaymentMethodCardSetupSchema, CustomerPaymentMethodGenericSetupSchema]));
+
+export const CustomerPaymentMethodGenericSchema: z.ZodType<M.CustomerPaymentMethodGeneric> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  processor: PaymentProcessorSchema,
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+  type: z.string(),
+}));
 
 export const CustomerPaymentMethodGenericSetupSchema: z.ZodType<M.CustomerPaymentMethodGenericSetup> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
@@ -1983,6 +2004,35 @@ export const EventsIngestResponseSchema: z.ZodType<M.EventsIngestResponse> = /* 
 
 export const EventSourceSchema: z.ZodType<M.EventSource> = /* @__PURE__ */ z.lazy(() => z.enum(["system", "user"]));
 
+export const EventTypeSchema: z.ZodType<M.EventType> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable().optional(),
+  organization_id: z.uuid(),
+}));
+
+export const EventTypeUpdateSchema: z.ZodType<M.EventTypeUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
+  label: z.string().min(1).max(128),
+  label_property_selector: z.string().min(1).max(128).nullable().optional(),
+}));
+
+export const EventTypeWithStatsSchema: z.ZodType<M.EventTypeWithStats> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid().nullable().optional(),
+  created_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  modified_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable().optional(),
+  organization_id: z.uuid(),
+  source: EventSourceSchema,
+  occurrences: z.int(),
+  first_seen: z.iso.datetime({ offset: true }),
+  last_seen: z.iso.datetime({ offset: true }),
+}));
+
 export const ExistingProductPriceSchema: z.ZodType<M.ExistingProductPrice> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -2287,6 +2337,11 @@ export const ListResourceEventNameSchema: z.ZodType<M.ListResourceEventName> = /
   pagination: PaginationSchema,
 }));
 
+export const ListResourceEventTypeWithStatsSchema: z.ZodType<M.ListResourceEventTypeWithStats> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(EventTypeWithStatsSchema),
+  pagination: PaginationSchema,
+}));
+
 export const ListResourceFileReadSchema: z.ZodType<M.ListResourceFileRead> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(FileReadSchema),
   pagination: PaginationSchema,
@@ -2339,6 +2394,11 @@ export const ListResourceOutboxEmailSchema: z.ZodType<M.ListResourceOutboxEmail>
 
 export const ListResourcePaymentSchema: z.ZodType<M.ListResourcePayment> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(PaymentSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourcePaymentMethodSchema: z.ZodType<M.ListResourcePaymentMethod> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(z.union([CustomerPaymentMethodCardSchema, CustomerPaymentMethodGenericSchema])),
   pagination: PaginationSchema,
 }));
 
@@ -3011,6 +3071,14 @@ export const PaymentMethodCardSchema: z.ZodType<M.PaymentMethodCard> = /* @__PUR
 }));
 
 export const PaymentMethodCardDataSchema: z.ZodType<M.PaymentMethodCardData> = /* @__PURE__ */ z.lazy(() => z.object({
+  brand: z.string(),
+  last4: z.string(),
+  exp_month: z.int(),
+  exp_year: z.int(),
+  wallet: z.string().nullable().optional(),
+}));
+
+export const PaymentMethodCardMetadataSchema: z.ZodType<M.PaymentMethodCardMetadata> = /* @__PURE__ */ z.lazy(() => z.object({
   brand: z.string(),
   last4: z.string(),
   exp_month: z.int(),
@@ -4065,6 +4133,12 @@ export const CustomersDeleteRequestSchema: z.ZodType<M.CustomersDeleteRequest> =
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const CustomersListPaymentMethodsRequestSchema: z.ZodType<M.CustomersListPaymentMethodsRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+}));
+
 export const CustomersGetStateRequestSchema: z.ZodType<M.CustomersGetStateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -4073,6 +4147,10 @@ export const CustomersGetTimelineRequestSchema: z.ZodType<M.CustomersGetTimeline
   id: z.uuid(),
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
+}));
+
+export const CustomersExportRequestSchema: z.ZodType<M.CustomersExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 
 export const CustomersGetExternalRequestSchema: z.ZodType<M.CustomersGetExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4088,6 +4166,12 @@ export const CustomersUpdateExternalRequestSchema: z.ZodType<M.CustomersUpdateEx
 export const CustomersDeleteExternalRequestSchema: z.ZodType<M.CustomersDeleteExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   external_id: z.string().min(1),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomersListPaymentMethodsExternalRequestSchema: z.ZodType<M.CustomersListPaymentMethodsExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  external_id: z.string().min(1),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
 }));
 
 export const CustomersGetStateExternalRequestSchema: z.ZodType<M.CustomersGetStateExternalRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4126,6 +4210,25 @@ export const EmailsListRequestSchema: z.ZodType<M.EmailsListRequest> = /* @__PUR
   organization_id: z.uuid().optional(),
   page: z.int().min(1).max(2147483647).optional(),
   limit: z.int().min(1).max(100).optional(),
+}));
+
+export const EventTypesListRequestSchema: z.ZodType<M.EventTypesListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  external_customer_id: z.union([z.string().min(1).max(500), z.array(z.string().min(1).max(500))]).optional(),
+  query: z.string().optional(),
+  root_events: z.boolean().optional(),
+  parent_id: z.uuid().optional(),
+  source: EventSourceSchema.optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["name", "-name", "label", "-label", "occurrences", "-occurrences", "first_seen", "-first_seen", "last_seen", "-last_seen"])).optional(),
+}));
+
+export const EventTypesUpdateRequestSchema: z.ZodType<M.EventTypesUpdateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: EventTypeUpdateSchema,
 }));
 
 export const EventsListRequestSchema: z.ZodType<M.EventsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4277,6 +4380,18 @@ export const MetricsGetRequestSchema: z.ZodType<M.MetricsGetRequest> = /* @__PUR
   customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 
+export const MetricsExportRequestSchema: z.ZodType<M.MetricsExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  start_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  end_date: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}$")),
+  interval: z.enum(["hour", "day", "week", "month", "year"]),
+  timezone: z.string().optional(),
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  billing_type: z.union([ProductBillingTypeSchema, z.array(ProductBillingTypeSchema)]).optional(),
+  customer_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  metrics: z.union([z.string().min(1).max(64), z.array(z.string().min(1).max(64))]).optional(),
+}));
+
 export const MetricsLimitsRequestSchema: z.ZodType<M.MetricsLimitsRequest> = /* @__PURE__ */ z.lazy(() => z.object({}));
 
 export const Oauth2ClientsListRequestSchema: z.ZodType<M.Oauth2ClientsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4358,6 +4473,11 @@ export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* 
 export const OrdersGenerateInvoiceRequestSchema: z.ZodType<M.OrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrdersExportRequestSchema: z.ZodType<M.OrdersExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  product_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
 }));
 
 export const OrganizationAccessTokensListRequestSchema: z.ZodType<M.OrganizationAccessTokensListRequest> = /* @__PURE__ */ z.lazy(() => z.object({

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Selectable } from 'kysely';
+import type { ExportCursor } from '../../platform/http/csv.js';
 import type { CustomersTable } from '../../db/tables/customers.js';
 import type { Executor } from '../../platform/db/database.js';
 import { forgetCustomers } from './customers.memo.js';
@@ -29,6 +30,27 @@ function byKey(db: Executor, subject: Subject, key: CustomerKey) {
   return 'id' in key
     ? query.where('customers.id', '=', key.id)
     : query.where('customers.external_id', '=', key.externalId);
+}
+
+/**
+ * A batch of the customers export (`GET /v1/customers/export`): the visible live customers, newest
+ * first, after `after` (keyset on the instant to the microsecond and the id), `limit` of them.
+ */
+export async function exportVisibleCustomers(
+  db: Executor,
+  subject: Subject,
+  organizationIds: string[] | undefined,
+  after: ExportCursor | undefined,
+  limit: number,
+) {
+  let query = visible(db, subject).select(sql<string>`customers.created_at::text`.as('cursor_at'));
+  if (organizationIds?.length) query = query.where('customers.organization_id', 'in', organizationIds);
+  if (after) {
+    query = query.where(
+      sql<SqlBool>`(customers.created_at, customers.id) < (${after.cursor_at}::timestamptz, ${after.id}::uuid)`,
+    );
+  }
+  return query.orderBy('customers.created_at', 'desc').orderBy('customers.id', 'desc').limit(limit).execute();
 }
 
 export async function findVisibleCustomer(

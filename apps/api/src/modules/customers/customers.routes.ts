@@ -1,3 +1,4 @@
+import { z } from 'zod/v4';
 import { read, write } from '../../platform/auth/scopes.js';
 import { mapPage } from '../../platform/http/query.js';
 import { defineRoute, NoContent } from '../../platform/http/route.js';
@@ -5,6 +6,7 @@ import { IdParams } from '../../platform/http/schemas.js';
 import {
   Customer,
   CustomerCreate,
+  CustomerExportQuery,
   CustomerListQuery,
   CustomerState,
   CustomerTimeline,
@@ -18,12 +20,18 @@ import { serializeCustomer } from './customers.serializer.js';
 import {
   createCustomer,
   deleteCustomer,
+  exportCustomers,
   getCustomer,
   getCustomerState,
   listCustomers,
   updateCustomer,
 } from './customers.service.js';
 import { getCustomerTimeline } from './customers.timeline.js';
+import {
+  ListResourceCustomerPaymentMethod,
+  PaymentMethodListQuery,
+} from '../customer-portal/payment-methods/payment-methods.schemas.js';
+import { listCustomerPaymentMethods } from '../customer-portal/payment-methods/payment-methods.service.js';
 
 const tags = ['customers'];
 const reader = { subjects: ['user', 'organization'] as ('user' | 'organization')[], scopes: read('customers') };
@@ -53,6 +61,22 @@ export const customerRoutes = [
     status: 201,
     response: Customer,
     handler: async (ctx, { body }) => serializeCustomer(await createCustomer(ctx, body)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/export',
+    operationId: 'customers:export',
+    summary: 'Export customers as a CSV file',
+    tags,
+    produces: 'text/csv',
+    auth: reader,
+    query: CustomerExportQuery,
+    status: 200,
+    response: z.string(),
+    handler: async (ctx, { query }, reply) => {
+      reply.header('content-disposition', 'attachment; filename="customers.csv"');
+      return exportCustomers(ctx, query);
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -175,5 +199,35 @@ export const customerRoutes = [
     status: 200,
     response: CustomerState,
     handler: async (ctx, { params }) => getCustomerState(ctx, { externalId: params.external_id }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/{id}/payment-methods',
+    operationId: 'customers:list_payment_methods',
+    summary: 'List the saved payment methods of a customer',
+    tags,
+    auth: reader,
+    params: IdParams,
+    query: PaymentMethodListQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: ListResourceCustomerPaymentMethod,
+    handler: async (ctx, { params, query }) =>
+      listCustomerPaymentMethods(ctx, await getCustomer(ctx, { id: params.id }), query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customers/external/{external_id}/payment-methods',
+    operationId: 'customers:list_payment_methods_external',
+    summary: 'List the saved payment methods of a customer by external ID',
+    tags,
+    auth: reader,
+    params: ExternalIdParams,
+    query: PaymentMethodListQuery,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: ListResourceCustomerPaymentMethod,
+    handler: async (ctx, { params, query }) =>
+      listCustomerPaymentMethods(ctx, await getCustomer(ctx, { externalId: params.external_id }), query),
   }),
 ];

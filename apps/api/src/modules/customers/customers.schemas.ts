@@ -144,6 +144,10 @@ export const CustomerUpdateExternalID = z.object(updateFields).meta({ id: 'Custo
 export type CustomerCreateInput = z.output<typeof CustomerCreate>;
 export type CustomerUpdateInput = z.output<typeof CustomerUpdate>;
 
+/** `GET /v1/customers/export`: the reference's filter. */
+export const CustomerExportQuery = z.object({ organization_id: oneOrList(Id(), 'Filter by organization ID.') });
+export type CustomerExportParams = z.output<typeof CustomerExportQuery>;
+
 export const CustomerListQuery = z.object({
   organization_id: oneOrList(Id()),
   email: queryString(),

@@ -11,6 +11,7 @@ import { validateTaxId, type TaxId, type TaxIdFormat } from '../../platform/http
 import { resolveOrganizationForWrite } from '../organizations/organizations.service.js';
 import { endCustomerSessions } from '../customer-sessions/customer-sessions.repository.js';
 import {
+  exportVisibleCustomers,
   findCustomerByEmail,
   lockCustomerEmail,
   findCustomerByExternalId,
@@ -24,7 +25,14 @@ import {
   type CustomerKey,
   type CustomerRow,
 } from './customers.repository.js';
-import type { CustomerCreateInput, CustomerListParams, CustomerUpdateInput } from './customers.schemas.js';
+import type {
+  CustomerCreateInput,
+  CustomerExportParams,
+  CustomerListParams,
+  CustomerUpdateInput,
+} from './customers.schemas.js';
+import { CSV_BATCH, csvStream, type ExportCursor } from '../../platform/http/csv.js';
+import { CUSTOMER_EXPORT_HEADER, customerExportCells, type CustomerExportRow } from './customers.export.js';
 import { serializeCustomer } from './customers.serializer.js';
 import { customerStateOf } from './customers.state.js';
 
@@ -116,6 +124,15 @@ export async function getCustomer(ctx: Context, key: CustomerKey): Promise<Custo
 /** The customer's state: active subscriptions and granted benefits (customers.state.ts). */
 export async function getCustomerState(ctx: Context, key: CustomerKey) {
   return customerStateOf(ctx.db, await getCustomer(ctx, key));
+}
+
+/** `GET /v1/customers/export`: a CSV streamed as it is read, a batch of customers per statement. */
+export function exportCustomers(ctx: Context, params: CustomerExportParams) {
+  return csvStream<CustomerExportRow & ExportCursor>(
+    CUSTOMER_EXPORT_HEADER,
+    (after) => exportVisibleCustomers(ctx.db, ctx.subject, params.organization_id, after, CSV_BATCH),
+    customerExportCells,
+  );
 }
 
 export async function listCustomers(ctx: Context, params: CustomerListParams) {

@@ -21,7 +21,8 @@ export function customerOfEvent(event: EventRow, customers: CustomerRow[]): Cust
   );
 }
 
-export function serializeEvent(row: EventRow, customer: CustomerRow | null): EventWire {
+/** `label`: the event type's (the name until the seller names it otherwise: PATCH /v1/event-types/{id}). */
+export function serializeEvent(row: EventRow, customer: CustomerRow | null, label: string = row.name): EventWire {
   return {
     id: row.id,
     timestamp: iso(row.timestamp),
@@ -34,8 +35,7 @@ export function serializeEvent(row: EventRow, customer: CustomerRow | null): Eve
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     parent_id: row.parent_id,
     child_count: Number(row.child_count),
-    // An event's type is its name until the seller names it otherwise (event types).
-    label: row.name,
+    label,
   };
 }
 

@@ -22,6 +22,7 @@ import {
   type NewEvent,
 } from './events.repository.js';
 import type { EventListParams, EventNameListParams, EventsIngestInput } from './events.schemas.js';
+import { eventLabels } from '../event-types/event-types.service.js';
 import { customerStateChangesJob, STATE_CHANGES_DELAY_SECONDS } from './events.jobs.js';
 import { customerOfEvent, serializeEvent, serializeEventName } from './events.serializer.js';
 
@@ -203,8 +204,8 @@ async function enqueueCustomerStateChanges(
 }
 
 async function withCustomers<T extends Parameters<typeof serializeEvent>[0]>(ctx: Context, rows: T[]) {
-  const customers = await findEventCustomers(ctx.db, rows);
-  return rows.map((row) => serializeEvent(row, customerOfEvent(row, customers)));
+  const [customers, labelOf] = await Promise.all([findEventCustomers(ctx.db, rows), eventLabels(ctx, rows)]);
+  return rows.map((row) => serializeEvent(row, customerOfEvent(row, customers), labelOf(row)));
 }
 
 export async function getEvent(ctx: Context, id: string) {

@@ -51,6 +51,25 @@ export const MetricsQuery = z.object({
 });
 export type MetricsParams = z.output<typeof MetricsQuery>;
 
+const slug = z.string().min(1).max(64);
+const slugsDescription =
+  'Slugs of the metrics to export, in the columns of the reference order; all of them when left out. ' +
+  'A slug Tessera does not compute is left out.';
+const slugs = z
+  .preprocess(asList, z.array(slug).max(MAX_FILTER_IDS, `At most ${MAX_FILTER_IDS} values.`).optional())
+  .meta({ description: slugsDescription });
+queryDocs.set(
+  slugs,
+  z
+    .union([slug, z.array(slug)])
+    .optional()
+    .meta({ description: slugsDescription }),
+);
+
+/** `GET /v1/metrics/export`: the metrics' query and the columns to write. */
+export const MetricsExportQuery = MetricsQuery.extend({ metrics: slugs });
+export type MetricsExportParams = z.output<typeof MetricsExportQuery>;
+
 export const MetricType = z.enum(['scalar', 'currency', 'percentage']).meta({ id: 'MetricType' });
 
 export const Metric = z

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { metricsCsvLines } from './metrics.export.js';
 import type { Context } from '../../platform/context.js';
 import { validationError } from '../../platform/http/errors.js';
 import { daysBetween, INTERVALS, MAX_DAYS, MIN_DATE, MIN_DAYS, type TimeInterval } from './metrics.periods.js';
@@ -6,6 +8,7 @@ import {
   EXTENSION_METRICS,
   METRICS,
   type MetricSlug,
+  type MetricsExportParams,
   type MetricsParams,
   type MetricsResponseWire,
 } from './metrics.schemas.js';
@@ -119,6 +122,15 @@ export async function getMetrics(ctx: Context, params: MetricsParams): Promise<M
       [...METRICS, ...EXTENSION_METRICS].map(([slug, display_name, type]) => [slug, { slug, display_name, type }]),
     ) as MetricsResponseWire['metrics'],
   };
+}
+
+/**
+ * `GET /v1/metrics/export`: the same computation as `GET /v1/metrics/` (its range is bounded by the
+ * limits, so the periods are few), written as CSV lines to the response one by one.
+ */
+export async function exportMetrics(ctx: Context, params: MetricsExportParams): Promise<Readable> {
+  const response = await getMetrics(ctx, params);
+  return Readable.from(metricsCsvLines(response, params.metrics));
 }
 
 export function getLimits() {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { OrderItemsTable, OrdersTable } from '../../db/tables/orders.js';
 import type { Subject } from '../../platform/auth/subject.js';
 import { organizationVisibleTo } from '../../platform/auth/tenancy.js';
@@ -11,7 +11,8 @@ import { paginate } from '../../platform/db/paginate.js';
 import { anyUuid } from '../../platform/db/prepared.js';
 import type { CustomerRow } from '../customers/customers.repository.js';
 import type { ProductRow } from '../products/products.repository.js';
-import type { OrderListParams } from './orders.schemas.js';
+import type { ExportCursor } from '../../platform/http/csv.js';
+import type { OrderExportParams, OrderListParams } from './orders.schemas.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
@@ -91,6 +92,43 @@ export async function listVisibleOrders(db: Executor, subject: Subject, params: 
     }
   }
   return paginate(db, query.orderBy('orders.id'), params);
+}
+
+/**
+ * A batch of the orders export (`GET /v1/orders/export`): the visible orders under the filters,
+ * newest first, after `after` (keyset on the instant to the microsecond and the id), `limit` of them.
+ */
+export async function exportVisibleOrders(
+  db: Executor,
+  subject: Subject,
+  params: OrderExportParams,
+  after: ExportCursor | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('orders')
+    .innerJoin('customers', 'customers.id', 'orders.customer_id')
+    .innerJoin('products', 'products.id', 'orders.product_id')
+    .where(organizationVisibleTo(subject, 'orders.organization_id'))
+    .select([
+      'orders.id',
+      sql<string>`orders.created_at::text`.as('cursor_at'),
+      'orders.created_at',
+      'customers.email as customer_email',
+      'products.name as product_name',
+      'orders.net_amount',
+      'orders.currency',
+      'orders.status',
+      'orders.invoice_number',
+    ]);
+  if (params.organization_id?.length) query = query.where('orders.organization_id', 'in', params.organization_id);
+  if (params.product_id?.length) query = query.where('orders.product_id', 'in', params.product_id);
+  if (after) {
+    query = query.where(
+      sql<SqlBool>`(orders.created_at, orders.id) < (${after.cursor_at}::timestamptz, ${after.id}::uuid)`,
+    );
+  }
+  return query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(limit).execute();
 }
 
 /**

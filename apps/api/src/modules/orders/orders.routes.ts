@@ -6,11 +6,13 @@ import {
   ListResourceOrder,
   Order,
   OrderInvoice,
+  OrderExportQuery,
   OrderListQuery,
   OrderUpdate,
 } from './orders.schemas.js';
 import { getOrderInvoice, requestOrderInvoice } from './orders.invoice.js';
-import { getOrder, listOrders, updateOrder } from './orders.service.js';
+import { exportOrders, getOrder, listOrders, updateOrder } from './orders.service.js';
+import { z } from 'zod/v4';
 
 const tags = ['orders'];
 const subjects: ('user' | 'organization')[] = ['user', 'organization'];
@@ -27,6 +29,22 @@ export const orderRoutes = [
     status: 200,
     response: ListResourceOrder,
     handler: (ctx, { query }) => listOrders(ctx, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/orders/export',
+    operationId: 'orders:export',
+    summary: 'Export orders as a CSV file',
+    tags,
+    produces: 'text/csv',
+    auth: { subjects, scopes: read('orders') },
+    query: OrderExportQuery,
+    status: 200,
+    response: z.string(),
+    handler: async (ctx, { query }, reply) => {
+      reply.header('content-disposition', 'attachment; filename="orders.csv"');
+      return exportOrders(ctx, query);
+    },
   }),
   defineRoute({
     method: 'GET',

@@ -168,3 +168,10 @@ export const OrderListQuery = z.object({
   metadata: metadataQuery(),
 });
 export type OrderListParams = z.output<typeof OrderListQuery>;
+
+/** `GET /v1/orders/export`: the reference's filters. */
+export const OrderExportQuery = z.object({
+  organization_id: oneOrList(Id(), 'Filter by organization ID.'),
+  product_id: oneOrList(Id(), 'Filter by product ID.'),
+});
+export type OrderExportParams = z.output<typeof OrderExportQuery>;

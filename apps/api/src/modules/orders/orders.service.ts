@@ -14,6 +14,7 @@ import { OrderInvariantError } from './orders.errors.js';
 import { invoiceNumberForNewOrder } from './orders.numbering.js';
 import { orderStatusAfterRefunds } from '../refunds/refunds.money.js';
 import {
+  exportVisibleOrders,
   findCustomersByIds,
   findItemsOfOrders,
   findOrderById,
@@ -31,7 +32,9 @@ import {
   type OrderChanges,
   type OrderRow,
 } from './orders.repository.js';
-import type { OrderListParams, OrderUpdateInput } from './orders.schemas.js';
+import type { OrderExportParams, OrderListParams, OrderUpdateInput } from './orders.schemas.js';
+import { CSV_BATCH, csvStream, type ExportCursor } from '../../platform/http/csv.js';
+import { ORDER_EXPORT_HEADER, orderExportCells, type OrderExportRow } from './orders.export.js';
 import type { TaxDetails } from '../../platform/tax.js';
 import {
   serializeOrder,
@@ -111,6 +114,18 @@ export async function loadOrder(
   const row = await findOrderById(ctx.db, orderId);
   if (!row) throw new ResourceNotFound();
   return serializeOne(ctx, row, subscription);
+}
+
+/**
+ * `GET /v1/orders/export`: a CSV streamed as it is read, a batch of orders per statement (no
+ * transaction, no connection held between batches).
+ */
+export function exportOrders(ctx: Context, params: OrderExportParams) {
+  return csvStream<OrderExportRow & ExportCursor>(
+    ORDER_EXPORT_HEADER,
+    (after) => exportVisibleOrders(ctx.db, ctx.subject, params, after, CSV_BATCH),
+    orderExportCells,
+  );
 }
 
 export async function listOrders(ctx: Context, params: OrderListParams) {

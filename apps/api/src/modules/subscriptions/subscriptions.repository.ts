@@ -4,8 +4,10 @@ import {
   type Insertable,
   type OrderByItemBuilder,
   type Selectable,
+  type SqlBool,
   type Updateable,
 } from 'kysely';
+import type { ExportCursor } from '../../platform/http/csv.js';
 import type { SubscriptionPricesTable, SubscriptionsTable } from '../../db/tables/checkouts.js';
 import type { SubscriptionBillingEntriesTable, SubscriptionChargesTable } from '../../db/tables/subscriptions.js';
 import type { DB } from '../../db/schema.js';
@@ -250,6 +252,35 @@ export async function listVisibleSubscriptions(db: Executor, subject: Subject, p
 }
 
 /** Rows of the export (every visible subscription), with what the CSV shows of customer and product. */
+/**
+ * A batch of the CSV export: the visible subscriptions, newest first, after `after` (keyset on the
+ * creation instant to the microsecond and the id), `limit` of them.
+ */
+export async function exportVisibleSubscriptionsAfter(
+  db: Executor,
+  subject: Subject,
+  params: SubscriptionExportParams,
+  after: ExportCursor | undefined,
+  limit: number,
+) {
+  let query = visible(db, subject)
+    .innerJoin('customers', 'customers.id', 'subscriptions.customer_id')
+    .innerJoin('products', 'products.id', 'subscriptions.product_id')
+    .select([
+      'customers.email as customer_email',
+      'products.name as product_name',
+      sql<string>`subscriptions.created_at::text`.as('cursor_at'),
+    ]);
+  if (params.organization_id?.length)
+    query = query.where('subscriptions.organization_id', 'in', params.organization_id);
+  if (after) {
+    query = query.where(
+      sql<SqlBool>`(subscriptions.created_at, subscriptions.id) < (${after.cursor_at}::timestamptz, ${after.id}::uuid)`,
+    );
+  }
+  return query.orderBy('subscriptions.created_at', 'desc').orderBy('subscriptions.id', 'desc').limit(limit).execute();
+}
+
 export async function exportVisibleSubscriptions(db: Executor, subject: Subject, params: SubscriptionExportParams) {
   let query = visible(db, subject)
     .innerJoin('customers', 'customers.id', 'subscriptions.customer_id')

@@ -46,13 +46,19 @@ export const subscriptionRoutes = [
     method: 'GET',
     path: '/v1/subscriptions/export',
     operationId: 'subscriptions:export',
-    summary: 'Export subscriptions (CSV, as a JSON string)',
+    summary: 'Export subscriptions as a CSV file (Accept: text/csv; otherwise the CSV as a JSON string)',
     tags,
+    produces: 'text/csv',
+    alsoJson: true,
     auth: { subjects, scopes: read('subscriptions') },
     query: SubscriptionExportQuery,
     status: 200,
     response: z.string(),
-    handler: (ctx, { query }) => exportSubscriptions(ctx, query),
+    handler: async (ctx, { query }, reply) => {
+      const body = await exportSubscriptions(ctx, query);
+      if (typeof body !== 'string') reply.header('content-disposition', 'attachment; filename="subscriptions.csv"');
+      return body;
+    },
   }),
   defineRoute({
     method: 'GET',

@@ -1,4 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { acceptsCsv, CSV_BATCH, csvCell, csvStream, type ExportCursor } from '../../platform/http/csv.js';
+import {
+  SUBSCRIPTION_EXPORT_HEADER,
+  subscriptionExportCells,
+  type SubscriptionExportRow,
+} from './subscriptions.export.js';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
 import { recordSubscriptionChange } from './subscriptions.history.js';
@@ -25,6 +32,7 @@ import { planProductChange, shortDate, type PlanChange, type PriceSnapshot } fro
 import {
   BILLABLE_STATUSES,
   exportVisibleSubscriptions,
+  exportVisibleSubscriptionsAfter,
   findSubscriptionPrices,
   findVisibleSubscription,
   insertBillingEntries,
@@ -110,10 +118,6 @@ export async function getSubscription(ctx: Context, id: string): Promise<Subscri
   return serializeOneSubscription(ctx, row);
 }
 
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** Minor units as a decimal string (amount / 100), without floats. */
 function decimal(amount: number): string {
   const sign = amount < 0 ? '-' : '';
@@ -122,10 +126,19 @@ function decimal(amount: number): string {
 }
 
 /**
- * The reference's CSV (Email, Created At, Active, Product, Price, Currency, Interval), delivered as a
- * JSON string: the SDK parses every 200 body as JSON.
+ * `GET /v1/subscriptions/export`. Asked for `text/csv` (SDK 0.49): the reference's 2026 columns,
+ * streamed as read, a batch per statement. Otherwise (SDK 0.33.2 asks for JSON and parses the body
+ * as JSON): the older reference's CSV (Email, Created At, Active, Product, Price, Currency, Interval)
+ * delivered as a JSON string, as before.
  */
-export async function exportSubscriptions(ctx: Context, params: SubscriptionExportParams): Promise<string> {
+export async function exportSubscriptions(ctx: Context, params: SubscriptionExportParams): Promise<string | Readable> {
+  if (acceptsCsv(ctx.request?.accept)) {
+    return csvStream<SubscriptionExportRow & ExportCursor>(
+      SUBSCRIPTION_EXPORT_HEADER,
+      (after) => exportVisibleSubscriptionsAfter(ctx.db, ctx.subject, params, after, CSV_BATCH),
+      subscriptionExportCells,
+    );
+  }
   const rows = await exportVisibleSubscriptions(ctx.db, ctx.subject, params);
   const lines = [['Email', 'Created At', 'Active', 'Product', 'Price', 'Currency', 'Interval']];
   for (const row of rows) {

@@ -243,11 +243,12 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     } else {
       responses[String(route.status)] = {
         description: 'Successful response',
-        content: {
-          [route.produces ?? 'application/json']: {
-            schema: route.response ? components.named(route.response, 'output') : {},
-          },
-        },
+        content: Object.fromEntries(
+          [route.produces ?? 'application/json', ...(route.alsoJson ? ['application/json'] : [])].map((type) => [
+            type,
+            { schema: route.response ? components.named(route.response, 'output') : {} },
+          ]),
+        ),
       };
     }
     const authenticated = !route.auth.optional;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { authorize, checkSameOrigin, resolveSubject, type AuthDeps } from '../auth/authenticate.js';
@@ -157,7 +158,12 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
           payments: deps.payments && bindPaymentProcessor(deps.payments, db),
           config: deps.config,
           log: request.log,
-          request: { ip: request.ip, userAgent: request.headers['user-agent'], cookies: request.cookies },
+          request: {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+            accept: request.headers.accept,
+            cookies: request.cookies,
+          },
         });
         const run = (db: Executor) => route.handler(contextOf(db), input as never, adapter);
         const output =
@@ -178,6 +184,13 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
 
         if (adapter.redirectTo) return reply.redirect(adapter.redirectTo.url, adapter.redirectTo.status);
         if (route.status === 204) return reply.code(204).send();
+        // A stream is sent as it is read (an export); it has no body to check.
+        if (output instanceof Readable) {
+          return reply
+            .code(route.status)
+            .type(`${route.produces ?? 'text/csv'}; charset=utf-8`)
+            .send(output);
+        }
         if (deps.config.validateResponses && route.response) {
           const checked = route.response.safeParse(output);
           if (!checked.success) {
@@ -188,7 +201,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
             throw new Error(`response of ${route.operationId} does not match its schema`);
           }
         }
-        if (route.produces) {
+        if (route.produces && !route.alsoJson) {
           return reply.code(route.status).type(`${route.produces}; charset=utf-8`).send(output);
         }
         const text = JSON.stringify(output ?? {});

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod/v4';
 import type { AuthRequirement, Subject } from '../auth/subject.js';
 import type { Context } from '../context.js';
@@ -121,8 +122,16 @@ export interface RouteDefinition<
   developmentOnly?: boolean;
   /** Not in the reference's API: marked `x-tessera-extension: true` in OpenAPI. */
   extension?: boolean;
-  /** The body's media type when not JSON (the handler returns the text, e.g. a CSV export). */
+  /**
+   * The body's media type when not JSON: the handler returns the text, or a Readable streamed as it is
+   * produced (a CSV export, platform/http/csv.ts).
+   */
   produces?: 'text/csv';
+  /**
+   * Also answers JSON: a handler that returns a string (not a stream) is sent as a JSON string, for the
+   * clients that ask for `application/json` (SDK 0.33.2's `subscriptions.export`). Documented with both.
+   */
+  alsoJson?: boolean;
   /** The request body's media type when not JSON. */
   consumes?: 'application/x-www-form-urlencoded';
   /**
@@ -140,7 +149,8 @@ export interface RouteDefinition<
       B extends z.ZodType ? z.output<B> : undefined
     >,
     reply: RouteReply,
-  ) => Promise<R extends z.ZodUndefined ? void : R extends z.ZodType ? z.input<R> : void>;
+    // A Readable is a body streamed as it is produced (`produces`).
+  ) => Promise<R extends z.ZodUndefined ? void : R extends z.ZodType ? z.input<R> | Readable : void>;
 }
 
 export function defineRoute<

@@ -80,6 +80,22 @@ export async function updateMethod(
     .executeTakeFirstOrThrow();
 }
 
+/** A page of a customer's usable methods, newest first (the seller's read; the caller checked the customer). */
+export async function pageActiveMethodsOfCustomer(
+  db: Executor,
+  customerId: string,
+  params: PageParams,
+): Promise<{ rows: PaymentMethodRow[]; total: number }> {
+  const query = db
+    .selectFrom('customer_payment_methods')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  return paginate(db, query, params);
+}
+
 /** A customer's usable methods, newest first. */
 export async function findActiveMethodsOfCustomer(db: Executor, customerId: string): Promise<PaymentMethodRow[]> {
   return db

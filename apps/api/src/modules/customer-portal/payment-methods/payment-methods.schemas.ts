@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import { paginationQuery } from '../../../platform/http/query.js';
 import { DateTime, ListResource } from '../../../platform/http/schemas.js';
+import { PaymentProcessorName } from '../../payments/payments.schemas.js';
 
 /**
  * A saved payment method as the customer sees it (the reference's `PaymentMethodCard` and
@@ -44,6 +45,42 @@ export const ListResourcePaymentMethod = ListResource(
 );
 
 export const PaymentMethodListQuery = z.object({ ...paginationQuery });
+
+/**
+ * A saved payment method as the seller reads it (`GET /v1/customers/{id}/payment-methods`, the
+ * reference's `CustomerPaymentMethodCard` and `CustomerPaymentMethodGeneric`). `processor` is the
+ * reference's closed enum, which knows only Stripe: the simulated processor plays Stripe's test cards.
+ */
+export const PaymentMethodCardMetadata = z
+  .object({
+    brand: z.string(),
+    last4: z.string(),
+    exp_month: z.int(),
+    exp_year: z.int(),
+    wallet: z.string().nullable().optional(),
+  })
+  .meta({ id: 'PaymentMethodCardMetadata' });
+
+const sellerView = {
+  id: z.uuid(),
+  created_at: DateTime(),
+  modified_at: DateTime().nullable(),
+  processor: PaymentProcessorName,
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+};
+
+export const CustomerPaymentMethodCard = z
+  .object({ ...sellerView, type: z.literal('card'), method_metadata: PaymentMethodCardMetadata })
+  .meta({ id: 'CustomerPaymentMethodCard' });
+
+export const CustomerPaymentMethodGeneric = z
+  .object({ ...sellerView, type: z.string() })
+  .meta({ id: 'CustomerPaymentMethodGeneric' });
+
+export const CustomerPaymentMethod = z.union([CustomerPaymentMethodCard, CustomerPaymentMethodGeneric]);
+
+export const ListResourceCustomerPaymentMethod = ListResource(CustomerPaymentMethod, 'ListResourcePaymentMethod');
 
 export const CustomerPaymentMethodCreate = z
   .object({

@@ -19,6 +19,7 @@ import {
   listActiveMethods,
   lockCustomerPaymentMethods,
   lockMethod,
+  pageActiveMethodsOfCustomer,
   updateMethod,
   type PaymentMethodRow,
 } from './payment-methods.repository.js';
@@ -28,7 +29,11 @@ import type {
   CustomerPaymentMethodCreateResponseWire,
   CustomerPaymentMethodProcessorWire,
 } from './payment-methods.schemas.js';
-import { serializePaymentMethod, type PaymentMethodWire } from './payment-methods.serializer.js';
+import {
+  serializeCustomerPaymentMethod,
+  serializePaymentMethod,
+  type PaymentMethodWire,
+} from './payment-methods.serializer.js';
 
 /**
  * The customer's saved payment methods in the portal. Adding one follows the three steps of every
@@ -41,6 +46,15 @@ import { serializePaymentMethod, type PaymentMethodWire } from './payment-method
 export async function listPaymentMethods(ctx: Context, params: PageParams) {
   const { rows, total } = await listActiveMethods(ctx.db, ctx.subject, params);
   return pageOf(rows.map(serializePaymentMethod), total, params);
+}
+
+/**
+ * The seller's read of a customer's saved methods (`GET /v1/customers/{id}/payment-methods`): the
+ * customers module resolves a customer the subject may see, then asks here.
+ */
+export async function listCustomerPaymentMethods(ctx: Context, customer: CustomerRow, params: PageParams) {
+  const { rows, total } = await pageActiveMethodsOfCustomer(ctx.db, customer.id, params);
+  return pageOf(rows.map(serializeCustomerPaymentMethod), total, params);
 }
 
 /** `GET …/payment-methods/processor`: which card form the page shows. */
