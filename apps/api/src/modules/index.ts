@@ -13,6 +13,7 @@ import { discountRoutes } from './discounts/discounts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links/checkout-links.routes.js';
 import { orderRoutes } from './orders/orders.routes.js';
 import { generateInvoiceJob } from './orders/orders.invoice.js';
+import { generateReceiptJob } from './orders/orders.receipt.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { sendEmailJob, sweepEmailsJob, sweepEmailsSchedule } from '../platform/mail/sender.js';
@@ -117,6 +118,7 @@ export const jobs: JobDefinition<never>[] = [
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
+  generateReceiptJob as JobDefinition<never>,
   cleanAbandonedUploadsJob as JobDefinition<never>,
   cleanOAuth2StoreJob as JobDefinition<never>,
   cleanConnectStatesJob as JobDefinition<never>,

@@ -120,6 +120,7 @@ export type CustomerOrder = S["CustomerOrder"];
 export type CustomerOrderInvoice = S["CustomerOrderInvoice"];
 export type CustomerOrderInvoiceAccepted = S["CustomerOrderInvoiceAccepted"];
 export type CustomerOrderProduct = S["CustomerOrderProduct"];
+export type CustomerOrderReceipt = S["CustomerOrderReceipt"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
 export type CustomerOrderUpdate = S["CustomerOrderUpdate"];
 export type CustomerOrganization = S["CustomerOrganization"];
@@ -295,6 +296,7 @@ export type OrderBillingReason = S["OrderBillingReason"];
 export type OrderInvoice = S["OrderInvoice"];
 export type OrderItemSchema = S["OrderItemSchema"];
 export type OrderProduct = S["OrderProduct"];
+export type OrderReceipt = S["OrderReceipt"];
 export type OrderStatus = S["OrderStatus"];
 export type OrderSubscription = S["OrderSubscription"];
 export type OrderUpdate = S["OrderUpdate"];
@@ -1022,6 +1024,13 @@ export interface CustomerPortalOrdersGenerateInvoiceRequest {
 /** Response of `customer_portal:orders:generate_invoice`. */
 export type CustomerPortalOrdersGenerateInvoiceResponse = O["customer_portal:orders:generate_invoice"]['responses'][202]['content']['application/json'];
 
+/** Request of `customer_portal:orders:receipt` (GET /v1/customer-portal/orders/{id}/receipt). */
+export interface CustomerPortalOrdersReceiptRequest {
+  id: O["customer_portal:orders:receipt"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:receipt`. */
+export type CustomerPortalOrdersReceiptResponse = O["customer_portal:orders:receipt"]['responses'][200]['content']['application/json'] | void;
+
 /** Request of `customer_portal:organizations:get` (GET /v1/customer-portal/organizations/{slug}). */
 export interface CustomerPortalOrganizationsGetRequest {
   slug: O["customer_portal:organizations:get"]['parameters']['path']["slug"];
@@ -1714,6 +1723,13 @@ export interface OrdersGenerateInvoiceRequest {
 }
 /** Response of `orders:generate_invoice`. */
 export type OrdersGenerateInvoiceResponse = O["orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `orders:receipt` (GET /v1/orders/{id}/receipt). */
+export interface OrdersReceiptRequest {
+  id: O["orders:receipt"]['parameters']['path']["id"];
+}
+/** Response of `orders:receipt`. */
+export type OrdersReceiptResponse = O["orders:receipt"]['responses'][200]['content']['application/json'] | void;
 
 /** Request of `organization_access_tokens:list` (GET /v1/organization-access-tokens/). */
 export interface OrganizationAccessTokensListRequest {

@@ -1508,6 +1508,34 @@ export function customerPortalOrdersGenerateInvoice(
   return call(client, customerPortalOrdersGenerateInvoiceOperation, request, options);
 }
 
+export const customerPortalOrdersReceiptOperation: Operation<M.CustomerPortalOrdersReceiptRequest, M.CustomerPortalOrdersReceiptResponse> = {
+  id: "customer_portal:orders:receipt",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}/receipt",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersReceiptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderReceiptSchema }, { status: 202 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get the receipt of one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}/receipt` (`customer_portal:orders:receipt`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersReceipt(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersReceiptRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersReceiptResponse> {
+  return call(client, customerPortalOrdersReceiptOperation, request, options);
+}
+
 export const customerPortalOrganizationsGetOperation: Operation<M.CustomerPortalOrganizationsGetRequest, M.CustomerPortalOrganizationsGetResponse> = {
   id: "customer_portal:organizations:get",
   method: "GET",
@@ -3173,6 +3201,33 @@ export function ordersGenerateInvoice(
   options?: RequestOptions,
 ): Promise<M.OrdersGenerateInvoiceResponse> {
   return call(client, ordersGenerateInvoiceOperation, request, options);
+}
+
+export const ordersReceiptOperation: Operation<M.OrdersReceiptRequest, M.OrdersReceiptResponse> = {
+  id: "orders:receipt",
+  method: "GET",
+  path: "/v1/orders/{id}/receipt",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.OrdersReceiptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OrderReceiptSchema }, { status: 202 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get the receipt of an order
+ * `GET /v1/orders/{id}/receipt` (`orders:receipt`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function ordersReceipt(
+  client: TesseraCore,
+  request: M.OrdersReceiptRequest,
+  options?: RequestOptions,
+): Promise<M.OrdersReceiptResponse> {
+  return call(client, ordersReceiptOperation, request, options);
 }
 
 export const organizationAccessTokensListOperation: Operation<M.OrganizationAccessTokensListRequest, M.OrganizationAccessTokensListResponse> = {
@@ -5098,6 +5153,14 @@ export class CustomerPortalOrdersResource {
   generateInvoice(request: M.CustomerPortalOrdersGenerateInvoiceRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
     return customerPortalOrdersGenerateInvoice(this.client, request, options);
   }
+
+  /**
+   * Get the receipt of one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}/receipt`; see {@link customerPortalOrdersReceipt}.
+   */
+  receipt(request: M.CustomerPortalOrdersReceiptRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersReceiptResponse> {
+    return customerPortalOrdersReceipt(this.client, request, options);
+  }
 }
 
 /** `tessera.customerPortal.organizations` */
@@ -5749,6 +5812,14 @@ export class OrdersResource {
    */
   generateInvoice(request: M.OrdersGenerateInvoiceRequest, options?: RequestOptions): Promise<M.OrdersGenerateInvoiceResponse> {
     return ordersGenerateInvoice(this.client, request, options);
+  }
+
+  /**
+   * Get the receipt of an order
+   * `GET /v1/orders/{id}/receipt`; see {@link ordersReceipt}.
+   */
+  receipt(request: M.OrdersReceiptRequest, options?: RequestOptions): Promise<M.OrdersReceiptResponse> {
+    return ordersReceipt(this.client, request, options);
   }
 }
 

@@ -1193,6 +1193,10 @@ export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* 
   organization: OrganizationSchema,
 }));
 
+export const CustomerOrderReceiptSchema: z.ZodType<M.CustomerOrderReceipt> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
+}));
+
 export const CustomerOrderSubscriptionSchema: z.ZodType<M.CustomerOrderSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
@@ -2639,6 +2643,10 @@ export const OrderProductSchema: z.ZodType<M.OrderProduct> = /* @__PURE__ */ z.l
   organization_id: z.uuid(),
 }));
 
+export const OrderReceiptSchema: z.ZodType<M.OrderReceipt> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
+}));
+
 export const OrderStatusSchema: z.ZodType<M.OrderStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "paid", "refunded", "partially_refunded"]));
 
 export const OrderSubscriptionSchema: z.ZodType<M.OrderSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3888,6 +3896,10 @@ export const CustomerPortalOrdersGenerateInvoiceRequestSchema: z.ZodType<M.Custo
   "Idempotency-Key": z.string().min(1).max(255).optional(),
 }));
 
+export const CustomerPortalOrdersReceiptRequestSchema: z.ZodType<M.CustomerPortalOrdersReceiptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
 export const CustomerPortalOrganizationsGetRequestSchema: z.ZodType<M.CustomerPortalOrganizationsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   slug: z.string().min(1).max(100),
 }));
@@ -4251,6 +4263,10 @@ export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* 
 export const OrdersGenerateInvoiceRequestSchema: z.ZodType<M.OrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrdersReceiptRequestSchema: z.ZodType<M.OrdersReceiptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const OrganizationAccessTokensListRequestSchema: z.ZodType<M.OrganizationAccessTokensListRequest> = /* @__PURE__ */ z.lazy(() => z.object({

@@ -250,6 +250,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         },
       };
     }
+    if (route.accepted) responses['202'] = { description: 'Accepted: being prepared, ask again shortly' };
     const authenticated = !route.auth.optional;
     if (route.oauth2) {
       // OAuth's error body (RFC 6749 §5.2, RFC 7591 §3.2.2), whatever the status, but a 422: the API's

@@ -6,12 +6,14 @@ import {
   CustomerOrderInvoice,
   CustomerOrderInvoiceAccepted,
   CustomerOrderListQuery,
+  CustomerOrderReceipt,
   CustomerOrderUpdate,
   ListResourceCustomerOrder,
 } from './orders.schemas.js';
 import {
   getCustomerOrder,
   getCustomerOrderInvoice,
+  getCustomerOrderReceipt,
   listCustomerOrders,
   requestCustomerOrderInvoice,
   updateCustomerOrder,
@@ -85,5 +87,20 @@ export const portalOrderRoutes = [
     status: 200,
     response: CustomerOrderInvoice,
     handler: (ctx, { params }) => getCustomerOrderInvoice(ctx, params.id),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customer-portal/orders/{id}/receipt',
+    operationId: 'customer_portal:orders:receipt',
+    summary: "Get the receipt of one of the customer's orders",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    accepted: true,
+    response: CustomerOrderReceipt,
+    handler: async (ctx, { params }, reply) => (await getCustomerOrderReceipt(ctx, params.id)) ?? reply.accepted(),
   }),
 ];

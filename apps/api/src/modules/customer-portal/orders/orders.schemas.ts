@@ -35,5 +35,8 @@ export const CustomerOrderUpdate = OrderUpdate.meta({ id: 'CustomerOrderUpdate' 
 
 export const CustomerOrderInvoice = z.object({ url: z.string() }).meta({ id: 'CustomerOrderInvoice' });
 
+/** A signed link to the order's receipt PDF. */
+export const CustomerOrderReceipt = z.object({ url: z.string() }).meta({ id: 'CustomerOrderReceipt' });
+
 /** `POST …/invoice` answers 202 with an empty JSON object. */
 export const CustomerOrderInvoiceAccepted = z.object({}).meta({ id: 'CustomerOrderInvoiceAccepted' });
