@@ -1,10 +1,13 @@
 import { Polar } from '@polar-sh/sdk-0.49';
+import { OrderNotEligibleForRetry } from '@polar-sh/sdk-0.49/models/errors/ordernoteligibleforretry.js';
 import { ResourceNotFound } from '@polar-sh/sdk-0.49/models/errors/resourcenotfound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/platform/clock.js';
+import { confirmationToken } from '../factories/checkouts.js';
 import { orderFactory } from '../factories/orders.js';
 import { organizationFactory, type OrganizationFixture } from '../factories/organizations.js';
 import { paidOrderFactory } from '../factories/refunds.js';
+import { subscriptionFactory } from '../factories/subscriptions.js';
 import { bearer, json, startTestServer, type TestServer } from '../harness.js';
 import { withZodIssues } from './issues.js';
 
@@ -65,5 +68,60 @@ describe('receipts through @polar-sh/sdk@0.49', () => {
     const security = { customerSession: await sessionFor(purchase.customerId) };
     const receipt = await untilRendered(() => polar.customerPortal.orders.receipt(security, { id: purchase.orderId }));
     expect(new URL(receipt.url).pathname).toMatch(/^\/v1\/storage\/download\//);
+  });
+});
+
+/** A $15/month subscription whose card declines, at its period's end: its renewal order pending. */
+async function pastDue() {
+  const subscription = await subscriptionFactory(server, acme.organization.id, { price: 1500 });
+  await server.runtime.database.db
+    .updateTable('simulated_payment_methods')
+    .set({ outcome: 'charge_declined_after_attach' })
+    .where('customer_id', '=', subscription.customer_id)
+    .execute();
+  const clock = json(await server.inject({ method: 'GET', url: '/v1/test-clock/', headers: bearer(acme.token) }));
+  const seconds = Math.ceil(
+    (new Date(subscription.current_period_end!).getTime() - new Date(clock.now).getTime()) / 1000,
+  );
+  await server.inject({
+    method: 'POST',
+    url: '/v1/test-clock/advance',
+    headers: bearer(acme.token),
+    payload: { seconds: seconds + 60 },
+  });
+  const orders = json(
+    await server.inject({
+      method: 'GET',
+      url: `/v1/orders/?customer_id=${subscription.customer_id}`,
+      headers: bearer(acme.token),
+    }),
+  );
+  const renewal = (orders.items as { id: string; billing_reason: string }[]).find(
+    (order) => order.billing_reason === 'subscription_cycle',
+  )!;
+  return { orderId: renewal.id, security: { customerSession: await sessionFor(subscription.customer_id) } };
+}
+
+describe('portal payment of an order through @polar-sh/sdk@0.49', () => {
+  it('customerPortal.orders.getPaymentStatus answers the declined renewal', async () => {
+    const { orderId, security } = await pastDue();
+    const answer = await withZodIssues(() => polar.customerPortal.orders.getPaymentStatus(security, { id: orderId }));
+    expect(answer).toEqual({ status: 'failed', error: 'Your card was declined.' });
+  });
+
+  it('customerPortal.orders.confirmRetryPayment pays it with a new card; again is OrderNotEligibleForRetry', async () => {
+    const { orderId, security } = await pastDue();
+    const request = {
+      id: orderId,
+      customerOrderConfirmPayment: {
+        confirmationTokenId: await confirmationToken(server, '5555555555554444'),
+        paymentProcessor: 'stripe' as const,
+      },
+    };
+    const answer = await withZodIssues(() => polar.customerPortal.orders.confirmRetryPayment(security, request));
+    expect(answer.status).toBe('succeeded');
+    await expect(polar.customerPortal.orders.confirmRetryPayment(security, request)).rejects.toBeInstanceOf(
+      OrderNotEligibleForRetry,
+    );
   });
 });

@@ -117,8 +117,11 @@ export type CustomerCustomerMeterMeter = S["CustomerCustomerMeterMeter"];
 export type CustomerLifetimeValue = S["CustomerLifetimeValue"];
 export type CustomerMeter = S["CustomerMeter"];
 export type CustomerOrder = S["CustomerOrder"];
+export type CustomerOrderConfirmPayment = S["CustomerOrderConfirmPayment"];
 export type CustomerOrderInvoice = S["CustomerOrderInvoice"];
 export type CustomerOrderInvoiceAccepted = S["CustomerOrderInvoiceAccepted"];
+export type CustomerOrderPaymentConfirmation = S["CustomerOrderPaymentConfirmation"];
+export type CustomerOrderPaymentStatus = S["CustomerOrderPaymentStatus"];
 export type CustomerOrderProduct = S["CustomerOrderProduct"];
 export type CustomerOrderReceipt = S["CustomerOrderReceipt"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
@@ -1006,6 +1009,18 @@ export interface CustomerPortalOrdersUpdateRequest {
 /** Response of `customer_portal:orders:update`. */
 export type CustomerPortalOrdersUpdateResponse = O["customer_portal:orders:update"]['responses'][200]['content']['application/json'];
 
+/** Request of `customer_portal:orders:confirm_retry_payment` (POST /v1/customer-portal/orders/{id}/confirm-payment). */
+export interface CustomerPortalOrdersConfirmRetryPaymentRequest {
+  id: O["customer_portal:orders:confirm_retry_payment"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:orders:confirm_retry_payment"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:orders:confirm_retry_payment"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:orders:confirm_retry_payment`. */
+export type CustomerPortalOrdersConfirmRetryPaymentResponse = O["customer_portal:orders:confirm_retry_payment"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:orders:invoice` (GET /v1/customer-portal/orders/{id}/invoice). */
 export interface CustomerPortalOrdersInvoiceRequest {
   id: O["customer_portal:orders:invoice"]['parameters']['path']["id"];
@@ -1023,6 +1038,13 @@ export interface CustomerPortalOrdersGenerateInvoiceRequest {
 }
 /** Response of `customer_portal:orders:generate_invoice`. */
 export type CustomerPortalOrdersGenerateInvoiceResponse = O["customer_portal:orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `customer_portal:orders:get_payment_status` (GET /v1/customer-portal/orders/{id}/payment-status). */
+export interface CustomerPortalOrdersGetPaymentStatusRequest {
+  id: O["customer_portal:orders:get_payment_status"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:get_payment_status`. */
+export type CustomerPortalOrdersGetPaymentStatusResponse = O["customer_portal:orders:get_payment_status"]['responses'][200]['content']['application/json'];
 
 /** Request of `customer_portal:orders:receipt` (GET /v1/customer-portal/orders/{id}/receipt). */
 export interface CustomerPortalOrdersReceiptRequest {

@@ -1451,6 +1451,36 @@ export function customerPortalOrdersUpdate(
   return call(client, customerPortalOrdersUpdateOperation, request, options);
 }
 
+export const customerPortalOrdersConfirmRetryPaymentOperation: Operation<M.CustomerPortalOrdersConfirmRetryPaymentRequest, M.CustomerPortalOrdersConfirmRetryPaymentResponse> = {
+  id: "customer_portal:orders:confirm_retry_payment",
+  method: "POST",
+  path: "/v1/customer-portal/orders/{id}/confirm-payment",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalOrdersConfirmRetryPaymentRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderPaymentConfirmationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 409: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Pay one of the customer's orders awaiting payment
+ * `POST /v1/customer-portal/orders/{id}/confirm-payment` (`customer_portal:orders:confirm_retry_payment`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 409 PaymentAlreadyInProgress
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersConfirmRetryPayment(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersConfirmRetryPaymentRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersConfirmRetryPaymentResponse> {
+  return call(client, customerPortalOrdersConfirmRetryPaymentOperation, request, options);
+}
+
 export const customerPortalOrdersInvoiceOperation: Operation<M.CustomerPortalOrdersInvoiceRequest, M.CustomerPortalOrdersInvoiceResponse> = {
   id: "customer_portal:orders:invoice",
   method: "GET",
@@ -1506,6 +1536,34 @@ export function customerPortalOrdersGenerateInvoice(
   options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
   return call(client, customerPortalOrdersGenerateInvoiceOperation, request, options);
+}
+
+export const customerPortalOrdersGetPaymentStatusOperation: Operation<M.CustomerPortalOrdersGetPaymentStatusRequest, M.CustomerPortalOrdersGetPaymentStatusResponse> = {
+  id: "customer_portal:orders:get_payment_status",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}/payment-status",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersGetPaymentStatusRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderPaymentStatusSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get the payment status of one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}/payment-status` (`customer_portal:orders:get_payment_status`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersGetPaymentStatus(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersGetPaymentStatusRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersGetPaymentStatusResponse> {
+  return call(client, customerPortalOrdersGetPaymentStatusOperation, request, options);
 }
 
 export const customerPortalOrdersReceiptOperation: Operation<M.CustomerPortalOrdersReceiptRequest, M.CustomerPortalOrdersReceiptResponse> = {
@@ -5139,6 +5197,14 @@ export class CustomerPortalOrdersResource {
   }
 
   /**
+   * Pay one of the customer's orders awaiting payment
+   * `POST /v1/customer-portal/orders/{id}/confirm-payment`; see {@link customerPortalOrdersConfirmRetryPayment}.
+   */
+  confirmRetryPayment(request: M.CustomerPortalOrdersConfirmRetryPaymentRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersConfirmRetryPaymentResponse> {
+    return customerPortalOrdersConfirmRetryPayment(this.client, request, options);
+  }
+
+  /**
    * Get the invoice of one of the customer's orders
    * `GET /v1/customer-portal/orders/{id}/invoice`; see {@link customerPortalOrdersInvoice}.
    */
@@ -5152,6 +5218,14 @@ export class CustomerPortalOrdersResource {
    */
   generateInvoice(request: M.CustomerPortalOrdersGenerateInvoiceRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
     return customerPortalOrdersGenerateInvoice(this.client, request, options);
+  }
+
+  /**
+   * Get the payment status of one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}/payment-status`; see {@link customerPortalOrdersGetPaymentStatus}.
+   */
+  getPaymentStatus(request: M.CustomerPortalOrdersGetPaymentStatusRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGetPaymentStatusResponse> {
+    return customerPortalOrdersGetPaymentStatus(this.client, request, options);
   }
 
   /**

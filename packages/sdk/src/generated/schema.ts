@@ -649,6 +649,23 @@ export interface paths {
         patch: operations["customer_portal:orders:update"];
         trace?: never;
     };
+    "/v1/customer-portal/orders/{id}/confirm-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay one of the customer's orders awaiting payment */
+        post: operations["customer_portal:orders:confirm_retry_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/orders/{id}/invoice": {
         parameters: {
             query?: never;
@@ -661,6 +678,23 @@ export interface paths {
         put?: never;
         /** Trigger the invoice generation of one of the customer's orders */
         post: operations["customer_portal:orders:generate_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/{id}/payment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the payment status of one of the customer's orders */
+        get: operations["customer_portal:orders:get_payment_status"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3489,10 +3523,35 @@ export interface components {
             subscription: components["schemas"]["CustomerOrderSubscription"] | null;
             items: components["schemas"]["OrderItemSchema"][];
         };
+        CustomerOrderConfirmPayment: {
+            /** @description ID of the Stripe confirmation token for new payment methods. */
+            confirmation_token_id?: string | null;
+            /** @description ID of an existing saved payment method. */
+            payment_method_id?: string | null;
+            /**
+             * @default stripe
+             * @constant
+             */
+            payment_processor?: "stripe";
+        };
         CustomerOrderInvoice: {
             url: string;
         };
         CustomerOrderInvoiceAccepted: Record<string, never>;
+        CustomerOrderPaymentConfirmation: {
+            /** @description Payment status after confirmation. */
+            status: string;
+            /** @description Client secret for handling additional actions. */
+            client_secret?: string | null;
+            /** @description Error message if confirmation failed. */
+            error?: string | null;
+        };
+        CustomerOrderPaymentStatus: {
+            /** @description Current payment status. */
+            status: string;
+            /** @description Error message if payment failed. */
+            error?: string | null;
+        };
         CustomerOrderProduct: {
             /** Format: date-time */
             created_at: string;
@@ -9290,6 +9349,80 @@ export interface operations {
             };
         };
     };
+    "customer_portal:orders:confirm_retry_payment": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerOrderConfirmPayment"];
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderPaymentConfirmation"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description PaymentAlreadyInProgress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     "customer_portal:orders:invoice": {
         parameters: {
             query?: never;
@@ -9400,6 +9533,64 @@ export interface operations {
             };
             /** @description InvoiceAlreadyExists */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    "customer_portal:orders:get_payment_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderPaymentStatus"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description Missing scope or not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NamedError"];
+                };
+            };
+            /** @description ResourceNotFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

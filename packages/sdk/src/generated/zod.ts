@@ -1171,11 +1171,28 @@ export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z
   items: z.array(OrderItemSchemaSchema),
 }));
 
+export const CustomerOrderConfirmPaymentSchema: z.ZodType<M.CustomerOrderConfirmPayment> = /* @__PURE__ */ z.lazy(() => z.object({
+  confirmation_token_id: z.string().min(1).max(255).nullable().optional(),
+  payment_method_id: z.uuid().nullable().optional(),
+  payment_processor: z.literal("stripe").optional(),
+}));
+
 export const CustomerOrderInvoiceSchema: z.ZodType<M.CustomerOrderInvoice> = /* @__PURE__ */ z.lazy(() => z.object({
   url: z.string(),
 }));
 
 export const CustomerOrderInvoiceAcceptedSchema: z.ZodType<M.CustomerOrderInvoiceAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
+export const CustomerOrderPaymentConfirmationSchema: z.ZodType<M.CustomerOrderPaymentConfirmation> = /* @__PURE__ */ z.lazy(() => z.object({
+  status: z.string(),
+  client_secret: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+}));
+
+export const CustomerOrderPaymentStatusSchema: z.ZodType<M.CustomerOrderPaymentStatus> = /* @__PURE__ */ z.lazy(() => z.object({
+  status: z.string(),
+  error: z.string().nullable().optional(),
+}));
 
 export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
@@ -3887,6 +3904,12 @@ export const CustomerPortalOrdersUpdateRequestSchema: z.ZodType<M.CustomerPortal
   body: CustomerOrderUpdateSchema,
 }));
 
+export const CustomerPortalOrdersConfirmRetryPaymentRequestSchema: z.ZodType<M.CustomerPortalOrdersConfirmRetryPaymentRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerOrderConfirmPaymentSchema,
+}));
+
 export const CustomerPortalOrdersInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -3894,6 +3917,10 @@ export const CustomerPortalOrdersInvoiceRequestSchema: z.ZodType<M.CustomerPorta
 export const CustomerPortalOrdersGenerateInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomerPortalOrdersGetPaymentStatusRequestSchema: z.ZodType<M.CustomerPortalOrdersGetPaymentStatusRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const CustomerPortalOrdersReceiptRequestSchema: z.ZodType<M.CustomerPortalOrdersReceiptRequest> = /* @__PURE__ */ z.lazy(() => z.object({

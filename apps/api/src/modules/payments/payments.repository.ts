@@ -67,3 +67,14 @@ export async function findSucceededPaymentOfOrder(db: Executor, orderId: string)
     .orderBy('id', 'desc')
     .executeTakeFirst();
 }
+
+/** The order's latest payment, whatever its outcome (the portal's payment status). */
+export async function findLatestPaymentOfOrder(db: Executor, orderId: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}

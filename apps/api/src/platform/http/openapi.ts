@@ -23,10 +23,12 @@ const ERROR_STATUS: Record<ErrorName, number> = {
   ResourceNotFound: 404,
   ResourceAlreadyExists: 409,
   InvoiceAlreadyExists: 409,
+  PaymentAlreadyInProgress: 409,
   ExpiredCheckoutError: 410,
   ResourceUnavailable: 410,
   MissingInvoiceBillingDetails: 422,
   NotPaidOrder: 422,
+  OrderNotEligibleForRetry: 422,
   TooManyRequests: 429,
 };
 

@@ -26,7 +26,9 @@ export type ErrorName =
   | 'RefundedAlready'
   | 'InvoiceAlreadyExists'
   | 'MissingInvoiceBillingDetails'
-  | 'NotPaidOrder';
+  | 'NotPaidOrder'
+  | 'PaymentAlreadyInProgress'
+  | 'OrderNotEligibleForRetry';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
