@@ -20,6 +20,7 @@ import { sendEmailJob, sweepEmailsJob, sweepEmailsSchedule } from '../platform/m
 import { emailRoutes } from './emails/emails.routes.js';
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { refundRoutes } from './refunds/refunds.routes.js';
+import { disputeRoutes } from './disputes/index.js';
 import { reconcileRefundsJob, reconcileRefundsSchedule } from './refunds/refunds.settle.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
 import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from './checkouts/checkouts.reconcile.js';
@@ -77,6 +78,7 @@ export const routes: AnyRoute[] = [
   ...orderRoutes,
   ...paymentRoutes,
   ...refundRoutes,
+  ...disputeRoutes,
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,

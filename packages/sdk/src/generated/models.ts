@@ -189,6 +189,9 @@ export type DiscountPercentageRepeatDuration = S["DiscountPercentageRepeatDurati
 export type DiscountPercentageRepeatDurationBase = S["DiscountPercentageRepeatDurationBase"];
 export type DiscountProduct = S["DiscountProduct"];
 export type DiscountUpdate = S["DiscountUpdate"];
+export type Dispute = S["Dispute"];
+export type DisputeSimulate = S["DisputeSimulate"];
+export type DisputeStatus = S["DisputeStatus"];
 export type DownloadableFileCreate = S["DownloadableFileCreate"];
 export type DownloadableFileRead = S["DownloadableFileRead"];
 export type DownloadableRead = S["DownloadableRead"];
@@ -243,6 +246,7 @@ export type ListResourceCustomerOrder = S["ListResourceCustomerOrder"];
 export type ListResourceCustomerSubscription = S["ListResourceCustomerSubscription"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
+export type ListResourceDispute = S["ListResourceDispute"];
 export type ListResourceDownloadableRead = S["ListResourceDownloadableRead"];
 export type ListResourceEvent = S["ListResourceEvent"];
 export type ListResourceEventName = S["ListResourceEventName"];
@@ -1296,6 +1300,50 @@ export interface DiscountsDeleteRequest {
 }
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
+
+/** Request of `disputes:list` (GET /v1/disputes/). */
+export interface DisputesListRequest {
+  organization_id?: NonNullable<O["disputes:list"]['parameters']['query']>["organization_id"];
+  order_id?: NonNullable<O["disputes:list"]['parameters']['query']>["order_id"];
+  status?: NonNullable<O["disputes:list"]['parameters']['query']>["status"];
+  page?: NonNullable<O["disputes:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["disputes:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -created_at
+   */
+  sorting?: NonNullable<O["disputes:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `disputes:list`. */
+export type DisputesListResponse = O["disputes:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:get` (GET /v1/disputes/{id}). */
+export interface DisputesGetRequest {
+  id: O["disputes:get"]['parameters']['path']["id"];
+}
+/** Response of `disputes:get`. */
+export type DisputesGetResponse = O["disputes:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:accept` (POST /v1/disputes/{id}/accept). */
+export interface DisputesAcceptRequest {
+  id: O["disputes:accept"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["disputes:accept"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `disputes:accept`. */
+export type DisputesAcceptResponse = O["disputes:accept"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:simulate` (POST /v1/disputes/simulate). */
+export interface DisputesSimulateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["disputes:simulate"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["disputes:simulate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `disputes:simulate`. */
+export type DisputesSimulateResponse = O["disputes:simulate"]['responses'][201]['content']['application/json'];
 
 /** Request of `emails:list` (GET /v1/emails/). */
 export interface EmailsListRequest {

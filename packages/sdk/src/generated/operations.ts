@@ -2221,6 +2221,115 @@ export function discountsDelete(
   return call(client, discountsDeleteOperation, request, options);
 }
 
+export const disputesListOperation: Operation<M.DisputesListRequest, M.DisputesListResponse> = {
+  id: "disputes:list",
+  method: "GET",
+  path: "/v1/disputes/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "order_id", in: "query", style: "form", explode: true }, { name: "status", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.DisputesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceDisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List disputes
+ * `GET /v1/disputes/` (`disputes:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function disputesList(
+  client: TesseraCore,
+  request: M.DisputesListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.DisputesListResponse, M.DisputesListRequest>> {
+  return paginate(client, disputesListOperation, request, options);
+}
+
+export const disputesGetOperation: Operation<M.DisputesGetRequest, M.DisputesGetResponse> = {
+  id: "disputes:get",
+  method: "GET",
+  path: "/v1/disputes/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.DisputesGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a dispute
+ * `GET /v1/disputes/{id}` (`disputes:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function disputesGet(
+  client: TesseraCore,
+  request: M.DisputesGetRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesGetResponse> {
+  return call(client, disputesGetOperation, request, options);
+}
+
+export const disputesAcceptOperation: Operation<M.DisputesAcceptRequest, M.DisputesAcceptResponse> = {
+  id: "disputes:accept",
+  method: "POST",
+  path: "/v1/disputes/{id}/accept",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.DisputesAcceptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 409: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Accept a dispute, conceding the chargeback
+ * `POST /v1/disputes/{id}/accept` (`disputes:accept`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 409 DisputeNotOpenError
+ * @throws 422 Validation error
+ */
+export function disputesAccept(
+  client: TesseraCore,
+  request: M.DisputesAcceptRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesAcceptResponse> {
+  return call(client, disputesAcceptOperation, request, options);
+}
+
+export const disputesSimulateOperation: Operation<M.DisputesSimulateRequest, M.DisputesSimulateResponse> = {
+  id: "disputes:simulate",
+  method: "POST",
+  path: "/v1/disputes/simulate",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.DisputesSimulateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Open a dispute on an order's payment as the simulated processor would report one
+ * `POST /v1/disputes/simulate` (`disputes:simulate`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function disputesSimulate(
+  client: TesseraCore,
+  request: M.DisputesSimulateRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesSimulateResponse> {
+  return call(client, disputesSimulateOperation, request, options);
+}
+
 export const emailsListOperation: Operation<M.EmailsListRequest, M.EmailsListResponse> = {
   id: "emails:list",
   method: "GET",
@@ -5520,6 +5629,44 @@ export class DiscountsResource {
   }
 }
 
+/** `tessera.disputes` */
+export class DisputesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List disputes
+   * `GET /v1/disputes/`; see {@link disputesList}.
+   */
+  list(request: M.DisputesListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.DisputesListResponse, M.DisputesListRequest>> {
+    return disputesList(this.client, request, options);
+  }
+
+  /**
+   * Get a dispute
+   * `GET /v1/disputes/{id}`; see {@link disputesGet}.
+   */
+  get(request: M.DisputesGetRequest, options?: RequestOptions): Promise<M.DisputesGetResponse> {
+    return disputesGet(this.client, request, options);
+  }
+
+  /**
+   * Accept a dispute, conceding the chargeback
+   * `POST /v1/disputes/{id}/accept`; see {@link disputesAccept}.
+   */
+  accept(request: M.DisputesAcceptRequest, options?: RequestOptions): Promise<M.DisputesAcceptResponse> {
+    return disputesAccept(this.client, request, options);
+  }
+
+  /**
+   * Open a dispute on an order's payment as the simulated processor would report one
+   * `POST /v1/disputes/simulate`; see {@link disputesSimulate}.
+   */
+  simulate(request: M.DisputesSimulateRequest, options?: RequestOptions): Promise<M.DisputesSimulateResponse> {
+    return disputesSimulate(this.client, request, options);
+  }
+}
+
 /** `tessera.emails` */
 export class EmailsResource {
   constructor(readonly client: TesseraCore) {
@@ -6420,6 +6567,7 @@ export class Tessera extends TesseraCore {
   readonly customerSessions: CustomerSessionsResource;
   readonly customFields: CustomFieldsResource;
   readonly discounts: DiscountsResource;
+  readonly disputes: DisputesResource;
   readonly emails: EmailsResource;
   readonly events: EventsResource;
   readonly files: FilesResource;
@@ -6455,6 +6603,7 @@ export class Tessera extends TesseraCore {
     this.customerSessions = new CustomerSessionsResource(this);
     this.customFields = new CustomFieldsResource(this);
     this.discounts = new DiscountsResource(this);
+    this.disputes = new DisputesResource(this);
     this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
     this.files = new FilesResource(this);

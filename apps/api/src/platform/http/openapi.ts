@@ -24,6 +24,7 @@ const ERROR_STATUS: Record<ErrorName, number> = {
   ResourceAlreadyExists: 409,
   InvoiceAlreadyExists: 409,
   PaymentAlreadyInProgress: 409,
+  DisputeNotOpenError: 409,
   ExpiredCheckoutError: 410,
   ResourceUnavailable: 410,
   MissingInvoiceBillingDetails: 422,

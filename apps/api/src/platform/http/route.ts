@@ -28,7 +28,8 @@ export type ErrorName =
   | 'MissingInvoiceBillingDetails'
   | 'NotPaidOrder'
   | 'PaymentAlreadyInProgress'
-  | 'OrderNotEligibleForRetry';
+  | 'OrderNotEligibleForRetry'
+  | 'DisputeNotOpenError';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
