@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { organizationFactory, tokenFactory, type OrganizationFixture } from './factories/organizations.js';
-import { paidOrderFactory } from './factories/refunds.js';
+import { typedBenefitFactory } from './factories/benefit-grants.js';
+import { paidOrderFactory, type PaidOrderOptions } from './factories/refunds.js';
 import { bearer, json, startTestServer, type TestServer } from './harness.js';
 import { installProcessorGuard, type ProcessorGuard } from './support/processor-guard.js';
 
@@ -30,8 +31,8 @@ afterEach(() => expect(guard.violations).toEqual([]));
 const api = (method: 'GET' | 'POST', url: string, token: string | null = acme.token, payload?: object) =>
   server.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 
-async function open(org: OrganizationFixture, options: { tax?: number; amount?: number; status?: string } = {}) {
-  const purchase = await paidOrderFactory(server, org, { tax: options.tax });
+async function open(org: OrganizationFixture, options: PaidOrderOptions & { amount?: number; status?: string } = {}) {
+  const purchase = await paidOrderFactory(server, org, options);
   const response = await api('POST', '/v1/disputes/simulate', org.token, {
     order_id: purchase.orderId,
     ...(options.amount ? { amount: options.amount } : {}),
@@ -185,5 +186,31 @@ describe('accepting', () => {
       detail: `Dispute ${dispute.id} is not awaiting a response.`,
     });
     expect(json(await api('GET', `/v1/disputes/${dispute.id}`)).status).toBe('early_warning');
+  });
+
+  it("ends the order's subscription when lost, as the reference", async () => {
+    const { purchase, dispute } = await open(acme, { recurring: true });
+    expect((await api('POST', `/v1/disputes/${dispute.id}/accept`)).statusCode).toBe(200);
+    const subscription = json(await api('GET', `/v1/subscriptions/${purchase.subscriptionId}`));
+    expect(subscription.status).toBe('canceled');
+    expect(subscription.ended_at).not.toBeNull();
+  });
+
+  it("revokes a one-time order's benefits when lost", async () => {
+    const benefit = await typedBenefitFactory(server, acme.organization.id, 'custom');
+    const { purchase, dispute } = await open(acme, { benefitIds: [benefit.id] });
+    const grant = async () =>
+      (await server.runtime.database.db
+        .selectFrom('benefit_grants')
+        .selectAll()
+        .where('order_id', '=', purchase.orderId)
+        .executeTakeFirst()) as { granted_at: Date | null; revoked_at: Date | null } | undefined;
+    const until = async (done: (row: Awaited<ReturnType<typeof grant>>) => boolean) => {
+      for (let i = 0; i < 150 && !done(await grant()); i++) await new Promise((r) => setTimeout(r, 100));
+      return grant();
+    };
+    expect((await until((row) => !!row?.granted_at))?.granted_at).not.toBeNull();
+    expect((await api('POST', `/v1/disputes/${dispute.id}/accept`)).statusCode).toBe(200);
+    expect((await until((row) => !!row?.revoked_at))?.revoked_at).toBeInstanceOf(Date);
   });
 });

@@ -4,7 +4,10 @@ import { ResourceNotFound, validationError } from '../../platform/http/errors.js
 import { pageOf } from '../../platform/http/query.js';
 import { runIn } from '../../platform/jobs/queue.js';
 import { onOrganizationClock } from '../../platform/test-clock.js';
-import { findCustomersByIds } from '../orders/orders.repository.js';
+import { enqueueRevocationsForOrder } from '../benefit-grants/benefit-grants.service.js';
+import { findCustomersByIds, findOrderById } from '../orders/orders.repository.js';
+import { lockSubscriptionById } from '../subscriptions/subscriptions.repository.js';
+import { endSubscription } from '../subscriptions/subscriptions.service.js';
 import { DisputeNotOpenError } from './disputes.errors.js';
 import {
   findDisputedPayment,
@@ -17,7 +20,7 @@ import {
   updateDispute,
   type DisputeRow,
 } from './disputes.repository.js';
-import { acceptDecision, afterProcessorReport, splitDisputedTotal } from './disputes.rules.js';
+import { acceptDecision, afterProcessorReport, isResolved, splitDisputedTotal } from './disputes.rules.js';
 import type { DisputeListParams, DisputeSimulateInput } from './disputes.schemas.js';
 import { serializeDispute, type DisputeWire } from './disputes.serializer.js';
 
@@ -81,6 +84,7 @@ export async function recordProcessorDispute(
       past_due: report.pastDue,
       modified_at: now,
     });
+    if (!isResolved(known.status) && isResolved(status)) await revokeWhatWasDisputed(ctx, dispute);
     return { dispute, opened: false };
   }
   const payment = await findDisputedPayment(ctx.db, report.processorPaymentId);
@@ -137,11 +141,9 @@ export async function acceptDispute(base: Context, id: string): Promise<DisputeW
       if (row.accepted_at !== null) return;
       const now = ctx.clock.now();
       // The processor settles a closed dispute as lost; its own event may have said so already.
-      await updateDispute(ctx.db, row.id, {
-        status: afterProcessorReport(row.status, 'lost'),
-        accepted_at: now,
-        modified_at: now,
-      });
+      const status = afterProcessorReport(row.status, 'lost');
+      const accepted = await updateDispute(ctx.db, row.id, { status, accepted_at: now, modified_at: now });
+      if (!isResolved(row.status) && isResolved(status)) await revokeWhatWasDisputed(ctx, accepted);
     });
   }
   return run.transaction((tx) => getDispute(tx, id));
@@ -171,4 +173,20 @@ export async function simulateDispute(ctx: Context, input: DisputeSimulateInput)
     pastDue: false,
   });
   return getDispute(ctx, recorded!.dispute.id);
+}
+
+/**
+ * What a resolved dispute takes away, as the reference: the order's subscription ends now (its benefits
+ * revoked with it), or the one-time order's benefits are revoked (grant jobs, in this transaction). Once:
+ * callers call it on the transition into a resolved status only.
+ */
+async function revokeWhatWasDisputed(ctx: Context, dispute: DisputeRow): Promise<void> {
+  const order = await findOrderById(ctx.db, dispute.order_id);
+  if (!order) return;
+  if (order.subscription_id) {
+    const subscription = await lockSubscriptionById(ctx.db, order.subscription_id);
+    if (subscription && !subscription.ended_at) await endSubscription(ctx, subscription);
+    return;
+  }
+  await enqueueRevocationsForOrder(ctx, order.id);
 }
