@@ -333,5 +333,18 @@ describe('refunds and disputes', () => {
     expect((await send(stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }))).statusCode).toBe(200);
     const closed = await server.runtime.database.db.selectFrom('order_disputes').selectAll().executeTakeFirstOrThrow();
     expect(closed.status).toBe('won');
+    // The seller reads it as the reference's Dispute; a late report does not reopen a closed one.
+    const listed = await server.inject({
+      method: 'GET',
+      url: `/v1/disputes/?order_id=${orderId}`,
+      headers: { authorization: `Bearer ${acme.token}` },
+    });
+    expect(JSON.parse(listed.body).items).toEqual([
+      expect.objectContaining({ status: 'won', closed: true, resolved: true, amount: 1000, tax_amount: 0 }),
+    ]);
+    await send(stripeEvent('charge.dispute.updated', { ...dispute, status: 'under_review' }));
+    expect(
+      (await server.runtime.database.db.selectFrom('order_disputes').selectAll().executeTakeFirstOrThrow()).status,
+    ).toBe('won');
   });
 });

@@ -13,12 +13,14 @@ import { discountRoutes } from './discounts/discounts.routes.js';
 import { checkoutLinkRoutes } from './checkout-links/checkout-links.routes.js';
 import { orderRoutes } from './orders/orders.routes.js';
 import { generateInvoiceJob } from './orders/orders.invoice.js';
+import { generateReceiptJob } from './orders/orders.receipt.js';
 import { paymentRoutes } from './payments/payments.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { sendEmailJob, sweepEmailsJob, sweepEmailsSchedule } from '../platform/mail/sender.js';
 import { emailRoutes } from './emails/emails.routes.js';
 import { checkoutRoutes } from './checkouts/checkouts.routes.js';
 import { refundRoutes } from './refunds/refunds.routes.js';
+import { disputeRoutes } from './disputes/index.js';
 import { reconcileRefundsJob, reconcileRefundsSchedule } from './refunds/refunds.settle.js';
 import { expireCheckoutsJob, expireCheckoutsSchedule } from './checkouts/checkouts.expire.js';
 import { reconcileCheckoutPaymentsJob, reconcileCheckoutPaymentsSchedule } from './checkouts/checkouts.reconcile.js';
@@ -77,6 +79,7 @@ export const routes: AnyRoute[] = [
   ...orderRoutes,
   ...paymentRoutes,
   ...refundRoutes,
+  ...disputeRoutes,
   ...subscriptionRoutes,
   ...webhookRoutes,
   ...licenseKeyRoutes,
@@ -119,6 +122,7 @@ export const jobs: JobDefinition<never>[] = [
   sendEmailJob as JobDefinition<never>,
   sweepEmailsJob as JobDefinition<never>,
   generateInvoiceJob as JobDefinition<never>,
+  generateReceiptJob as JobDefinition<never>,
   cleanAbandonedUploadsJob as JobDefinition<never>,
   cleanOAuth2StoreJob as JobDefinition<never>,
   cleanConnectStatesJob as JobDefinition<never>,

@@ -77,6 +77,8 @@ export interface WorldIds {
   organizationInviteToken: string;
   /** An OAuth2 client the user registered. */
   oauth2Client: string;
+  /** A dispute awaiting a response, opened on the order's payment as the simulated processor reports one. */
+  dispute: string;
 }
 
 function ok(response: LightMyRequestResponse, what: string): any {
@@ -251,6 +253,16 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
     'list payment methods',
   );
 
+  const dispute = ok(
+    await server.inject({
+      method: 'POST',
+      url: '/v1/disputes/simulate',
+      headers: bearer(token),
+      payload: { order_id: orders.items[0].id },
+    }),
+    'dispute',
+  );
+
   const oauth2Client = ok(
     await server.inject({
       method: 'POST',
@@ -285,6 +297,7 @@ export async function buildWorld(server: TestServer, name = 'World'): Promise<Wo
       licenseKey: key.id,
       licenseKeyActivation: activation.id,
       order: orders.items[0].id,
+      dispute: dispute.id,
       payment: payments.items[0].id,
       product: subscription.product_id,
       subscription: subscription.id,
@@ -380,6 +393,7 @@ export const PATH_VALUE_SOURCES: Record<string, keyof WorldIds> = {
   '/v1/files/{id}': 'file',
   '/v1/customers/external/{external_id}': 'customerExternalId',
   '/v1/discounts/{id}': 'discount',
+  '/v1/disputes/{id}': 'dispute',
   '/v1/license-keys/{id}': 'licenseKey',
   '/v1/license-keys/{id}/activations/{activation_id}': 'licenseKeyActivation',
   '/v1/orders/{id}': 'order',

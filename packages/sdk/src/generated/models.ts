@@ -117,9 +117,13 @@ export type CustomerCustomerMeterMeter = S["CustomerCustomerMeterMeter"];
 export type CustomerLifetimeValue = S["CustomerLifetimeValue"];
 export type CustomerMeter = S["CustomerMeter"];
 export type CustomerOrder = S["CustomerOrder"];
+export type CustomerOrderConfirmPayment = S["CustomerOrderConfirmPayment"];
 export type CustomerOrderInvoice = S["CustomerOrderInvoice"];
 export type CustomerOrderInvoiceAccepted = S["CustomerOrderInvoiceAccepted"];
+export type CustomerOrderPaymentConfirmation = S["CustomerOrderPaymentConfirmation"];
+export type CustomerOrderPaymentStatus = S["CustomerOrderPaymentStatus"];
 export type CustomerOrderProduct = S["CustomerOrderProduct"];
+export type CustomerOrderReceipt = S["CustomerOrderReceipt"];
 export type CustomerOrderSubscription = S["CustomerOrderSubscription"];
 export type CustomerOrderUpdate = S["CustomerOrderUpdate"];
 export type CustomerOrganization = S["CustomerOrganization"];
@@ -190,6 +194,9 @@ export type DiscountPercentageRepeatDuration = S["DiscountPercentageRepeatDurati
 export type DiscountPercentageRepeatDurationBase = S["DiscountPercentageRepeatDurationBase"];
 export type DiscountProduct = S["DiscountProduct"];
 export type DiscountUpdate = S["DiscountUpdate"];
+export type Dispute = S["Dispute"];
+export type DisputeSimulate = S["DisputeSimulate"];
+export type DisputeStatus = S["DisputeStatus"];
 export type DownloadableFileCreate = S["DownloadableFileCreate"];
 export type DownloadableFileRead = S["DownloadableFileRead"];
 export type DownloadableRead = S["DownloadableRead"];
@@ -247,6 +254,7 @@ export type ListResourceCustomerOrder = S["ListResourceCustomerOrder"];
 export type ListResourceCustomerSubscription = S["ListResourceCustomerSubscription"];
 export type ListResourceCustomField = S["ListResourceCustomField"];
 export type ListResourceDiscount = S["ListResourceDiscount"];
+export type ListResourceDispute = S["ListResourceDispute"];
 export type ListResourceDownloadableRead = S["ListResourceDownloadableRead"];
 export type ListResourceEvent = S["ListResourceEvent"];
 export type ListResourceEventName = S["ListResourceEventName"];
@@ -305,6 +313,7 @@ export type OrderBillingReason = S["OrderBillingReason"];
 export type OrderInvoice = S["OrderInvoice"];
 export type OrderItemSchema = S["OrderItemSchema"];
 export type OrderProduct = S["OrderProduct"];
+export type OrderReceipt = S["OrderReceipt"];
 export type OrderStatus = S["OrderStatus"];
 export type OrderSubscription = S["OrderSubscription"];
 export type OrderUpdate = S["OrderUpdate"];
@@ -1036,6 +1045,18 @@ export interface CustomerPortalOrdersUpdateRequest {
 /** Response of `customer_portal:orders:update`. */
 export type CustomerPortalOrdersUpdateResponse = O["customer_portal:orders:update"]['responses'][200]['content']['application/json'];
 
+/** Request of `customer_portal:orders:confirm_retry_payment` (POST /v1/customer-portal/orders/{id}/confirm-payment). */
+export interface CustomerPortalOrdersConfirmRetryPaymentRequest {
+  id: O["customer_portal:orders:confirm_retry_payment"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["customer_portal:orders:confirm_retry_payment"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["customer_portal:orders:confirm_retry_payment"]['requestBody']>['content']["application/json"];
+}
+/** Response of `customer_portal:orders:confirm_retry_payment`. */
+export type CustomerPortalOrdersConfirmRetryPaymentResponse = O["customer_portal:orders:confirm_retry_payment"]['responses'][200]['content']['application/json'];
+
 /** Request of `customer_portal:orders:invoice` (GET /v1/customer-portal/orders/{id}/invoice). */
 export interface CustomerPortalOrdersInvoiceRequest {
   id: O["customer_portal:orders:invoice"]['parameters']['path']["id"];
@@ -1053,6 +1074,20 @@ export interface CustomerPortalOrdersGenerateInvoiceRequest {
 }
 /** Response of `customer_portal:orders:generate_invoice`. */
 export type CustomerPortalOrdersGenerateInvoiceResponse = O["customer_portal:orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `customer_portal:orders:get_payment_status` (GET /v1/customer-portal/orders/{id}/payment-status). */
+export interface CustomerPortalOrdersGetPaymentStatusRequest {
+  id: O["customer_portal:orders:get_payment_status"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:get_payment_status`. */
+export type CustomerPortalOrdersGetPaymentStatusResponse = O["customer_portal:orders:get_payment_status"]['responses'][200]['content']['application/json'];
+
+/** Request of `customer_portal:orders:receipt` (GET /v1/customer-portal/orders/{id}/receipt). */
+export interface CustomerPortalOrdersReceiptRequest {
+  id: O["customer_portal:orders:receipt"]['parameters']['path']["id"];
+}
+/** Response of `customer_portal:orders:receipt`. */
+export type CustomerPortalOrdersReceiptResponse = O["customer_portal:orders:receipt"]['responses'][200]['content']['application/json'] | void;
 
 /** Request of `customer_portal:organizations:get` (GET /v1/customer-portal/organizations/{slug}). */
 export interface CustomerPortalOrganizationsGetRequest {
@@ -1325,6 +1360,50 @@ export interface DiscountsDeleteRequest {
 }
 /** Response of `discounts:delete`. */
 export type DiscountsDeleteResponse = void;
+
+/** Request of `disputes:list` (GET /v1/disputes/). */
+export interface DisputesListRequest {
+  organization_id?: NonNullable<O["disputes:list"]['parameters']['query']>["organization_id"];
+  order_id?: NonNullable<O["disputes:list"]['parameters']['query']>["order_id"];
+  status?: NonNullable<O["disputes:list"]['parameters']['query']>["status"];
+  page?: NonNullable<O["disputes:list"]['parameters']['query']>["page"];
+  limit?: NonNullable<O["disputes:list"]['parameters']['query']>["limit"];
+  /**
+   * Sorting criteria; a leading `-` sorts descending. Default: -created_at
+   */
+  sorting?: NonNullable<O["disputes:list"]['parameters']['query']>["sorting"];
+}
+/** Response of `disputes:list`. */
+export type DisputesListResponse = O["disputes:list"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:get` (GET /v1/disputes/{id}). */
+export interface DisputesGetRequest {
+  id: O["disputes:get"]['parameters']['path']["id"];
+}
+/** Response of `disputes:get`. */
+export type DisputesGetResponse = O["disputes:get"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:accept` (POST /v1/disputes/{id}/accept). */
+export interface DisputesAcceptRequest {
+  id: O["disputes:accept"]['parameters']['path']["id"];
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["disputes:accept"]['parameters']['header']>["Idempotency-Key"];
+}
+/** Response of `disputes:accept`. */
+export type DisputesAcceptResponse = O["disputes:accept"]['responses'][200]['content']['application/json'];
+
+/** Request of `disputes:simulate` (POST /v1/disputes/simulate). */
+export interface DisputesSimulateRequest {
+  /**
+   * Makes a retry safe: the first answer to a key (below 500) is replayed for 24 hours, byte for byte and with `Idempotent-Replayed: true`, to requests with the same key and body; another body with the key is a 422, a request while the first one runs a 409. Keys are scoped to the caller (organization, user, customer or checkout client secret); 1 to 255 visible ASCII characters, a UUID v4 is a good choice.
+   */
+  "Idempotency-Key"?: NonNullable<O["disputes:simulate"]['parameters']['header']>["Idempotency-Key"];
+  body: NonNullable<O["disputes:simulate"]['requestBody']>['content']["application/json"];
+}
+/** Response of `disputes:simulate`. */
+export type DisputesSimulateResponse = O["disputes:simulate"]['responses'][201]['content']['application/json'];
 
 /** Request of `emails:list` (GET /v1/emails/). */
 export interface EmailsListRequest {
@@ -1862,6 +1941,13 @@ export interface OrdersGenerateInvoiceRequest {
 }
 /** Response of `orders:generate_invoice`. */
 export type OrdersGenerateInvoiceResponse = O["orders:generate_invoice"]['responses'][202]['content']['application/json'];
+
+/** Request of `orders:receipt` (GET /v1/orders/{id}/receipt). */
+export interface OrdersReceiptRequest {
+  id: O["orders:receipt"]['parameters']['path']["id"];
+}
+/** Response of `orders:receipt`. */
+export type OrdersReceiptResponse = O["orders:receipt"]['responses'][200]['content']['application/json'] | void;
 
 /** Request of `orders:export` (GET /v1/orders/export). */
 export interface OrdersExportRequest {

@@ -1451,6 +1451,36 @@ export function customerPortalOrdersUpdate(
   return call(client, customerPortalOrdersUpdateOperation, request, options);
 }
 
+export const customerPortalOrdersConfirmRetryPaymentOperation: Operation<M.CustomerPortalOrdersConfirmRetryPaymentRequest, M.CustomerPortalOrdersConfirmRetryPaymentResponse> = {
+  id: "customer_portal:orders:confirm_retry_payment",
+  method: "POST",
+  path: "/v1/customer-portal/orders/{id}/confirm-payment",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.CustomerPortalOrdersConfirmRetryPaymentRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderPaymentConfirmationSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 409: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Pay one of the customer's orders awaiting payment
+ * `POST /v1/customer-portal/orders/{id}/confirm-payment` (`customer_portal:orders:confirm_retry_payment`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 409 PaymentAlreadyInProgress
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersConfirmRetryPayment(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersConfirmRetryPaymentRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersConfirmRetryPaymentResponse> {
+  return call(client, customerPortalOrdersConfirmRetryPaymentOperation, request, options);
+}
+
 export const customerPortalOrdersInvoiceOperation: Operation<M.CustomerPortalOrdersInvoiceRequest, M.CustomerPortalOrdersInvoiceResponse> = {
   id: "customer_portal:orders:invoice",
   method: "GET",
@@ -1506,6 +1536,62 @@ export function customerPortalOrdersGenerateInvoice(
   options: CustomerSessionRequestOptions,
 ): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
   return call(client, customerPortalOrdersGenerateInvoiceOperation, request, options);
+}
+
+export const customerPortalOrdersGetPaymentStatusOperation: Operation<M.CustomerPortalOrdersGetPaymentStatusRequest, M.CustomerPortalOrdersGetPaymentStatusResponse> = {
+  id: "customer_portal:orders:get_payment_status",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}/payment-status",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersGetPaymentStatusRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderPaymentStatusSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get the payment status of one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}/payment-status` (`customer_portal:orders:get_payment_status`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersGetPaymentStatus(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersGetPaymentStatusRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersGetPaymentStatusResponse> {
+  return call(client, customerPortalOrdersGetPaymentStatusOperation, request, options);
+}
+
+export const customerPortalOrdersReceiptOperation: Operation<M.CustomerPortalOrdersReceiptRequest, M.CustomerPortalOrdersReceiptResponse> = {
+  id: "customer_portal:orders:receipt",
+  method: "GET",
+  path: "/v1/customer-portal/orders/{id}/receipt",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.CustomerPortalOrdersReceiptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.CustomerOrderReceiptSchema }, { status: 202 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["customer"]],
+};
+
+/**
+ * Get the receipt of one of the customer's orders
+ * `GET /v1/customer-portal/orders/{id}/receipt` (`customer_portal:orders:receipt`)
+ * Customer portal: pass `options.customerSession`.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function customerPortalOrdersReceipt(
+  client: TesseraCore,
+  request: M.CustomerPortalOrdersReceiptRequest,
+  options: CustomerSessionRequestOptions,
+): Promise<M.CustomerPortalOrdersReceiptResponse> {
+  return call(client, customerPortalOrdersReceiptOperation, request, options);
 }
 
 export const customerPortalOrganizationsGetOperation: Operation<M.CustomerPortalOrganizationsGetRequest, M.CustomerPortalOrganizationsGetResponse> = {
@@ -2213,6 +2299,115 @@ export function discountsDelete(
   options?: RequestOptions,
 ): Promise<M.DiscountsDeleteResponse> {
   return call(client, discountsDeleteOperation, request, options);
+}
+
+export const disputesListOperation: Operation<M.DisputesListRequest, M.DisputesListResponse> = {
+  id: "disputes:list",
+  method: "GET",
+  path: "/v1/disputes/",
+  parameters: [{ name: "organization_id", in: "query", style: "form", explode: true }, { name: "order_id", in: "query", style: "form", explode: true }, { name: "status", in: "query", style: "form", explode: true }, { name: "page", in: "query" }, { name: "limit", in: "query" }, { name: "sorting", in: "query", style: "form", explode: true }],
+  request: Z.DisputesListRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.ListResourceDisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * List disputes
+ * `GET /v1/disputes/` (`disputes:list`). Paged: iterate the result for the next pages.
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 422 Validation error
+ */
+export function disputesList(
+  client: TesseraCore,
+  request: M.DisputesListRequest = {},
+  options?: RequestOptions,
+): Promise<PageIterator<M.DisputesListResponse, M.DisputesListRequest>> {
+  return paginate(client, disputesListOperation, request, options);
+}
+
+export const disputesGetOperation: Operation<M.DisputesGetRequest, M.DisputesGetResponse> = {
+  id: "disputes:get",
+  method: "GET",
+  path: "/v1/disputes/{id}",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.DisputesGetRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get a dispute
+ * `GET /v1/disputes/{id}` (`disputes:get`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function disputesGet(
+  client: TesseraCore,
+  request: M.DisputesGetRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesGetResponse> {
+  return call(client, disputesGetOperation, request, options);
+}
+
+export const disputesAcceptOperation: Operation<M.DisputesAcceptRequest, M.DisputesAcceptResponse> = {
+  id: "disputes:accept",
+  method: "POST",
+  path: "/v1/disputes/{id}/accept",
+  parameters: [{ name: "id", in: "path" }, { name: "Idempotency-Key", in: "header" }],
+  request: Z.DisputesAcceptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 409: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Accept a dispute, conceding the chargeback
+ * `POST /v1/disputes/{id}/accept` (`disputes:accept`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 409 DisputeNotOpenError
+ * @throws 422 Validation error
+ */
+export function disputesAccept(
+  client: TesseraCore,
+  request: M.DisputesAcceptRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesAcceptResponse> {
+  return call(client, disputesAcceptOperation, request, options);
+}
+
+export const disputesSimulateOperation: Operation<M.DisputesSimulateRequest, M.DisputesSimulateResponse> = {
+  id: "disputes:simulate",
+  method: "POST",
+  path: "/v1/disputes/simulate",
+  parameters: [{ name: "Idempotency-Key", in: "header" }],
+  request: Z.DisputesSimulateRequestSchema,
+  body: { mediaType: "application/json", required: true },
+  responses: [{ status: 201, mediaType: "application/json", schema: Z.DisputeSchema }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Open a dispute on an order's payment as the simulated processor would report one
+ * `POST /v1/disputes/simulate` (`disputes:simulate`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function disputesSimulate(
+  client: TesseraCore,
+  request: M.DisputesSimulateRequest,
+  options?: RequestOptions,
+): Promise<M.DisputesSimulateResponse> {
+  return call(client, disputesSimulateOperation, request, options);
 }
 
 export const emailsListOperation: Operation<M.EmailsListRequest, M.EmailsListResponse> = {
@@ -3333,6 +3528,33 @@ export function ordersGenerateInvoice(
   options?: RequestOptions,
 ): Promise<M.OrdersGenerateInvoiceResponse> {
   return call(client, ordersGenerateInvoiceOperation, request, options);
+}
+
+export const ordersReceiptOperation: Operation<M.OrdersReceiptRequest, M.OrdersReceiptResponse> = {
+  id: "orders:receipt",
+  method: "GET",
+  path: "/v1/orders/{id}/receipt",
+  parameters: [{ name: "id", in: "path" }],
+  request: Z.OrdersReceiptRequestSchema,
+  responses: [{ status: 200, mediaType: "application/json", schema: Z.OrderReceiptSchema }, { status: 202 }],
+  errors: { 401: Z.NamedErrorSchema, 403: Z.NamedErrorSchema, 404: Z.NamedErrorSchema, 422: Z.HTTPValidationErrorSchema },
+  security: [["bearer"],["cookie"]],
+};
+
+/**
+ * Get the receipt of an order
+ * `GET /v1/orders/{id}/receipt` (`orders:receipt`)
+ * @throws 401 Missing or invalid credentials
+ * @throws 403 Missing scope or not permitted
+ * @throws 404 ResourceNotFound
+ * @throws 422 Validation error
+ */
+export function ordersReceipt(
+  client: TesseraCore,
+  request: M.OrdersReceiptRequest,
+  options?: RequestOptions,
+): Promise<M.OrdersReceiptResponse> {
+  return call(client, ordersReceiptOperation, request, options);
 }
 
 export const ordersExportOperation: Operation<M.OrdersExportRequest, M.OrdersExportResponse> = {
@@ -5270,6 +5492,14 @@ export class CustomerPortalOrdersResource {
   }
 
   /**
+   * Pay one of the customer's orders awaiting payment
+   * `POST /v1/customer-portal/orders/{id}/confirm-payment`; see {@link customerPortalOrdersConfirmRetryPayment}.
+   */
+  confirmRetryPayment(request: M.CustomerPortalOrdersConfirmRetryPaymentRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersConfirmRetryPaymentResponse> {
+    return customerPortalOrdersConfirmRetryPayment(this.client, request, options);
+  }
+
+  /**
    * Get the invoice of one of the customer's orders
    * `GET /v1/customer-portal/orders/{id}/invoice`; see {@link customerPortalOrdersInvoice}.
    */
@@ -5283,6 +5513,22 @@ export class CustomerPortalOrdersResource {
    */
   generateInvoice(request: M.CustomerPortalOrdersGenerateInvoiceRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGenerateInvoiceResponse> {
     return customerPortalOrdersGenerateInvoice(this.client, request, options);
+  }
+
+  /**
+   * Get the payment status of one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}/payment-status`; see {@link customerPortalOrdersGetPaymentStatus}.
+   */
+  getPaymentStatus(request: M.CustomerPortalOrdersGetPaymentStatusRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersGetPaymentStatusResponse> {
+    return customerPortalOrdersGetPaymentStatus(this.client, request, options);
+  }
+
+  /**
+   * Get the receipt of one of the customer's orders
+   * `GET /v1/customer-portal/orders/{id}/receipt`; see {@link customerPortalOrdersReceipt}.
+   */
+  receipt(request: M.CustomerPortalOrdersReceiptRequest, options: CustomerSessionRequestOptions): Promise<M.CustomerPortalOrdersReceiptResponse> {
+    return customerPortalOrdersReceipt(this.client, request, options);
   }
 }
 
@@ -5590,6 +5836,44 @@ export class DiscountsResource {
    */
   delete(request: M.DiscountsDeleteRequest, options?: RequestOptions): Promise<M.DiscountsDeleteResponse> {
     return discountsDelete(this.client, request, options);
+  }
+}
+
+/** `tessera.disputes` */
+export class DisputesResource {
+  constructor(readonly client: TesseraCore) {
+  }
+
+  /**
+   * List disputes
+   * `GET /v1/disputes/`; see {@link disputesList}.
+   */
+  list(request: M.DisputesListRequest = {}, options?: RequestOptions): Promise<PageIterator<M.DisputesListResponse, M.DisputesListRequest>> {
+    return disputesList(this.client, request, options);
+  }
+
+  /**
+   * Get a dispute
+   * `GET /v1/disputes/{id}`; see {@link disputesGet}.
+   */
+  get(request: M.DisputesGetRequest, options?: RequestOptions): Promise<M.DisputesGetResponse> {
+    return disputesGet(this.client, request, options);
+  }
+
+  /**
+   * Accept a dispute, conceding the chargeback
+   * `POST /v1/disputes/{id}/accept`; see {@link disputesAccept}.
+   */
+  accept(request: M.DisputesAcceptRequest, options?: RequestOptions): Promise<M.DisputesAcceptResponse> {
+    return disputesAccept(this.client, request, options);
+  }
+
+  /**
+   * Open a dispute on an order's payment as the simulated processor would report one
+   * `POST /v1/disputes/simulate`; see {@link disputesSimulate}.
+   */
+  simulate(request: M.DisputesSimulateRequest, options?: RequestOptions): Promise<M.DisputesSimulateResponse> {
+    return disputesSimulate(this.client, request, options);
   }
 }
 
@@ -5989,6 +6273,14 @@ export class OrdersResource {
    */
   generateInvoice(request: M.OrdersGenerateInvoiceRequest, options?: RequestOptions): Promise<M.OrdersGenerateInvoiceResponse> {
     return ordersGenerateInvoice(this.client, request, options);
+  }
+
+  /**
+   * Get the receipt of an order
+   * `GET /v1/orders/{id}/receipt`; see {@link ordersReceipt}.
+   */
+  receipt(request: M.OrdersReceiptRequest, options?: RequestOptions): Promise<M.OrdersReceiptResponse> {
+    return ordersReceipt(this.client, request, options);
   }
 
   /**
@@ -6523,6 +6815,7 @@ export class Tessera extends TesseraCore {
   readonly customerSessions: CustomerSessionsResource;
   readonly customFields: CustomFieldsResource;
   readonly discounts: DiscountsResource;
+  readonly disputes: DisputesResource;
   readonly emails: EmailsResource;
   readonly events: EventsResource;
   readonly eventTypes: EventTypesResource;
@@ -6559,6 +6852,7 @@ export class Tessera extends TesseraCore {
     this.customerSessions = new CustomerSessionsResource(this);
     this.customFields = new CustomFieldsResource(this);
     this.discounts = new DiscountsResource(this);
+    this.disputes = new DisputesResource(this);
     this.emails = new EmailsResource(this);
     this.events = new EventsResource(this);
     this.eventTypes = new EventTypesResource(this);

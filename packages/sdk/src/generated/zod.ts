@@ -1179,11 +1179,28 @@ export const CustomerOrderSchema: z.ZodType<M.CustomerOrder> = /* @__PURE__ */ z
   items: z.array(OrderItemSchemaSchema),
 }));
 
+export const CustomerOrderConfirmPaymentSchema: z.ZodType<M.CustomerOrderConfirmPayment> = /* @__PURE__ */ z.lazy(() => z.object({
+  confirmation_token_id: z.string().min(1).max(255).nullable().optional(),
+  payment_method_id: z.uuid().nullable().optional(),
+  payment_processor: z.literal("stripe").optional(),
+}));
+
 export const CustomerOrderInvoiceSchema: z.ZodType<M.CustomerOrderInvoice> = /* @__PURE__ */ z.lazy(() => z.object({
   url: z.string(),
 }));
 
 export const CustomerOrderInvoiceAcceptedSchema: z.ZodType<M.CustomerOrderInvoiceAccepted> = /* @__PURE__ */ z.lazy(() => z.object({}));
+
+export const CustomerOrderPaymentConfirmationSchema: z.ZodType<M.CustomerOrderPaymentConfirmation> = /* @__PURE__ */ z.lazy(() => z.object({
+  status: z.string(),
+  client_secret: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+}));
+
+export const CustomerOrderPaymentStatusSchema: z.ZodType<M.CustomerOrderPaymentStatus> = /* @__PURE__ */ z.lazy(() => z.object({
+  status: z.string(),
+  error: z.string().nullable().optional(),
+}));
 
 export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* @__PURE__ */ z.lazy(() => z.object({
   created_at: z.iso.datetime({ offset: true }),
@@ -1203,6 +1220,10 @@ export const CustomerOrderProductSchema: z.ZodType<M.CustomerOrderProduct> = /* 
   benefits: z.array(BenefitPublicSchema),
   medias: z.array(ProductMediaFileReadSchema),
   organization: OrganizationSchema,
+}));
+
+export const CustomerOrderReceiptSchema: z.ZodType<M.CustomerOrderReceipt> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
 }));
 
 export const CustomerOrderSubscriptionSchema: z.ZodType<M.CustomerOrderSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -1923,6 +1944,34 @@ export const DiscountUpdateSchema: z.ZodType<M.DiscountUpdate> = /* @__PURE__ */
   products: z.array(z.uuid()).max(100).nullable().optional(),
 }));
 
+export const DisputeSchema: z.ZodType<M.Dispute> = /* @__PURE__ */ z.lazy(() => z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  status: DisputeStatusSchema,
+  resolved: z.boolean(),
+  closed: z.boolean(),
+  amount: z.int(),
+  tax_amount: z.int(),
+  currency: z.string(),
+  reason: z.string().nullable(),
+  evidence_due_by: z.iso.datetime({ offset: true }).nullable(),
+  past_due: z.boolean(),
+  order_id: z.uuid(),
+  payment_id: z.uuid(),
+  customer: CustomerSchema,
+  case_id: z.string().nullable(),
+}));
+
+export const DisputeSimulateSchema: z.ZodType<M.DisputeSimulate> = /* @__PURE__ */ z.lazy(() => z.object({
+  order_id: z.uuid(),
+  amount: z.int().min(1).optional(),
+  reason: z.string().min(1).max(100).optional(),
+  status: z.enum(["early_warning", "needs_response"]).optional(),
+}));
+
+export const DisputeStatusSchema: z.ZodType<M.DisputeStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["prevented", "early_warning", "needs_response", "under_review", "lost", "won"]));
+
 export const DownloadableFileCreateSchema: z.ZodType<M.DownloadableFileCreate> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.uuid().nullable().optional(),
   name: z.string(),
@@ -2319,6 +2368,11 @@ export const ListResourceCustomFieldSchema: z.ZodType<M.ListResourceCustomField>
 
 export const ListResourceDiscountSchema: z.ZodType<M.ListResourceDiscount> = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(DiscountSchema),
+  pagination: PaginationSchema,
+}));
+
+export const ListResourceDisputeSchema: z.ZodType<M.ListResourceDispute> = /* @__PURE__ */ z.lazy(() => z.object({
+  items: z.array(DisputeSchema),
   pagination: PaginationSchema,
 }));
 
@@ -2741,6 +2795,10 @@ export const OrderProductSchema: z.ZodType<M.OrderProduct> = /* @__PURE__ */ z.l
   meter_interval_count: z.int().nullable(),
 }));
 
+export const OrderReceiptSchema: z.ZodType<M.OrderReceipt> = /* @__PURE__ */ z.lazy(() => z.object({
+  url: z.string(),
+}));
+
 export const OrderStatusSchema: z.ZodType<M.OrderStatus> = /* @__PURE__ */ z.lazy(() => z.enum(["pending", "paid", "refunded", "partially_refunded"]));
 
 export const OrderSubscriptionSchema: z.ZodType<M.OrderSubscription> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -2805,7 +2863,7 @@ export const OrganizationAccessTokenSchema: z.ZodType<M.OrganizationAccessToken>
   id: z.uuid(),
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
-  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "admin", "web_default", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])),
+  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "admin", "web_default", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])),
   expires_at: z.iso.datetime({ offset: true }).nullable(),
   comment: z.string(),
   last_used_at: z.iso.datetime({ offset: true }).nullable(),
@@ -2815,7 +2873,7 @@ export const OrganizationAccessTokenSchema: z.ZodType<M.OrganizationAccessToken>
 export const OrganizationAccessTokenCreateSchema: z.ZodType<M.OrganizationAccessTokenCreate> = /* @__PURE__ */ z.lazy(() => z.object({
   organization_id: z.uuid(),
   comment: z.string().max(200).optional(),
-  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])).min(1).max(55),
+  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])).min(1).max(57),
   expires_in: z.union([z.int().min(60).max(316224000), z.string().regex(new RegExp("^P(?!$)(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+S)?)?$"))]).nullable().optional(),
 }));
 
@@ -2826,7 +2884,7 @@ export const OrganizationAccessTokenCreateResponseSchema: z.ZodType<M.Organizati
 
 export const OrganizationAccessTokenUpdateSchema: z.ZodType<M.OrganizationAccessTokenUpdate> = /* @__PURE__ */ z.lazy(() => z.object({
   comment: z.string().max(200).nullable().optional(),
-  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])).min(1).nullable().optional(),
+  scopes: z.array(z.enum(["openid", "profile", "email", "user:read", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"])).min(1).nullable().optional(),
 }));
 
 export const OrganizationAvatarFileCreateSchema: z.ZodType<M.OrganizationAvatarFileCreate> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -3389,7 +3447,7 @@ export const S3FileUploadPartSchema: z.ZodType<M.S3FileUploadPart> = /* @__PURE_
   headers: z.record(z.string(), z.string()),
 }));
 
-export const ScopeSchema: z.ZodType<M.Scope> = /* @__PURE__ */ z.lazy(() => z.enum(["openid", "profile", "email", "user:read", "admin", "web_default", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"]));
+export const ScopeSchema: z.ZodType<M.Scope> = /* @__PURE__ */ z.lazy(() => z.enum(["openid", "profile", "email", "user:read", "admin", "web_default", "organizations:read", "organizations:write", "custom_fields:read", "custom_fields:write", "discounts:read", "discounts:write", "checkout_links:read", "checkout_links:write", "checkouts:read", "checkouts:write", "transactions:read", "transactions:write", "payouts:read", "payouts:write", "products:read", "products:write", "benefits:read", "benefits:write", "events:read", "events:write", "meters:read", "meters:write", "files:read", "files:write", "subscriptions:read", "subscriptions:write", "customers:read", "customers:write", "orders:read", "orders:write", "refunds:read", "refunds:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:write", "license_keys:read", "license_keys:write", "repositories:read", "repositories:write", "issues:read", "issues:write", "customer_portal:read", "customer_portal:write", "notifications:read", "notifications:write", "notification_recipients:read", "notification_recipients:write", "customer_meters:read", "customer_sessions:write", "payments:read", "metrics:read", "external_organizations:read"]));
 
 export const SearchResultSchema: z.ZodType<M.SearchResult> = /* @__PURE__ */ z.lazy(() => z.object({
   type: z.enum(["customer", "order", "product", "subscription", "license_key"]),
@@ -4054,6 +4112,12 @@ export const CustomerPortalOrdersUpdateRequestSchema: z.ZodType<M.CustomerPortal
   body: CustomerOrderUpdateSchema,
 }));
 
+export const CustomerPortalOrdersConfirmRetryPaymentRequestSchema: z.ZodType<M.CustomerPortalOrdersConfirmRetryPaymentRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: CustomerOrderConfirmPaymentSchema,
+}));
+
 export const CustomerPortalOrdersInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
 }));
@@ -4061,6 +4125,14 @@ export const CustomerPortalOrdersInvoiceRequestSchema: z.ZodType<M.CustomerPorta
 export const CustomerPortalOrdersGenerateInvoiceRequestSchema: z.ZodType<M.CustomerPortalOrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const CustomerPortalOrdersGetPaymentStatusRequestSchema: z.ZodType<M.CustomerPortalOrdersGetPaymentStatusRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const CustomerPortalOrdersReceiptRequestSchema: z.ZodType<M.CustomerPortalOrdersReceiptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const CustomerPortalOrganizationsGetRequestSchema: z.ZodType<M.CustomerPortalOrganizationsGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4204,6 +4276,29 @@ export const DiscountsUpdateRequestSchema: z.ZodType<M.DiscountsUpdateRequest> =
 export const DiscountsDeleteRequestSchema: z.ZodType<M.DiscountsDeleteRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const DisputesListRequestSchema: z.ZodType<M.DisputesListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  organization_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  order_id: z.union([z.uuid(), z.array(z.uuid())]).optional(),
+  status: z.union([DisputeStatusSchema, z.array(DisputeStatusSchema)]).optional(),
+  page: z.int().min(1).max(2147483647).optional(),
+  limit: z.int().min(1).max(100).optional(),
+  sorting: z.array(z.enum(["created_at", "-created_at", "amount", "-amount"])).optional(),
+}));
+
+export const DisputesGetRequestSchema: z.ZodType<M.DisputesGetRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+}));
+
+export const DisputesAcceptRequestSchema: z.ZodType<M.DisputesAcceptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const DisputesSimulateRequestSchema: z.ZodType<M.DisputesSimulateRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
+  body: DisputeSimulateSchema,
 }));
 
 export const EmailsListRequestSchema: z.ZodType<M.EmailsListRequest> = /* @__PURE__ */ z.lazy(() => z.object({
@@ -4473,6 +4568,10 @@ export const OrdersInvoiceRequestSchema: z.ZodType<M.OrdersInvoiceRequest> = /* 
 export const OrdersGenerateInvoiceRequestSchema: z.ZodType<M.OrdersGenerateInvoiceRequest> = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   "Idempotency-Key": z.string().min(1).max(255).optional(),
+}));
+
+export const OrdersReceiptRequestSchema: z.ZodType<M.OrdersReceiptRequest> = /* @__PURE__ */ z.lazy(() => z.object({
+  id: z.uuid(),
 }));
 
 export const OrdersExportRequestSchema: z.ZodType<M.OrdersExportRequest> = /* @__PURE__ */ z.lazy(() => z.object({

@@ -43,6 +43,8 @@ export interface OrdersTable {
   billing_address: NullableJson;
   invoice_number: string;
   invoice_path: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0058: the stored receipt, under a key naming the order's state it shows. */
+  receipt_path: ColumnType<string | null, string | null | undefined, string | null>;
   metadata: Json;
   custom_field_data: Json;
 }

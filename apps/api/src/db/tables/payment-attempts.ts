@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './types.js';
 
 /**
@@ -44,9 +45,19 @@ export interface OrderDisputesTable {
   processor_dispute_id: string;
   amount: number;
   currency: string;
-  reason: string;
-  status: string;
+  reason: string | null;
+  status: DisputeStatus;
+  /** Migration 0057: the reference's fields and the seller's acceptance. */
+  customer_id: string;
+  tax_amount: ColumnType<number, number | undefined, number>;
+  evidence_due_by: NullableTimestamp;
+  past_due: ColumnType<boolean, boolean | undefined, boolean>;
+  processor: ColumnType<'stripe' | 'simulated', 'stripe' | 'simulated' | undefined, 'stripe' | 'simulated'>;
+  accepted_at: NullableTimestamp;
 }
+
+/** The reference's dispute statuses (migration 0057). */
+export type DisputeStatus = 'prevented' | 'early_warning' | 'needs_response' | 'under_review' | 'lost' | 'won';
 
 export interface CustomerSessionCodesTable {
   id: string;

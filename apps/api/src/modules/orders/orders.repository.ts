@@ -195,6 +195,7 @@ export function orderAsWritten(row: Insertable<OrdersTable>): OrderRow {
     applied_balance_amount: 0,
     refunded_tax_amount: 0,
     invoice_path: null,
+    receipt_path: null,
     ...row,
   };
   for (const column of ORDER_JSON_COLUMNS) {
@@ -216,12 +217,23 @@ export async function insertOrderItems(db: Executor, rows: Insertable<OrderItems
 export type OrderChanges = Partial<
   Pick<
     Insertable<OrdersTable>,
-    'billing_name' | 'billing_address' | 'status' | 'invoice_path' | 'refunded_amount' | 'refunded_tax_amount'
+    | 'billing_name'
+    | 'billing_address'
+    | 'status'
+    | 'invoice_path'
+    | 'receipt_path'
+    | 'refunded_amount'
+    | 'refunded_tax_amount'
   >
 > & { modified_at: Date };
 
 export async function updateOrderRow(db: Executor, id: string, changes: OrderChanges): Promise<void> {
   await db.updateTable('orders').set(changes).where('id', '=', id).execute();
+}
+
+/** Records the stored receipt; the order's modified_at is left alone (a receipt changes nothing it says). */
+export async function setOrderReceiptPath(db: Executor, id: string, path: string): Promise<void> {
+  await db.updateTable('orders').set({ receipt_path: path }).where('id', '=', id).execute();
 }
 
 /** Updates the order and returns its row as it is now. */

@@ -8,9 +8,11 @@ import {
   OrderInvoice,
   OrderExportQuery,
   OrderListQuery,
+  OrderReceipt,
   OrderUpdate,
 } from './orders.schemas.js';
 import { getOrderInvoice, requestOrderInvoice } from './orders.invoice.js';
+import { getOrderReceipt } from './orders.receipt.js';
 import { exportOrders, getOrder, listOrders, updateOrder } from './orders.service.js';
 import { z } from 'zod/v4';
 
@@ -99,5 +101,21 @@ export const orderRoutes = [
     status: 200,
     response: OrderInvoice,
     handler: (ctx, { params }) => getOrderInvoice(ctx, params.id),
+  }),
+
+  // 200 with the link of the stored receipt, or 202 while the worker renders it.
+  defineRoute({
+    method: 'GET',
+    path: '/v1/orders/{id}/receipt',
+    operationId: 'orders:receipt',
+    summary: 'Get the receipt of an order',
+    tags,
+    auth: { subjects, scopes: read('orders') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    accepted: true,
+    response: OrderReceipt,
+    handler: async (ctx, { params }, reply) => (await getOrderReceipt(ctx, params.id)) ?? reply.accepted(),
   }),
 ];

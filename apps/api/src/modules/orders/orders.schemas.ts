@@ -141,6 +141,9 @@ export type OrderUpdateInput = z.output<typeof OrderUpdate>;
 
 export const OrderInvoice = z.object({ url: z.string() }).meta({ id: 'OrderInvoice' });
 
+/** A signed link to the order's receipt PDF. */
+export const OrderReceipt = z.object({ url: z.string() }).meta({ id: 'OrderReceipt' });
+
 /** `POST /v1/orders/{id}/invoice` answers 202 with an empty JSON object. */
 export const InvoiceGenerationAccepted = z.object({}).meta({ id: 'InvoiceGenerationAccepted' });
 

@@ -55,3 +55,26 @@ export async function linkPaymentToOrderRow(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The order's succeeded payment (its latest, when a retried charge left several). */
+export async function findSucceededPaymentOfOrder(db: Executor, orderId: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'succeeded')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** The order's latest payment, whatever its outcome (the portal's payment status). */
+export async function findLatestPaymentOfOrder(db: Executor, orderId: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}

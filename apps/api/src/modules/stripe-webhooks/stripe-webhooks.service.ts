@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { Context } from '../../platform/context.js';
 import { recordWebhookEvent } from '../../platform/events.js';
@@ -14,13 +13,11 @@ import { settleFromProcessor } from '../refunds/refunds.settle.js';
 import { organizationRecipients } from '../webhooks/webhooks.repository.js';
 import { queueEmail } from '../../platform/mail/outbox.js';
 import { IDEMPOTENCY_METADATA_KEY } from '../../platform/payments/stripe-intents.js';
+import { fromStripeStatus, recordProcessorDispute } from '../disputes/index.js';
 import {
-  findDispute,
   findPaymentByProcessorId,
-  insertDispute,
   isStripeEventHandled,
   markStripeEventHandled,
-  updateDisputeStatus,
 } from './stripe-webhooks.repository.js';
 
 /**
@@ -33,8 +30,8 @@ import {
  *   their refunds);
  * - `refund.updated` / `refund.failed` / `charge.refund.updated`: a refund Tessera asked for settles as
  *   Stripe reports it (modules/refunds);
- * - `charge.dispute.created` / `updated` / `closed`: the dispute is recorded on the order, and its opening
- *   is told to the seller (`order.updated` webhook, an email to the organization).
+ * - `charge.dispute.created` / `updated` / `closed`: the dispute is recorded (modules/disputes), and its
+ *   opening is told to the seller (`order.updated` webhook, an email to the organization).
  * Events about anything Tessera did not create are acknowledged and ignored.
  */
 export type StripeEventOutcome = 'handled' | 'duplicate' | 'ignored';
@@ -154,34 +151,30 @@ async function settleFromStripeRefund(ctx: Context, run: JobRun, refund: Stripe.
   return settleFromProcessor(ctx, run, refund.id, outcome);
 }
 
-/** `charge.dispute.*`: the dispute on the order, its status kept; the seller is told when it opens. */
+/**
+ * `charge.dispute.*`: the dispute recorded by the disputes module (its status as the reference's, a
+ * closed one keeping its outcome); the seller is told when it opens.
+ */
 async function recordDispute(ctx: Context, dispute: Stripe.Dispute): Promise<boolean> {
   const intentId = intentIdOf(dispute.payment_intent);
-  const payment = intentId ? await findPaymentByProcessorId(ctx.db, intentId) : undefined;
-  if (!payment?.order_id) return false;
-  const now = ctx.clock.now();
-  const existing = await findDispute(ctx.db, dispute.id);
-  if (existing) {
-    if (existing.status !== dispute.status) await updateDisputeStatus(ctx.db, existing.id, dispute.status, now);
-    return true;
-  }
-  await insertDispute(ctx.db, {
-    id: randomUUID(),
-    created_at: now,
-    organization_id: payment.organization_id,
-    order_id: payment.order_id,
-    payment_id: payment.id,
-    processor_dispute_id: dispute.id,
+  if (!intentId) return false;
+  const dueBy = dispute.evidence_details?.due_by;
+  const recorded = await recordProcessorDispute(ctx, {
+    processorDisputeId: dispute.id,
+    processorPaymentId: intentId,
     amount: dispute.amount,
-    currency: dispute.currency,
-    reason: dispute.reason,
-    status: dispute.status,
+    reason: dispute.reason ?? null,
+    status: fromStripeStatus(dispute.status),
+    evidenceDueBy: dueBy ? new Date(dueBy * 1000) : null,
+    pastDue: dispute.evidence_details?.past_due ?? false,
   });
-  const order = (await findOrderById(ctx.db, payment.order_id))!;
-  await recordWebhookEvent(ctx, payment.organization_id, 'order.updated', await loadOrder(ctx, order.id));
-  const recipients = await organizationRecipients(ctx.db, payment.organization_id);
+  if (!recorded) return false;
+  if (!recorded.opened) return true;
+  const order = (await findOrderById(ctx.db, recorded.dispute.order_id))!;
+  await recordWebhookEvent(ctx, order.organization_id, 'order.updated', await loadOrder(ctx, order.id));
+  const recipients = await organizationRecipients(ctx.db, order.organization_id);
   await queueEmail(ctx, {
-    organizationId: payment.organization_id,
+    organizationId: order.organization_id,
     to: recipients,
     template: 'order_dispute_created',
     data: {

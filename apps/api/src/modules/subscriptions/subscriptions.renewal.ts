@@ -344,6 +344,36 @@ export async function collectVisibleChangeCharges(ctx: Context, run: JobRun, id:
   if (row) await collectChangeCharges(ctx, run, row.id);
 }
 
+export type ManualChargeReadiness =
+  { state: 'ready'; attempts: number } | { state: 'attempted' } | { state: 'not_eligible' } | { state: 'in_progress' };
+
+/**
+ * Makes an order's pending charge due now for the customer paying it from the portal, in the caller's
+ * transaction, under the charge's lock: the attempt is then the dunning retry's own (`attemptCharge`,
+ * after the commit), never a second way to charge. `not_eligible` for an order with no pending charge (a
+ * checkout's order, one paid, one whose dunning ended); `in_progress` while a billing run holds it.
+ * Without `makeDue`, only the check (before a new card is saved). With `sinceAttempts`, a charge attempted
+ * since that check (by the retry a new default enqueues) is `attempted` and not made due again: one
+ * request, one attempt.
+ */
+export async function readyChargeForCustomer(
+  tx: Context,
+  orderId: string,
+  options: { makeDue: boolean; sinceAttempts?: number },
+): Promise<ManualChargeReadiness> {
+  const charge = await lockCharge(tx.db, orderId);
+  if (options.sinceAttempts !== undefined && charge && charge.attempts !== options.sinceAttempts) {
+    return { state: 'attempted' };
+  }
+  if (!charge || charge.status !== 'pending' || !charge.next_attempt_at) return { state: 'not_eligible' };
+  if (charge.claimed_until && charge.claimed_until > serverClock(tx.clock).now()) return { state: 'in_progress' };
+  const now = tx.clock.now();
+  if (options.makeDue && charge.next_attempt_at > now) {
+    await updateCharge(tx.db, orderId, { next_attempt_at: now, modified_at: now });
+  }
+  return { state: 'ready', attempts: charge.attempts };
+}
+
 /** A processor's answer to one attempt of a group. */
 interface Answer {
   orderId: string;

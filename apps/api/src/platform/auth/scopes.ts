@@ -16,6 +16,7 @@ const READ_WRITE = [
   'customers',
   'orders',
   'refunds',
+  'disputes',
   'webhooks',
   'license_keys',
   'repositories',

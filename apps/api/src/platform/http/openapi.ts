@@ -23,10 +23,13 @@ const ERROR_STATUS: Record<ErrorName, number> = {
   ResourceNotFound: 404,
   ResourceAlreadyExists: 409,
   InvoiceAlreadyExists: 409,
+  PaymentAlreadyInProgress: 409,
+  DisputeNotOpenError: 409,
   ExpiredCheckoutError: 410,
   ResourceUnavailable: 410,
   MissingInvoiceBillingDetails: 422,
   NotPaidOrder: 422,
+  OrderNotEligibleForRetry: 422,
   TooManyRequests: 429,
 };
 
@@ -251,6 +254,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         ),
       };
     }
+    if (route.accepted) responses['202'] = { description: 'Accepted: being prepared, ask again shortly' };
     const authenticated = !route.auth.optional;
     if (route.oauth2) {
       // OAuth's error body (RFC 6749 §5.2, RFC 7591 §3.2.2), whatever the status, but a 422: the API's

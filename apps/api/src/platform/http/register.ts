@@ -51,13 +51,19 @@ function parseInputs(route: AnyRoute, request: FastifyRequest) {
   return { params, query, body };
 }
 
-function replyAdapter(reply: FastifyReply): RouteReply & { redirectTo?: { url: string; status: number } } {
-  const adapter: RouteReply & { redirectTo?: { url: string; status: number } } = {
+type ReplyAdapter = RouteReply & { redirectTo?: { url: string; status: number }; isAccepted?: boolean };
+
+function replyAdapter(reply: FastifyReply): ReplyAdapter {
+  const adapter: ReplyAdapter = {
     setCookie: (name, value, options) => void reply.setCookie(name, value, options),
     clearCookie: (name, options) => void reply.clearCookie(name, options),
     header: (name, value) => void reply.header(name, value),
     redirect: (url, status = 307) => {
       adapter.redirectTo = { url, status };
+    },
+    accepted: () => {
+      adapter.isAccepted = true;
+      return undefined as never;
     },
   };
   return adapter;
@@ -183,6 +189,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], deps: R
                 });
 
         if (adapter.redirectTo) return reply.redirect(adapter.redirectTo.url, adapter.redirectTo.status);
+        if (adapter.isAccepted && route.accepted) return reply.code(202).send();
         if (route.status === 204) return reply.code(204).send();
         // A stream is sent as it is read (an export); it has no body to check.
         if (output instanceof Readable) {

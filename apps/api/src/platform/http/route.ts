@@ -27,7 +27,10 @@ export type ErrorName =
   | 'RefundedAlready'
   | 'InvoiceAlreadyExists'
   | 'MissingInvoiceBillingDetails'
-  | 'NotPaidOrder';
+  | 'NotPaidOrder'
+  | 'PaymentAlreadyInProgress'
+  | 'OrderNotEligibleForRetry'
+  | 'DisputeNotOpenError';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -44,6 +47,12 @@ export interface RouteReply {
   header(name: string, value: string): void;
   /** Answers with a redirect to `url` instead of the JSON body (the handler's return value is ignored). */
   redirect(url: string, status?: 302 | 303 | 307): void;
+  /**
+   * Answers 202 with no body instead of the JSON body (the handler's return value is ignored): what was
+   * asked for is being prepared (a receipt rendered by a job). Only for a route with `accepted: true`.
+   * Typed `never` so that a handler can answer `return … ?? reply.accepted()`: what it returns is not sent.
+   */
+  accepted(): never;
 }
 
 /**
@@ -89,6 +98,8 @@ export interface RouteDefinition<
   errors?: ErrorName[];
   status: 200 | 201 | 202 | 204;
   response: R;
+  /** The route may also answer 202 with no body (`reply.accepted()`), documented beside `status`. */
+  accepted?: boolean;
   /**
    * true: a transaction even for a GET (reads that must see a consistent snapshot). false: none even for
    * a write — the handler opens its own short transactions (work that calls a processor between them).

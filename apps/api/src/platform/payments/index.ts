@@ -35,6 +35,7 @@ export class UnavailablePaymentProcessor implements PaymentProcessor {
   setupPaymentMethod = async (): Promise<never> => this.refuse();
   retrievePaymentMethodSetup = async (): Promise<never> => this.refuse();
   detachPaymentMethod = async (): Promise<never> => this.refuse();
+  closeDispute = async (): Promise<never> => this.refuse();
 }
 
 export interface PaymentProcessorDeps {

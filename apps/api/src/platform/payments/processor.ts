@@ -167,6 +167,15 @@ export interface PaymentProcessor {
     customer: ProcessorCustomerInput;
   }): Promise<PaymentMethodSetupResult | { status: 'not_found' }>;
 
+  /**
+   * Closes a dispute the seller accepts: no evidence will be submitted, and the processor settles it as
+   * lost (Stripe's `POST /v1/disputes/{id}/close`). Closing a closed one again is harmless.
+   */
+  closeDispute(input: {
+    processor: 'simulated' | 'stripe';
+    processorDisputeId: string;
+    idempotencyKey: string;
+  }): Promise<{ status: 'lost' }>;
   /** Detaches a saved method from the customer: it is never charged again. Detaching twice is harmless. */
   detachPaymentMethod(input: { paymentMethodId: string; customer: ProcessorCustomerInput }): Promise<void>;
 

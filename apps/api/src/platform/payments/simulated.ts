@@ -494,6 +494,14 @@ export class SimulatedPaymentProcessor implements PaymentProcessor {
   }
 
   /** A detached method is gone from the customer: a later charge of it finds no method. */
+  /**
+   * A dispute the seller accepts: the simulated card network keeps no disputes of its own (they are opened
+   * by `POST /v1/disputes/simulate`), so closing one always settles it as lost.
+   */
+  async closeDispute(_input: Parameters<PaymentProcessor['closeDispute']>[0]): Promise<{ status: 'lost' }> {
+    return { status: 'lost' };
+  }
+
   async detachPaymentMethod(input: Parameters<PaymentProcessor['detachPaymentMethod']>[0]): Promise<void> {
     await this.db
       .deleteFrom('simulated_payment_methods')

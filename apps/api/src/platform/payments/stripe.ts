@@ -230,6 +230,16 @@ export class StripePaymentProcessor implements PaymentProcessor {
     }
   }
 
+  async closeDispute(input: Parameters<PaymentProcessor['closeDispute']>[0]): Promise<{ status: 'lost' }> {
+    try {
+      await this.stripe.disputes.close(input.processorDisputeId, {}, { idempotencyKey: input.idempotencyKey });
+    } catch (error) {
+      // Closed already (by the dashboard, or an earlier attempt whose answer was lost): the outcome holds.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
+    return { status: 'lost' };
+  }
+
   async detachPaymentMethod(input: Parameters<PaymentProcessor['detachPaymentMethod']>[0]): Promise<void> {
     try {
       await this.stripe.paymentMethods.detach(input.paymentMethodId);

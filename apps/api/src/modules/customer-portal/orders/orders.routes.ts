@@ -4,18 +4,24 @@ import { IdParams } from '../../../platform/http/schemas.js';
 import {
   CustomerOrder,
   CustomerOrderInvoice,
+  CustomerOrderConfirmPayment,
   CustomerOrderInvoiceAccepted,
   CustomerOrderListQuery,
+  CustomerOrderPaymentConfirmation,
+  CustomerOrderPaymentStatus,
+  CustomerOrderReceipt,
   CustomerOrderUpdate,
   ListResourceCustomerOrder,
 } from './orders.schemas.js';
 import {
   getCustomerOrder,
   getCustomerOrderInvoice,
+  getCustomerOrderReceipt,
   listCustomerOrders,
   requestCustomerOrderInvoice,
   updateCustomerOrder,
 } from './orders.service.js';
+import { confirmCustomerOrderPayment, getCustomerOrderPaymentStatus } from './orders.payment.js';
 
 const tags = ['customer_portal'];
 
@@ -85,5 +91,50 @@ export const portalOrderRoutes = [
     status: 200,
     response: CustomerOrderInvoice,
     handler: (ctx, { params }) => getCustomerOrderInvoice(ctx, params.id),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customer-portal/orders/{id}/receipt',
+    operationId: 'customer_portal:orders:receipt',
+    summary: "Get the receipt of one of the customer's orders",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    accepted: true,
+    response: CustomerOrderReceipt,
+    handler: async (ctx, { params }, reply) => (await getCustomerOrderReceipt(ctx, params.id)) ?? reply.accepted(),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/v1/customer-portal/orders/{id}/payment-status',
+    operationId: 'customer_portal:orders:get_payment_status',
+    summary: "Get the payment status of one of the customer's orders",
+    tags,
+    auth: { subjects: ['customer'], scopes: read('customer_portal') },
+    params: IdParams,
+    errors: ['ResourceNotFound'],
+    status: 200,
+    response: CustomerOrderPaymentStatus,
+    handler: (ctx, { params }) => getCustomerOrderPaymentStatus(ctx, params.id),
+  }),
+  // No request transaction: the processor is called between short transactions of the dunning charge.
+  defineRoute({
+    method: 'POST',
+    path: '/v1/customer-portal/orders/{id}/confirm-payment',
+    operationId: 'customer_portal:orders:confirm_retry_payment',
+    summary: "Pay one of the customer's orders awaiting payment",
+    tags,
+    auth: { subjects: ['customer'], scopes: write('customer_portal') },
+    params: IdParams,
+    body: CustomerOrderConfirmPayment,
+    errors: ['ResourceNotFound', 'PaymentAlreadyInProgress', 'OrderNotEligibleForRetry'],
+    status: 200,
+    transaction: false,
+    response: CustomerOrderPaymentConfirmation,
+    handler: (ctx, { params, body }) => confirmCustomerOrderPayment(ctx, params.id, body),
   }),
 ];

@@ -35,5 +35,44 @@ export const CustomerOrderUpdate = OrderUpdate.meta({ id: 'CustomerOrderUpdate' 
 
 export const CustomerOrderInvoice = z.object({ url: z.string() }).meta({ id: 'CustomerOrderInvoice' });
 
+/** A signed link to the order's receipt PDF. */
+export const CustomerOrderReceipt = z.object({ url: z.string() }).meta({ id: 'CustomerOrderReceipt' });
+
 /** `POST …/invoice` answers 202 with an empty JSON object. */
 export const CustomerOrderInvoiceAccepted = z.object({}).meta({ id: 'CustomerOrderInvoiceAccepted' });
+
+/** The payment status of one of the customer's orders: its latest payment's, `no_payment` before any. */
+export const CustomerOrderPaymentStatus = z
+  .object({
+    status: z.string().meta({ description: 'Current payment status.' }),
+    error: z.string().nullable().optional().meta({ description: 'Error message if payment failed.' }),
+  })
+  .meta({ id: 'CustomerOrderPaymentStatus' });
+
+export const CustomerOrderConfirmPayment = z
+  .object({
+    confirmation_token_id: z
+      .string()
+      .min(1)
+      .max(255)
+      .nullable()
+      .optional()
+      .meta({ description: 'ID of the Stripe confirmation token for new payment methods.' }),
+    payment_method_id: z.uuid().nullable().optional().meta({ description: 'ID of an existing saved payment method.' }),
+    payment_processor: z.literal('stripe').default('stripe'),
+  })
+  .meta({ id: 'CustomerOrderConfirmPayment' });
+export type CustomerOrderConfirmPaymentInput = z.output<typeof CustomerOrderConfirmPayment>;
+
+export const CustomerOrderPaymentConfirmation = z
+  .object({
+    status: z.string().meta({ description: 'Payment status after confirmation.' }),
+    client_secret: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'Client secret for handling additional actions.' }),
+    error: z.string().nullable().optional().meta({ description: 'Error message if confirmation failed.' }),
+  })
+  .meta({ id: 'CustomerOrderPaymentConfirmation' });
+export type CustomerOrderPaymentConfirmationWire = z.input<typeof CustomerOrderPaymentConfirmation>;

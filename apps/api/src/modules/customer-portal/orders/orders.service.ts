@@ -10,6 +10,7 @@ import {
 import { findSubscriptionsByIds } from '../../subscriptions/subscriptions.repository.js';
 import { loadProductsWithOrganization } from '../customer-portal.service.js';
 import { invoiceUrl, requestInvoice } from '../../orders/orders.invoice.js';
+import { receiptUrl } from '../../orders/orders.receipt.js';
 import type { OrderUpdateInput } from '../../orders/orders.schemas.js';
 import { updateBillingDetails } from '../../orders/orders.service.js';
 import { findOwnedOrder, listOwnedOrders, lockOwnedOrder } from './orders.repository.js';
@@ -80,4 +81,11 @@ export async function getCustomerOrderInvoice(ctx: Context, id: string): Promise
   const row = await findOwnedOrder(ctx.db, ctx.subject, id);
   if (!row) throw new ResourceNotFound();
   return invoiceUrl(ctx, row);
+}
+
+/** The receipt of one of the customer's orders: its link, or null while it is rendered (202). */
+export async function getCustomerOrderReceipt(ctx: Context, id: string): Promise<{ url: string } | null> {
+  const row = await findOwnedOrder(ctx.db, ctx.subject, id);
+  if (!row) throw new ResourceNotFound();
+  return receiptUrl(ctx, row);
 }
