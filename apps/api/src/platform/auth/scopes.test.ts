@@ -4,7 +4,9 @@ import { GRANTABLE_SCOPES, hasAnyScope, read, SCOPES, write } from './scopes.js'
 describe('scopes', () => {
   it('lists every scope of the specification once', () => {
     expect(new Set(SCOPES).size).toBe(SCOPES.length);
-    expect(SCOPES).toHaveLength(6 + 23 * 2 + 5);
+    // The specification's 23 resources with read and write, and the reference's disputes since.
+    expect(SCOPES).toHaveLength(6 + 24 * 2 + 5);
+    expect(SCOPES).toEqual(expect.arrayContaining(['disputes:read', 'disputes:write']));
     expect(GRANTABLE_SCOPES).not.toContain('admin');
     expect(GRANTABLE_SCOPES).not.toContain('web_default');
     expect(GRANTABLE_SCOPES).toHaveLength(SCOPES.length - 2);
