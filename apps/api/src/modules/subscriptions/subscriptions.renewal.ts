@@ -874,11 +874,12 @@ export async function runOrganizationDueWork(
   organizationId: string,
 ): Promise<BillingRunSummary & { checkouts_expired: number }> {
   const own = await onOrganizationClock(ctx, organizationId);
-  const billing = await runSubscriptionBilling(own, runOnClock(run, own.clock), { organizationId });
+  const onOwnClock = runOnClock(run, own.clock);
+  const billing = await runSubscriptionBilling(own, onOwnClock, { organizationId });
   // Every expired checkout, a batch per transaction (the organization's clock may have jumped months).
   let expired = 0;
   for (;;) {
-    const batch = await runOnClock(run, own.clock).transaction((tx) => expireCheckouts(tx, organizationId));
+    const batch = await onOwnClock.transaction((tx) => expireCheckouts(tx, organizationId));
     expired += batch;
     if (batch < EXPIRE_BATCH) break;
   }
